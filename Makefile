@@ -1,0 +1,32 @@
+# Every target installs what it needs into .venv first.
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+STAMP := $(VENV)/.installed
+
+.PHONY: venv demo test bench clean
+
+$(STAMP): pyproject.toml Makefile
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip
+	# The CPU build of torch must come first, or stable-baselines3 pulls CUDA wheels.
+	$(PIP) install torch==2.13.0
+	$(PIP) install -e '.[train,gui,eval,dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+## The main job: play agents on seeded boards and compare them.
+demo: $(STAMP)
+	$(PY) -m mswp_gym.demo
+
+## The test suite.
+test: $(STAMP)
+	$(PY) -m pytest -q -n 2
+
+bench: $(STAMP)
+	$(PY) benchmarks/bench_env.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,91 @@
+"""The one interface every agent implements, and the shapes of what it explains."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from mswp_gym.spec import GameSpec
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """A Minesweeper player that sees only what a human player sees.
+
+    Contract:
+        * ``reset(seed, spec)`` starts a new game. The agent is deterministic given ``seed``:
+          the same seed, spec and observations give the same actions.
+        * ``act(observation, action_mask)`` receives the visible board, an ``(rows, cols)`` int8
+          array of codes from :mod:`mswp_gym.constants` (clues ``0..8``, ``HIDDEN``, ...), and
+          the legal-action mask (bool or int8, shape ``(rows*cols,)`` or longer when flag
+          actions are on). It returns a flat action index ``row * cols + col`` that is legal.
+        * ``explain()`` returns what the agent knows now: a dict with at least ``"safe"`` and
+          ``"mines"`` (sets of ``(row, col)`` it has proven), ``"risk"`` (``(rows, cols)`` float
+          mine probabilities, or None) and ``"certain"`` (whether the last move was proven safe).
+    """
+
+    name: str
+
+    def reset(self, seed: int | None = None, spec: GameSpec | None = None) -> None:
+        """Forget the last game and start a new one under ``spec``, seeded by ``seed``."""
+        ...
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """Choose a legal flat action for the visible board ``observation``."""
+        ...
+
+    def explain(self) -> dict[str, Any]:
+        """What the agent knows now (see the class contract)."""
+        ...
+
+
+def legal_reveal_cells(action_mask: np.ndarray, rows: int, cols: int) -> list[tuple[int, int]]:
+    """The cells whose reveal action is legal, in row-major order.
+
+    Args:
+        action_mask: bool or int8 mask of shape ``(rows*cols,)`` or longer (flag actions follow).
+        rows, cols: board size.
+
+    Raises:
+        ValueError: the mask is shorter than ``rows * cols``.
+    """
+    mask = np.asarray(action_mask).ravel()
+    if mask.shape[0] < rows * cols:
+        raise ValueError(f"action mask of length {mask.shape[0]} is shorter than {rows}x{cols}")
+    return [divmod(int(i), cols) for i in np.flatnonzero(mask[: rows * cols])]
+
+
+class SeededAgent:
+    """Shared bookkeeping for the agents in this package: a name, a seed, the spec and an RNG.
+
+    Args:
+        seed: used by ``reset`` when it is given no seed of its own.
+    """
+
+    name: str = "agent"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.default_seed = seed
+        self.spec: GameSpec | None = None
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None, spec: GameSpec | None = None) -> None:
+        """Start a new game: a fresh Generator from ``seed`` (else the constructor's seed)."""
+        self.rng = np.random.default_rng(self.default_seed if seed is None else seed)
+        self.spec = spec
+
+    def board_size(self, observation: np.ndarray) -> tuple[int, int]:
+        """``(rows, cols)`` from the spec, else from the observation.
+
+        Raises:
+            ValueError: the observation does not match the spec.
+        """
+        shape = tuple(int(n) for n in np.shape(observation))
+        if len(shape) != 2:
+            raise ValueError(f"{self.name} needs a (rows, cols) board, got shape {shape}")
+        if self.spec is not None and shape != (self.spec.rows, self.spec.cols):
+            raise ValueError(
+                f"board of shape {shape} does not match the spec {self.spec.rows}x{self.spec.cols}"
+            )
+        return shape[0], shape[1]

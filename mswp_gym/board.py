@@ -1,0 +1,193 @@
+"""The Minesweeper board: plain NumPy, no Gymnasium.
+
+A :class:`Board` holds the truth (where the mines are) and the player's view (what is revealed or
+flagged). It knows nothing of rewards, spaces or rendering; the env is a thin adapter around it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mswp_gym.cells import neighbour_counts
+from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, Outcome
+from mswp_gym.floodfill import reveal_region
+from mswp_gym.pictures import parse_picture, render_picture
+
+
+class Board:
+    """One game's state.
+
+    Attributes:
+        mines: ``(rows, cols)`` bool, the truth. Read-only by contract.
+        counts: ``(rows, cols)`` int8, each cell's number of neighbouring mines (``0..8``).
+        revealed: ``(rows, cols)`` bool, cells the player has opened (including exploded mines).
+        flagged: ``(rows, cols)`` bool, the player's flags (notes only: they never change the truth).
+        visible: ``(rows, cols)`` int8, the player's view in the codes of
+            :mod:`mswp_gym.constants`. Kept up to date by every move; treat as read-only.
+        outcome: where the game stands.
+        score_mode: if True, a revealed mine shows as ``EXPLODED`` and the game goes on until every
+            safe cell is revealed (the CS520 report's scoring).
+    """
+
+    def __init__(self, mines: np.ndarray, *, score_mode: bool = False) -> None:
+        """Start a game on the given layout with nothing revealed.
+
+        Args:
+            mines: ``(rows, cols)`` array of truth values; any non-zero entry is a mine.
+            score_mode: see the class docstring.
+
+        Raises:
+            ValueError: if ``mines`` is not two-dimensional, is empty, or has no safe cell.
+        """
+        layout = np.asarray(mines)
+        if layout.ndim != 2 or layout.shape[0] < 1 or layout.shape[1] < 1:
+            raise ValueError(f"a layout must be a non-empty 2-D array, got shape {layout.shape}")
+        self.mines: np.ndarray = layout.astype(bool)  # (rows, cols) bool
+        self.rows, self.cols = (int(n) for n in self.mines.shape)
+        self.mine_count = int(self.mines.sum())
+        if self.mine_count >= self.rows * self.cols:
+            raise ValueError(
+                f"a layout needs at least one safe cell: {self.mine_count} mines on "
+                f"{self.rows}x{self.cols}"
+            )
+        self.counts: np.ndarray = neighbour_counts(self.mines)  # (rows, cols) int8
+        self.revealed: np.ndarray = np.zeros(self.mines.shape, dtype=bool)  # (rows, cols) bool
+        self.flagged: np.ndarray = np.zeros(self.mines.shape, dtype=bool)  # (rows, cols) bool
+        self.visible: np.ndarray = np.full(self.mines.shape, HIDDEN, dtype=np.int8)
+        self.score_mode = score_mode
+        self.outcome = Outcome.PLAYING
+        self.safe_total = self.rows * self.cols - self.mine_count
+        self.safe_revealed = 0
+        self.exploded = 0
+        self._counts_list: list[int] | None = None
+
+    # ------------------------------------------------------------------ moves
+    def reveal(self, row: int, col: int) -> int:
+        """Open ``(row, col)``; a zero opens its whole zero region and that region's border.
+
+        A flagged cell is unflagged first (the click is taken as deliberate). Revealing an already
+        revealed cell, or any move after the game ended, changes nothing.
+
+        Returns:
+            The number of cells newly revealed (a mine counts as one).
+
+        Raises:
+            IndexError: if the cell is off the board.
+        """
+        self._check_cell(row, col)
+        if self.outcome != Outcome.PLAYING or self.revealed[row, col]:
+            return 0
+        if self.flagged[row, col]:
+            self.flagged[row, col] = False
+        if self.mines[row, col]:
+            self.revealed[row, col] = True
+            if self.score_mode:
+                self.visible[row, col] = EXPLODED
+                self.exploded += 1
+            else:
+                self.outcome = Outcome.LOST
+            return 1
+        opened = reveal_region(self, row, col)
+        self.safe_revealed += opened
+        if self.safe_revealed == self.safe_total:
+            self.outcome = Outcome.WON if self.exploded == 0 else Outcome.CLEARED
+        return opened
+
+    def toggle_flag(self, row: int, col: int) -> bool:
+        """Flag or unflag a hidden cell. Returns whether the cell is flagged afterwards.
+
+        Revealed cells cannot be flagged; toggling one (or any cell after the end) changes nothing.
+
+        Raises:
+            IndexError: if the cell is off the board.
+        """
+        self._check_cell(row, col)
+        if self.outcome != Outcome.PLAYING or self.revealed[row, col]:
+            return bool(self.flagged[row, col])
+        now = not self.flagged[row, col]
+        self.flagged[row, col] = now
+        self.visible[row, col] = FLAGGED if now else HIDDEN
+        return now
+
+    # ---------------------------------------------------------------- queries
+    def counts_list(self) -> list[int]:
+        """The clues as a flat Python list (cached): fast element access for cell-by-cell walks."""
+        if self._counts_list is None:
+            self._counts_list = self.counts.ravel().tolist()
+        return self._counts_list
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(rows, cols)``."""
+        return self.rows, self.cols
+
+    @property
+    def done(self) -> bool:
+        """Whether the game has ended."""
+        return self.outcome != Outcome.PLAYING
+
+    @property
+    def flags(self) -> int:
+        """How many flags are placed."""
+        return int(self.flagged.sum())
+
+    def _check_cell(self, row: int, col: int) -> None:
+        if not (0 <= row < self.rows and 0 <= col < self.cols):
+            raise IndexError(f"cell ({row}, {col}) is off the {self.rows}x{self.cols} board")
+
+    # --------------------------------------------------------------- pictures
+    @classmethod
+    def from_text(cls, picture: str, *, score_mode: bool = False) -> Board:
+        """Build a board from a text picture (see :mod:`mswp_gym.pictures` for the symbols).
+
+        Revealed cells in the picture are revealed on the board; their digits must match the
+        layout, so a picture cannot lie about the truth.
+
+        Raises:
+            ValueError: on an unknown symbol, ragged rows, or a digit that disagrees with the mines.
+        """
+        state = parse_picture(picture)
+        board = cls(state.mines, score_mode=score_mode)
+        for row, col in zip(*np.nonzero(state.revealed & ~state.mines)):
+            expected = state.digits[row, col]
+            actual = board.counts[row, col]
+            if expected >= 0 and expected != actual:
+                raise ValueError(
+                    f"picture shows {expected} at ({row}, {col}) but the mines around it make {actual}"
+                )
+        safe_cells = state.revealed & ~state.mines
+        board.revealed |= safe_cells
+        board.visible[safe_cells] = board.counts[safe_cells]
+        board.safe_revealed = int(safe_cells.sum())
+        exploded = state.revealed & state.mines
+        if exploded.any():
+            board.score_mode = True
+            board.revealed |= exploded
+            board.visible[exploded] = EXPLODED
+            board.exploded = int(exploded.sum())
+        board.flagged = state.flagged & ~board.revealed
+        board.visible[board.flagged] = FLAGGED
+        if board.safe_revealed == board.safe_total:
+            board.outcome = Outcome.WON if board.exploded == 0 else Outcome.CLEARED
+        return board
+
+    def to_text(self, *, show_mines: bool = True) -> str:
+        """A text picture of the board; ``Board.from_text`` of it gives back an equal board.
+
+        Args:
+            show_mines: if False, draw only what the player sees (hidden cells as ``#``).
+        """
+        return render_picture(self.mines, self.revealed, self.flagged, self.counts, show_mines)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return (
+            np.array_equal(self.mines, other.mines)
+            and np.array_equal(self.revealed, other.revealed)
+            and np.array_equal(self.flagged, other.flagged)
+            and self.outcome == other.outcome
+        )
+
+    def __repr__(self) -> str:
+        return f"Board({self.rows}x{self.cols}, {self.mine_count} mines, {self.outcome.name})"

@@ -1,0 +1,71 @@
+"""Cells are ``(row, col)`` everywhere; a flat action index is ``row * cols + col``.
+
+This module is the one place that converts between them and that knows the neighbourhood.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+Cell = tuple[int, int]
+
+
+def to_index(cell: Cell, cols: int) -> int:
+    """Flat index of ``cell`` on a board with ``cols`` columns."""
+    return cell[0] * cols + cell[1]
+
+
+def to_cell(index: int, cols: int) -> Cell:
+    """``(row, col)`` of flat ``index`` on a board with ``cols`` columns."""
+    row, col = divmod(int(index), cols)
+    return row, col
+
+
+def neighbours(cell: Cell, rows: int, cols: int) -> list[Cell]:
+    """The up to eight cells around ``cell`` that lie on the board, in row-major order."""
+    r, c = cell
+    return [
+        (i, j)
+        for i in range(max(r - 1, 0), min(r + 2, rows))
+        for j in range(max(c - 1, 0), min(c + 2, cols))
+        if (i, j) != (r, c)
+    ]
+
+
+@lru_cache(maxsize=64)
+def neighbour_table(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """For every flat index, the flat indices of its neighbours (cached per board size).
+
+    Only meant for boards small enough to walk cell by cell in Python.
+    """
+    return tuple(
+        tuple(to_index(n, cols) for n in neighbours(to_cell(i, cols), rows, cols))
+        for i in range(rows * cols)
+    )
+
+
+def neighbour_counts(mask: np.ndarray) -> np.ndarray:
+    """How many ``True`` cells of ``mask`` surround each cell (the cell itself excluded).
+
+    Args:
+        mask: ``(rows, cols)`` bool.
+
+    Returns:
+        ``(rows, cols)`` int8 counts in ``0..8``.
+    """
+    rows, cols = mask.shape
+    padded = np.zeros((rows + 2, cols + 2), dtype=np.int8)
+    padded[1:-1, 1:-1] = mask
+    out = (
+        padded[:-2, :-2] + padded[:-2, 1:-1] + padded[:-2, 2:]
+        + padded[1:-1, :-2] + padded[1:-1, 2:]
+        + padded[2:, :-2] + padded[2:, 1:-1] + padded[2:, 2:]
+    )
+    return out
+
+
+def region_around(cell: Cell, rows: int, cols: int) -> list[Cell]:
+    """``cell`` and its neighbours: the 3x3 block clipped to the board."""
+    return [cell, *neighbours(cell, rows, cols)]

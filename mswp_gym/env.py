@@ -1,0 +1,341 @@
+"""The Gymnasium adapter around :class:`mswp_gym.board.Board`."""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from mswp_gym.board import Board
+from mswp_gym.cells import neighbour_table
+from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
+from mswp_gym.encoding import check_obs_mode, encode, observation_space
+from mswp_gym.generators import Generator, check_mines, check_size, make_generator
+from mswp_gym.masks import action_mask
+from mswp_gym.render_rgb import render_rgb
+from mswp_gym.render_text import render_ansi
+from mswp_gym.rewards import RewardConfig
+from mswp_gym.spec import GameSpec
+
+BEGINNER_DENSITY = 10 / 81
+"""Mines per cell of the Beginner board, used when neither ``mines`` nor ``density`` is given."""
+
+
+def resolve_mine_count(rows: int, cols: int, mines: int | None, density: float | None) -> int:
+    """The mine count from either ``mines`` or ``density`` (not both).
+
+    Raises:
+        ValueError: if both are given, or ``density`` is not in ``[0, 1)``.
+    """
+    if mines is not None and density is not None:
+        raise ValueError(f"give mines or density, not both (got mines={mines}, density={density})")
+    if density is not None:
+        if isinstance(density, bool) or not isinstance(density, (int, float)) or not 0 <= density < 1:
+            raise ValueError(f"density must be a number in [0, 1), got {density!r}")
+        return int(round(density * rows * cols))
+    if mines is None:
+        return min(int(round(BEGINNER_DENSITY * rows * cols)), rows * cols - 1)
+    return mines
+
+
+class MinesweeperEnv(gym.Env[Any, int]):
+    """Minesweeper.
+
+    ## Description
+    A ``rows x cols`` board hides ``mines`` mines. Each step reveals one cell; a revealed cell
+    shows how many of its eight neighbours are mines, and a zero opens its neighbours for you
+    (flood fill). Reveal every safe cell to win; reveal a mine and you lose (in score mode the
+    mine is shown and the game goes on).
+
+    ## Action space
+    ``Discrete(rows * cols)``: action ``a`` reveals cell ``(a // cols, a % cols)``. With
+    ``flag_actions=True`` the space is ``Discrete(2 * rows * cols)`` and action
+    ``rows * cols + a`` toggles the flag on that cell. Actions outside the space raise a
+    ValueError; a legal-looking action that changes nothing (a revealed or flagged cell) is a
+    no-op that earns ``rewards.invalid`` and is counted in ``info["invalid_actions"]``.
+    ``env.action_masks()`` (bool) and ``info["action_mask"]`` (int8) say which actions are legal;
+    on a live game the mask is never all False.
+
+    ## Observation space
+    ``obs_mode="board"`` (default): ``Box(-5, 8, (rows, cols), int8)``, the visible board with
+    clues ``0..8`` and the codes ``HIDDEN``, ``FLAGGED``, ``EXPLODED``, ``NO_CLUE`` of
+    :mod:`mswp_gym.constants`. ``"channels"``: ``(13, rows, cols)`` float32 one-hot planes for
+    CNNs. ``"dict"``: ``{"board", "revealed", "action_mask"}``. See :mod:`mswp_gym.encoding`.
+
+    ## Rewards
+    From a frozen :class:`mswp_gym.rewards.RewardConfig`: ``win`` (+1), ``loss`` (-1), ``progress``
+    (+0.3, a safe reveal next to revealed cells), ``guess`` (-0.3, a blind safe reveal),
+    ``invalid`` (-0.3), ``flag`` (0), ``first_move`` (0).
+
+    ## Starting state
+    Every cell hidden. Where the mines go is decided by the ``first_click`` rule: ``any`` places
+    them at reset, ``safe`` and ``opening`` at the first reveal (never under it / never around
+    it), ``fixed`` uses ``layout``. One RNG: ``reset(seed=s)`` fixes the whole game.
+
+    ## Episode end
+    Terminated on a win or a loss (score mode: when every safe cell is revealed). Truncated after
+    ``max_steps`` steps if given. ``info`` then carries ``"layout"``, the true mine layout, for
+    evaluation; agents must not read it during play.
+
+    ## Info
+    ``action_mask`` (int8), ``outcome`` (an :class:`~mswp_gym.constants.Outcome` value),
+    ``cells_revealed`` (safe cells revealed), ``mines_left`` (mines minus flags), ``steps``,
+    ``invalid_actions``, ``is_success``; score mode adds ``mines_exploded`` and ``mines_found``
+    (mines never stepped on, i.e. identified safely).
+
+    ## Arguments
+    ``rows``, ``cols`` (>= 1); ``mines`` or ``density`` (default: the Beginner density);
+    ``first_click`` (``any``/``safe``/``opening``/``fixed``; default ``safe``, or ``fixed`` with
+    ``layout``); ``rewards`` (RewardConfig or dict); ``obs_mode``; ``flag_actions``;
+    ``score_mode``; ``render_mode`` (``ansi``, ``rgb_array``, ``human``); ``layout`` (bool array
+    or text picture, for ``fixed``); ``max_steps``.
+
+    ## Version history
+    * v0: first release.
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 8}
+
+    def __init__(
+        self,
+        rows: int = 9,
+        cols: int = 9,
+        mines: int | None = None,
+        *,
+        density: float | None = None,
+        first_click: str | None = None,
+        rewards: RewardConfig | dict[str, float] | None = None,
+        obs_mode: str = "board",
+        flag_actions: bool = False,
+        score_mode: bool = False,
+        render_mode: str | None = None,
+        layout: np.ndarray | str | None = None,
+        max_steps: int | None = None,
+    ) -> None:
+        rule = first_click if first_click is not None else ("fixed" if layout is not None else "safe")
+        self.generator: Generator = make_generator(rule, layout)
+        if layout is not None:
+            fixed_mines = self.generator.layout(0, 0, 0, np.random.default_rng(0), None)
+            rows, cols = (int(n) for n in fixed_mines.shape)
+            if mines is not None and mines != int(fixed_mines.sum()):
+                raise ValueError(f"mines={mines} but the layout holds {int(fixed_mines.sum())}")
+            mines = int(fixed_mines.sum())
+        check_size(rows, cols)
+        mines = resolve_mine_count(rows, cols, mines, density)
+        check_mines(rule, rows, cols, mines)
+        check_obs_mode(obs_mode)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"unknown render_mode {render_mode!r}; choose one of "
+                f"{', '.join(self.metadata['render_modes'])}"
+            )
+        if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
+            raise ValueError(f"max_steps must be an integer >= 1 or None, got {max_steps!r}")
+        if isinstance(rewards, dict):
+            rewards = RewardConfig.from_dict(rewards)
+        elif rewards is None:
+            rewards = RewardConfig()
+        elif not isinstance(rewards, RewardConfig):
+            raise TypeError(f"rewards must be a RewardConfig or a dict, got {type(rewards).__name__}")
+
+        self.rows, self.cols, self.mines = int(rows), int(cols), int(mines)
+        self.game_spec = GameSpec(self.rows, self.cols, self.mines, rule, bool(score_mode))
+        self.rewards = rewards
+        self.obs_mode = obs_mode
+        self.flag_actions = bool(flag_actions)
+        self.score_mode = bool(score_mode)
+        self.render_mode = render_mode
+        self.max_steps = max_steps
+        self._cells = self.rows * self.cols
+        self._n_actions = self._cells * (2 if self.flag_actions else 1)
+        self.action_space = spaces.Discrete(self._n_actions)
+        self.observation_space = observation_space(obs_mode, self.rows, self.cols, self._n_actions)
+        self._neighbours = neighbour_table(self.rows, self.cols) if self._cells <= 4096 else None
+        self._viewer: Any = None
+        self._board: Board | None = None
+        self._pre_visible = np.full((self.rows, self.cols), HIDDEN, dtype=np.int8)
+        self._visible = self._pre_visible
+        self._mask = action_mask(self._visible, self.flag_actions)
+        self._steps = 0
+        self._invalid = 0
+        self._reveals = 0
+        self._flags = 0
+        self._done = True
+
+    # ------------------------------------------------------------------ API
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Start a new game; ``seed`` fixes its layout (and everything else random)."""
+        super().reset(seed=seed)
+        self._steps = self._invalid = self._reveals = self._flags = 0
+        self._done = False
+        if self.generator.needs_first_click:
+            self._board = None
+            self._pre_visible = np.full((self.rows, self.cols), HIDDEN, dtype=np.int8)
+            self._visible = self._pre_visible
+        else:
+            self._new_board(None)
+        self._mask = action_mask(self._visible, self.flag_actions)
+        if self.render_mode == "human":
+            self.render()
+        return encode(self.obs_mode, self._visible, self._mask), self._info()
+
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Reveal (or flag) one cell. See the class docstring for rewards and the episode end."""
+        index = self._check_action(action)
+        if self._done:
+            raise RuntimeError("the episode has ended: call reset() before step()")
+        self._steps += 1
+        if index >= self._cells:
+            reward = self._toggle_flag(index - self._cells)
+        else:
+            reward = self._reveal(index)
+        board = self._board
+        outcome = board.outcome if board is not None else Outcome.PLAYING
+        terminated = outcome != Outcome.PLAYING
+        truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
+        self._done = terminated or truncated
+        self._mask = action_mask(self._visible, self.flag_actions)
+        if self.render_mode == "human":
+            self.render()
+        return (
+            encode(self.obs_mode, self._visible, self._mask),
+            reward,
+            terminated,
+            truncated,
+            self._info(),
+        )
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions as a bool array (what sb3-contrib's MaskablePPO calls)."""
+        return self._mask.astype(bool)
+
+    @property
+    def visible(self) -> np.ndarray:
+        """The visible board (a copy): what the player sees, whatever the observation form."""
+        return self._visible.copy()
+
+    def render(self) -> str | np.ndarray | None:
+        """Draw the board in ``render_mode``; after the game, hidden mines are shown."""
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode; pass render_mode to the env")
+            return None
+        mines = self._board.mines if (self._done and self._board is not None) else None
+        if self.render_mode == "ansi":
+            return render_ansi(self._visible, mines)
+        frame = render_rgb(self._visible, mines)
+        if self.render_mode == "rgb_array":
+            return frame
+        if self._viewer is None:
+            from mswp_gym.viewer import HumanViewer
+
+            self._viewer = HumanViewer()
+        self._viewer.show(frame, self.metadata["render_fps"])
+        return None
+
+    def close(self) -> None:
+        """Close the window, if any."""
+        if self._viewer is not None:
+            self._viewer.close()
+            self._viewer = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_viewer"] = None
+        return state
+
+    # ------------------------------------------------------------ internals
+    def _check_action(self, action: Any) -> int:
+        try:
+            if isinstance(action, np.ndarray):
+                if action.size != 1:
+                    raise TypeError
+                action = action.item()
+            index = operator.index(action)
+        except TypeError:
+            raise ValueError(
+                f"action {action!r} is not an integer in Discrete({self._n_actions})"
+            ) from None
+        if not 0 <= index < self._n_actions:
+            raise ValueError(
+                f"action {index} is outside the action space Discrete({self._n_actions}) "
+                f"of a {self.rows}x{self.cols} board"
+            )
+        return index
+
+    def _new_board(self, first_click: tuple[int, int] | None) -> Board:
+        layout = self.generator.layout(self.rows, self.cols, self.mines, self.np_random, first_click)
+        board = Board(layout, score_mode=self.score_mode)
+        if self._board is None and first_click is not None:
+            flagged = self._pre_visible == FLAGGED
+            board.flagged |= flagged
+            board.visible[flagged] = FLAGGED
+        self._board = board
+        self._visible = board.visible
+        return board
+
+    def _reveal(self, index: int) -> float:
+        row, col = divmod(index, self.cols)
+        board = self._board
+        if board is None:
+            board = self._new_board((row, col))
+        if self._visible[row, col] != HIDDEN:
+            self._invalid += 1
+            return self.rewards.invalid
+        first = self._reveals == 0
+        informed = not first and self._has_revealed_neighbour(board, index)
+        self._reveals += 1
+        exploded_before = board.exploded
+        board.reveal(row, col)
+        if board.outcome == Outcome.LOST or board.exploded > exploded_before:
+            return self.rewards.loss
+        if board.outcome == Outcome.WON:
+            return self.rewards.win
+        if first:
+            return self.rewards.first_move
+        return self.rewards.progress if informed else self.rewards.guess
+
+    def _has_revealed_neighbour(self, board: Board, index: int) -> bool:
+        revealed = board.revealed.ravel()
+        if self._neighbours is not None:
+            return any(revealed[n] for n in self._neighbours[index])
+        row, col = divmod(index, self.cols)
+        return bool(board.revealed[max(row - 1, 0) : row + 2, max(col - 1, 0) : col + 2].any())
+
+    def _toggle_flag(self, index: int) -> float:
+        row, col = divmod(index, self.cols)
+        if self._board is None:
+            code = self._pre_visible[row, col]
+            self._pre_visible[row, col] = HIDDEN if code == FLAGGED else FLAGGED
+            self._flags += 1 if code == HIDDEN else -1
+            return self.rewards.flag
+        if self._board.revealed[row, col]:
+            self._invalid += 1
+            return self.rewards.invalid
+        self._flags += 1 if self._board.toggle_flag(row, col) else -1
+        return self.rewards.flag
+
+    def _info(self) -> dict[str, Any]:
+        board = self._board
+        outcome = board.outcome if board is not None else Outcome.PLAYING
+        flags = self._flags if board is None else board.flags if self.flag_actions else 0
+        info: dict[str, Any] = {
+            "action_mask": self._mask.copy(),
+            "outcome": int(outcome),
+            "cells_revealed": board.safe_revealed if board is not None else 0,
+            "mines_left": self.mines - flags,
+            "steps": self._steps,
+            "invalid_actions": self._invalid,
+            "is_success": outcome == Outcome.WON,
+        }
+        if self.score_mode:
+            exploded = board.exploded if board is not None else 0
+            info["mines_exploded"] = exploded
+            info["mines_found"] = self.mines - exploded
+        if self._done and board is not None:
+            info["layout"] = board.mines.copy()
+        return info

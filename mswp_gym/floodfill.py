@@ -1,0 +1,113 @@
+"""Opening a safe cell: a zero opens its whole zero region and that region's border.
+
+Two iterative implementations with one contract, chosen by board size:
+
+* small boards walk the region cell by cell in Python with a cached neighbour table (fastest when
+  regions are tens of cells, as on the standard presets);
+* large boards grow the region a breadth-first layer at a time with NumPy, so a 1000x1000 board
+  with one mine opens in one click in a fraction of a second.
+
+Neither recurses. Flags never block the cascade: a flagged safe cell inside the region is opened
+and its flag removed, so what is revealed depends only on the clicks.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from mswp_gym.cells import neighbour_table
+
+if TYPE_CHECKING:
+    from mswp_gym.board import Board
+
+SMALL_BOARD_CELLS = 4096
+"""Boards with at most this many cells use the cell-by-cell walk."""
+
+_OFFSETS_CACHE: dict[int, np.ndarray] = {}
+
+
+def reveal_region(board: Board, row: int, col: int, *, method: str | None = None) -> int:
+    """Open the safe cell ``(row, col)`` and, if it is a zero, everything the cascade reaches.
+
+    Updates ``board.revealed``, ``board.visible`` and ``board.flagged`` in place.
+
+    Args:
+        board: the board; ``(row, col)`` must be a hidden safe cell.
+        row: the cell's row.
+        col: the cell's column.
+        method: ``"walk"`` or ``"layers"`` to force an implementation (tests); None picks by size.
+
+    Returns:
+        How many cells were newly revealed.
+    """
+    if method is None:
+        method = "walk" if board.rows * board.cols <= SMALL_BOARD_CELLS else "layers"
+    if board.counts[row, col] != 0:
+        board.revealed[row, col] = True
+        board.visible[row, col] = board.counts[row, col]
+        board.flagged[row, col] = False
+        return 1
+    if method == "walk":
+        opened = _walk(board, row * board.cols + col)
+    elif method == "layers":
+        opened = _layers(board, row, col)
+    else:
+        raise ValueError(f"unknown flood-fill method {method!r}; use 'walk' or 'layers'")
+    board.revealed.ravel()[opened] = True
+    board.visible.ravel()[opened] = board.counts.ravel()[opened]
+    board.flagged.ravel()[opened] = False
+    return int(opened.size)
+
+
+def _walk(board: Board, start: int) -> np.ndarray:
+    table = neighbour_table(board.rows, board.cols)
+    counts = board.counts_list()
+    revealed = board.revealed.ravel()
+    opened = {start}
+    stack = [start]
+    while stack:
+        for n in table[stack.pop()]:
+            if n in opened or revealed[n]:
+                continue
+            opened.add(n)
+            if counts[n] == 0:
+                stack.append(n)
+    return np.fromiter(opened, dtype=np.intp, count=len(opened))
+
+
+def _offsets(width: int) -> np.ndarray:
+    offsets = _OFFSETS_CACHE.get(width)
+    if offsets is None:
+        offsets = np.array(
+            [dr * width + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)],
+            dtype=np.intp,
+        )
+        _OFFSETS_CACHE[width] = offsets
+    return offsets
+
+
+def _layers(board: Board, row: int, col: int) -> np.ndarray:
+    rows, cols = board.rows, board.cols
+    width = cols + 2
+    # Padded copies: the border ring is "blocked" so neighbours never need bounds checks.
+    blocked = np.ones((rows + 2, width), dtype=bool)
+    blocked[1:-1, 1:-1] = board.revealed
+    zero = np.zeros((rows + 2, width), dtype=bool)
+    zero[1:-1, 1:-1] = board.counts == 0
+    blocked = blocked.ravel()
+    zero = zero.ravel()
+    offsets = _offsets(width)
+    start = (row + 1) * width + (col + 1)
+    blocked[start] = True
+    layers = [np.array([start], dtype=np.intp)]
+    frontier = layers[0]
+    while frontier.size:
+        around = (frontier[:, None] + offsets).ravel()
+        around = np.unique(around[~blocked[around]])
+        blocked[around] = True
+        layers.append(around)
+        frontier = around[zero[around]]
+    padded = np.concatenate(layers)
+    return (padded // width - 1) * cols + (padded % width - 1)

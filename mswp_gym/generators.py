@@ -1,0 +1,203 @@
+"""Who places the mines: generators decide the layout from ``(rng, first_click)``.
+
+========== ====================================================================================
+name       rule
+========== ====================================================================================
+``any``    the layout is fixed at reset, before any click; the first click can hit a mine (the
+           CS50 game). Needs ``0 <= mines <= rows*cols - 1``.
+``safe``   mines are placed after the first click, never under it (Windows XP). Needs
+           ``0 <= mines <= rows*cols - 1``.
+``opening`` mines are placed after the first click, never under it nor around it, so it opens a
+           zero (Windows 7). The cleared region is the 3x3 block around the click clipped to the
+           board: 9 cells inside, 6 on an edge, 4 in a corner (fewer on boards 1 or 2 cells
+           wide). So that *every* first click can be honoured, it needs
+           ``0 <= mines <= rows*cols - min(rows, 3) * min(cols, 3)``; a click whose clipped region
+           is smaller leaves room to spare.
+``fixed``  a given layout (array or text picture), whatever the click: tests, puzzles, replays.
+========== ====================================================================================
+
+Every layout is uniformly random among those the rule allows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from mswp_gym.cells import Cell, region_around
+
+GENERATOR_NAMES: tuple[str, ...] = ("any", "safe", "opening", "fixed")
+
+
+class Generator(Protocol):
+    """Places the mines of one game."""
+
+    name: str
+    needs_first_click: bool
+    """If True, :meth:`layout` is called at the first click with it; else at reset with None."""
+
+    def layout(
+        self, rows: int, cols: int, mines: int, rng: np.random.Generator, first_click: Cell | None
+    ) -> np.ndarray:
+        """Return a ``(rows, cols)`` bool layout with ``mines`` mines honouring the rule."""
+        ...
+
+
+def check_size(rows: int, cols: int) -> None:
+    """Raise a ValueError naming ``rows``/``cols`` unless both are integers >= 1."""
+    for name, value in (("rows", rows), ("cols", cols)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+
+
+def max_mines(rule: str, rows: int, cols: int) -> int:
+    """The largest mine count ``rule`` can honour for every first click on ``rows x cols``."""
+    cells = rows * cols
+    if rule == "opening":
+        return cells - min(rows, 3) * min(cols, 3)
+    return cells - 1
+
+
+def check_mines(rule: str, rows: int, cols: int, mines: int) -> None:
+    """Raise a ValueError naming the values unless ``rule`` can place ``mines`` mines."""
+    if isinstance(mines, bool) or not isinstance(mines, (int, np.integer)):
+        raise ValueError(f"mines must be an integer, got {mines!r}")
+    if mines < 0:
+        raise ValueError(f"mines must be >= 0, got {mines}")
+    cells = rows * cols
+    if mines >= cells:
+        raise ValueError(
+            f"mines={mines} leaves no safe cell on a {rows}x{cols} board ({cells} cells); "
+            f"use at most {cells - 1}"
+        )
+    limit = max_mines(rule, rows, cols)
+    if mines > limit:
+        region = min(rows, 3) * min(cols, 3)
+        raise ValueError(
+            f"first_click='{rule}' clears up to {region} cells around the first click, so a "
+            f"{rows}x{cols} board ({cells} cells) holds at most {limit} mines; got mines={mines}"
+        )
+
+
+def _place(cells: int, mines: int, excluded: list[int], rng: np.random.Generator) -> np.ndarray:
+    """Flat bool layout with ``mines`` mines uniformly among the cells not in ``excluded``.
+
+    ``excluded`` must be sorted ascending. A uniform draw of ranks among the allowed cells is
+    mapped to cells by stepping over each excluded cell in turn.
+    """
+    flat = np.zeros(cells, dtype=bool)
+    if mines == 0:
+        return flat
+    picks = rng.permutation(cells - len(excluded))[:mines]
+    for cell in excluded:
+        picks += picks >= cell
+    flat[picks] = True
+    return flat
+
+
+@dataclass(frozen=True)
+class AnyFirstClick:
+    """Layout fixed at reset; the first click may be a mine."""
+
+    name: str = "any"
+    needs_first_click: bool = False
+
+    def layout(
+        self, rows: int, cols: int, mines: int, rng: np.random.Generator, first_click: Cell | None
+    ) -> np.ndarray:
+        return _place(rows * cols, mines, [], rng).reshape(rows, cols)
+
+
+@dataclass(frozen=True)
+class SafeFirstClick:
+    """Mines placed after the first click, never under it."""
+
+    name: str = "safe"
+    needs_first_click: bool = True
+
+    def layout(
+        self, rows: int, cols: int, mines: int, rng: np.random.Generator, first_click: Cell | None
+    ) -> np.ndarray:
+        if first_click is None:
+            raise ValueError("the 'safe' generator needs the first click")
+        return _place(rows * cols, mines, [first_click[0] * cols + first_click[1]], rng).reshape(
+            rows, cols
+        )
+
+
+@dataclass(frozen=True)
+class OpeningFirstClick:
+    """Mines placed after the first click, never in the 3x3 block around it."""
+
+    name: str = "opening"
+    needs_first_click: bool = True
+
+    def layout(
+        self, rows: int, cols: int, mines: int, rng: np.random.Generator, first_click: Cell | None
+    ) -> np.ndarray:
+        if first_click is None:
+            raise ValueError("the 'opening' generator needs the first click")
+        excluded = sorted(r * cols + c for r, c in region_around(first_click, rows, cols))
+        if mines > rows * cols - len(excluded):
+            raise ValueError(
+                f"first click {first_click} clears {len(excluded)} cells, leaving "
+                f"{rows * cols - len(excluded)} for mines={mines}"
+            )
+        return _place(rows * cols, mines, excluded, rng).reshape(rows, cols)
+
+
+@dataclass(frozen=True)
+class FixedLayout:
+    """A given layout, whatever the click."""
+
+    mines_layout: np.ndarray
+    name: str = "fixed"
+    needs_first_click: bool = False
+
+    def layout(
+        self, rows: int, cols: int, mines: int, rng: np.random.Generator, first_click: Cell | None
+    ) -> np.ndarray:
+        return self.mines_layout.copy()
+
+
+def fixed_from(layout: np.ndarray | str) -> FixedLayout:
+    """A fixed generator from a bool array or a text picture (see :mod:`mswp_gym.pictures`).
+
+    Raises:
+        ValueError: for a layout that is not a non-empty 2-D array or has no safe cell.
+    """
+    if isinstance(layout, str):
+        from mswp_gym.pictures import parse_picture
+
+        array = parse_picture(layout).mines
+    else:
+        array = np.asarray(layout)
+        if array.ndim != 2 or array.size == 0:
+            raise ValueError(f"a fixed layout must be a non-empty 2-D array, got shape {array.shape}")
+        array = array.astype(bool)
+    if array.all():
+        raise ValueError(f"a fixed layout needs a safe cell; this {array.shape} layout is all mines")
+    return FixedLayout(mines_layout=array)
+
+
+def make_generator(name: str, layout: np.ndarray | str | None = None) -> Generator:
+    """Build the generator called ``name`` (``layout`` is required for, and only for, ``fixed``).
+
+    Raises:
+        ValueError: for an unknown name or a missing/unexpected layout.
+    """
+    if name == "fixed":
+        if layout is None:
+            raise ValueError("first_click='fixed' needs a layout (array or text picture)")
+        return fixed_from(layout)
+    if layout is not None:
+        raise ValueError(f"a layout was given but first_click={name!r}; use first_click='fixed'")
+    if name == "any":
+        return AnyFirstClick()
+    if name == "safe":
+        return SafeFirstClick()
+    if name == "opening":
+        return OpeningFirstClick()
+    raise ValueError(f"unknown first_click rule {name!r}; choose one of {', '.join(GENERATOR_NAMES)}")

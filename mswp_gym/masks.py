@@ -1,0 +1,30 @@
+"""The one legal-action mask behind ``env.action_masks()``, ``info["action_mask"]`` and agents."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mswp_gym.constants import FLAGGED, HIDDEN
+
+
+def action_mask(visible: np.ndarray, flag_actions: bool = False) -> np.ndarray:
+    """Which actions are legal on the visible board ``visible``.
+
+    Reveal action ``row * cols + col`` is legal on a hidden, unflagged cell. With flag actions on,
+    action ``rows * cols + row * cols + col`` toggles the flag of a hidden cell (flagged or not).
+    On a live game at least one action is legal: some safe cell is still hidden.
+
+    Args:
+        visible: ``(rows, cols)`` int8 visible board.
+        flag_actions: whether the action space carries the flag half.
+
+    Returns:
+        int8 array of shape ``(rows*cols,)`` (``(2*rows*cols,)`` with flag actions), 1 = legal.
+        ``action_space.sample(mask=...)`` takes it as is; ``.astype(bool)`` for sb3-contrib.
+    """
+    flat = visible.ravel()
+    reveal = (flat == HIDDEN).view(np.int8)
+    if not flag_actions:
+        return reveal
+    flag = reveal | (flat == FLAGGED).view(np.int8)
+    return np.concatenate((reveal, flag))

@@ -1,0 +1,38 @@
+"""The public rules of one game: what any player knows before the first click."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mswp_gym.constants import FirstClick
+
+FIRST_CLICK_RULES: tuple[str, ...] = (FirstClick.ANY, FirstClick.SAFE, FirstClick.OPENING, "fixed")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Board size, mine count and rules, as a player (or an agent) is told them.
+
+    Agents receive this and the observations; never the layout.
+    """
+
+    rows: int
+    """Number of rows, >= 1."""
+    cols: int
+    """Number of columns, >= 1."""
+    mines: int
+    """Total number of mines on the board."""
+    first_click: str = FirstClick.SAFE
+    """``any``, ``safe``, ``opening`` or ``fixed``: what the first click is promised."""
+    score_mode: bool = False
+    """If True, stepping on a mine does not end the game (the CS520 report's scoring)."""
+
+    @property
+    def cells(self) -> int:
+        """``rows * cols``."""
+        return self.rows * self.cols
+
+    @property
+    def density(self) -> float:
+        """Mines per cell."""
+        return self.mines / self.cells
