@@ -1,0 +1,140 @@
+"""Simple baselines: a uniform random player and the CS520 report's local-rules player."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from agents.base import SeededAgent
+from mswp_gym.cells import neighbour_table, to_cell
+from mswp_gym.constants import EXPLODED, HIDDEN
+from mswp_gym.spec import GameSpec
+
+
+def reveal_mask(action_mask: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """``(rows*cols,)`` bool: the legal reveal actions of a mask (flag actions dropped).
+
+    Raises:
+        ValueError: no reveal action is legal.
+    """
+    reveal = np.asarray(action_mask).ravel()[: rows * cols].astype(bool)
+    if not reveal.any():
+        raise ValueError("no legal reveal action: the game is over")
+    return reveal
+
+
+class RandomAgent(SeededAgent):
+    """Reveals a cell drawn uniformly from the legal reveal actions. Knows nothing.
+
+    Args:
+        seed: default seed for ``reset``.
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """A uniformly random legal reveal action.
+
+        Raises:
+            ValueError: no reveal action is legal.
+        """
+        rows, cols = self.board_size(observation)
+        legal = np.flatnonzero(reveal_mask(action_mask, rows, cols))
+        return int(legal[int(self.rng.integers(len(legal)))])
+
+    def explain(self) -> dict[str, Any]:
+        """Proves nothing: empty sets, no risk map, never certain."""
+        return {"safe": set(), "mines": set(), "risk": None, "certain": False}
+
+
+class LocalRulesAgent(SeededAgent):
+    """The CS520 report's baseline: per-clue rules only, no inference across clues.
+
+    For every revealed clue, with ``known`` its neighbours known to be mines (marked by these rules
+    or exploded) and ``hidden`` its other hidden neighbours:
+      * ``clue - known == 0``: every cell of ``hidden`` is safe;
+      * ``clue - known == len(hidden)``: every cell of ``hidden`` is a mine.
+    The rules are swept over all clues until neither fires (mines marked by one clue count as known
+    for the others, as in the report). Then the agent reveals the first known-safe hidden cell in
+    row-major order, or else a uniformly random legal cell not known to be a mine.
+
+    Args:
+        seed: default seed for ``reset``.
+    """
+
+    name = "local"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.mines: set[int] = set()
+        self.safes: set[int] = set()
+        self.certain = False
+
+    def reset(self, seed: int | None = None, spec: GameSpec | None = None) -> None:
+        """Forget the last game."""
+        super().reset(seed, spec)
+        self.mines = set()
+        self.safes = set()
+        self.certain = False
+        self._cols = 1
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """A cell a single clue proves safe, else a random legal cell not known to be a mine.
+
+        Raises:
+            ValueError: no reveal action is legal.
+        """
+        board = np.asarray(observation)
+        rows, cols = self.board_size(board)
+        self._cols = cols
+        reveal = reveal_mask(action_mask, rows, cols)
+        self._apply_rules(board)
+        safe = [index for index in self.safes if reveal[index]]
+        if safe:
+            self.certain = True
+            return min(safe)
+        self.certain = False
+        candidates = reveal.copy()
+        if self.mines:
+            candidates[list(self.mines)] = False
+        if not candidates.any():
+            candidates = reveal
+        legal = np.flatnonzero(candidates)
+        return int(legal[int(self.rng.integers(len(legal)))])
+
+    def explain(self) -> dict[str, Any]:
+        """Cells the per-clue rules proved (safe ones not yet revealed), no risk map."""
+        return {
+            "safe": {to_cell(i, self._cols) for i in self.safes},
+            "mines": {to_cell(i, self._cols) for i in self.mines},
+            "risk": None,
+            "certain": self.certain,
+        }
+
+    def _apply_rules(self, board: np.ndarray) -> None:
+        rows, cols = board.shape
+        flat = board.ravel()
+        table = neighbour_table(rows, cols)
+        self.mines.update(int(i) for i in np.flatnonzero(flat == EXPLODED))
+        self.safes = {i for i in self.safes if flat[i] == HIDDEN}
+        hidden = flat == HIDDEN
+        clues = [int(i) for i in np.flatnonzero(flat >= 0)]
+        changed = True
+        while changed:
+            changed = False
+            for index in clues:
+                around = table[index]
+                unknown = [n for n in around if hidden[n] and n not in self.mines and n not in self.safes]
+                if not unknown:
+                    continue
+                left = int(flat[index]) - sum(1 for n in around if n in self.mines)
+                if left == 0:
+                    self.safes.update(unknown)
+                    changed = True
+                elif left == len(unknown):
+                    self.mines.update(unknown)
+                    changed = True

@@ -1,0 +1,212 @@
+"""The CS50 AI "Minesweeper" knowledge-based player, with that course's exact API.
+
+This is the plain reference algorithm of cs50.harvard.edu/ai/projects/1/minesweeper: a list of
+``Sentence`` objects, and after every clue a loop that marks what the sentences prove and adds
+every sentence the subset rule yields, comparing every pair of sentences, until nothing changes.
+It is quadratic in the number of sentences per pass; :mod:`agents.knowledge` holds the indexed
+engine with the same API and the same conclusions that the agents use on big boards.
+
+Two choices the course leaves open are fixed here so games are reproducible:
+``make_safe_move`` returns the smallest safe cell in row-major order, and ``make_random_move``
+draws with a seeded numpy ``Generator`` (``MinesweeperAI(..., rng=...)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+import numpy as np
+
+from mswp_gym.cells import Cell, neighbours
+
+
+class Sentence:
+    """A logical statement: exactly ``count`` of ``cells`` are mines.
+
+    Args:
+        cells: any iterable of ``(row, col)`` cells; stored as a set.
+        count: how many of them are mines.
+    """
+
+    def __init__(self, cells: Iterable[Cell], count: int) -> None:
+        self.cells: set[Cell] = set(cells)
+        self.count: int = count
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sentence):
+            return NotImplemented
+        return self.cells == other.cells and self.count == other.count
+
+    # Sentences are mutable, so (as in the course's code) they are not hashable.
+    __hash__ = None  # type: ignore[assignment]
+
+    def __str__(self) -> str:
+        return f"{self.cells} = {self.count}"
+
+    def __repr__(self) -> str:
+        return f"Sentence({sorted(self.cells)!r}, {self.count})"
+
+    def known_mines(self) -> set[Cell]:
+        """The cells this sentence alone proves to be mines (all of them when count == len)."""
+        if self.cells and len(self.cells) == self.count:
+            return set(self.cells)
+        return set()
+
+    def known_safes(self) -> set[Cell]:
+        """The cells this sentence alone proves safe (all of them when count == 0)."""
+        if self.count == 0:
+            return set(self.cells)
+        return set()
+
+    def mark_mine(self, cell: Cell) -> None:
+        """Record that ``cell`` is a mine: drop it and decrement the count (no-op if absent)."""
+        if cell in self.cells:
+            self.cells.remove(cell)
+            self.count -= 1
+
+    def mark_safe(self, cell: Cell) -> None:
+        """Record that ``cell`` is safe: drop it, count unchanged (no-op if absent)."""
+        if cell in self.cells:
+            self.cells.remove(cell)
+
+
+def all_cells(height: int, width: int) -> Iterator[Cell]:
+    """Every cell of a ``height x width`` board in row-major order."""
+    for i in range(height):
+        for j in range(width):
+            yield (i, j)
+
+
+def check_board_size(height: int, width: int) -> None:
+    """Raise ValueError unless both sides are positive integers."""
+    for name, value in (("height", height), ("width", width)):
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+
+
+class MinesweeperAI:
+    """The CS50 Minesweeper player (plain reference algorithm).
+
+    Attributes:
+        height, width: board size.
+        moves_made: cells already played (clicked or revealed).
+        mines: cells known to be mines.
+        safes: cells known to be safe.
+        knowledge: the list of :class:`Sentence` known true.
+        rng: the numpy Generator behind ``make_random_move``.
+
+    Args:
+        height: rows.
+        width: columns.
+        rng: a seed or ``numpy.random.Generator`` for random moves (fresh entropy if None).
+    """
+
+    def __init__(
+        self, height: int = 8, width: int = 8, rng: np.random.Generator | int | None = None
+    ) -> None:
+        check_board_size(height, width)
+        self.height = height
+        self.width = width
+        self.moves_made: set[Cell] = set()
+        self.mines: set[Cell] = set()
+        self.safes: set[Cell] = set()
+        self.knowledge: list[Sentence] = []
+        self.rng = np.random.default_rng(rng)
+
+    def mark_mine(self, cell: Cell) -> None:
+        """Record ``cell`` as a mine in ``self.mines`` and in every sentence."""
+        self.mines.add(cell)
+        for sentence in self.knowledge:
+            sentence.mark_mine(cell)
+
+    def mark_safe(self, cell: Cell) -> None:
+        """Record ``cell`` as safe in ``self.safes`` and in every sentence."""
+        self.safes.add(cell)
+        for sentence in self.knowledge:
+            sentence.mark_safe(cell)
+
+    def add_knowledge(self, cell: Cell, count: int) -> None:
+        """Learn that the safe ``cell`` was played and shows ``count`` neighbouring mines.
+
+        Records the move, marks the cell safe, adds a sentence over its neighbours whose state
+        is not yet known (``self.mines`` and ``self.safes`` are read as they are now), then
+        draws every conclusion the knowledge base allows (see :meth:`infer`).
+
+        Raises:
+            ValueError: ``cell`` is off the board or ``count`` is not in ``0..8``.
+        """
+        self._check_cell(cell)
+        if not 0 <= count <= 8:
+            raise ValueError(f"count must be in 0..8, got {count!r} for cell {cell!r}")
+        self.moves_made.add(cell)
+        self.mark_safe(cell)
+        undetermined = set()
+        for neighbour in neighbours(cell, self.height, self.width):
+            if neighbour in self.mines:
+                count -= 1
+            elif neighbour not in self.safes:
+                undetermined.add(neighbour)
+        self.knowledge.append(Sentence(undetermined, count))
+        self.infer()
+
+    def infer(self) -> None:
+        """Mark every cell a sentence proves and add every subset-rule sentence, to a fixpoint.
+
+        Each pass first applies ``self.mines`` / ``self.safes`` to every sentence (so cells a
+        caller put there directly count too) and drops empty sentences; then marks the cells
+        each sentence proves; then, for every pair with ``A.cells < B.cells``, adds
+        ``Sentence(B.cells - A.cells, B.count - A.count)`` unless already known.
+        """
+        changed = True
+        while changed:
+            changed = False
+            for sentence in self.knowledge:
+                for mine in sentence.cells & self.mines:
+                    sentence.mark_mine(mine)
+                for safe in sentence.cells & self.safes:
+                    sentence.mark_safe(safe)
+            self.knowledge = [s for s in self.knowledge if s.cells]
+            for sentence in list(self.knowledge):
+                for mine in sentence.known_mines():
+                    if mine not in self.mines:
+                        self.mark_mine(mine)
+                        changed = True
+                for safe in sentence.known_safes():
+                    if safe not in self.safes:
+                        self.mark_safe(safe)
+                        changed = True
+            for smaller in list(self.knowledge):
+                for larger in list(self.knowledge):
+                    if smaller.cells and smaller.cells < larger.cells:
+                        derived = Sentence(larger.cells - smaller.cells, larger.count - smaller.count)
+                        if derived not in self.knowledge:
+                            self.knowledge.append(derived)
+                            changed = True
+
+    def sentence_items(self) -> list[tuple[set[Cell], int]]:
+        """``(cells, count)`` of every non-empty sentence (for the guess policies)."""
+        return [(s.cells, s.count) for s in self.knowledge if s.cells]
+
+    def make_safe_move(self) -> Cell | None:
+        """A known-safe cell not yet played (the first in row-major order), else None.
+
+        Changes nothing.
+        """
+        candidates = self.safes - self.moves_made
+        return min(candidates) if candidates else None
+
+    def make_random_move(self) -> Cell | None:
+        """A random cell neither played nor known to be a mine, else None."""
+        candidates = [
+            cell
+            for cell in all_cells(self.height, self.width)
+            if cell not in self.moves_made and cell not in self.mines
+        ]
+        if not candidates:
+            return None
+        return candidates[int(self.rng.integers(len(candidates)))]
+
+    def _check_cell(self, cell: Cell) -> None:
+        row, col = cell
+        if not (0 <= row < self.height and 0 <= col < self.width):
+            raise ValueError(f"cell {cell!r} is off the {self.height}x{self.width} board")

@@ -1,0 +1,121 @@
+"""What the logic agent does when no cell is proven safe: the guess policies.
+
+Notation for one decision:
+    M  total mines (from the public ``GameSpec``)
+    K  mines known (proven, or exploded in score mode)
+    R  = M - K, mines not yet known
+    U  the undetermined cells: hidden, neither known mine nor known safe
+    C  the constrained cells: cells of U that lie in at least one sentence
+    F  = U - C, the unconstrained cells
+
+Policies (``GUESS_POLICIES``):
+    ``random``        CS50: a uniform draw over the legal cells that are not known mines. No risk map.
+    ``sentence-max``  CS280: risk(c) = max over the sentences holding c of count / len(cells);
+                      an unconstrained cell gets the global density R / |U|. Guess the least risky.
+    ``global``        CS520's improvement: as ``sentence-max`` on C, but the unconstrained cells get
+                      the density of the mines the sentences do not account for:
+                      risk(f) = clip((R - E) / |F|, 0, 1) with E = sum over c in C of risk(c),
+                      the sentence-max expectation of mines in C. (The agent also applies the two
+                      sound total-count rules first: R == 0 makes all of U safe, R == |U| makes
+                      all of U mines.)
+Ties among the least risky cells are broken by the agent's seeded Generator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from mswp_gym.cells import Cell
+
+RANDOM = "random"
+SENTENCE_MAX = "sentence-max"
+GLOBAL = "global"
+GUESS_POLICIES: tuple[str, ...] = (RANDOM, SENTENCE_MAX, GLOBAL)
+
+TIE_TOLERANCE = 1e-12
+"""Risks closer than this count as equal when choosing among the least risky cells."""
+
+
+def check_policy(policy: str) -> str:
+    """Return ``policy`` if it names a guess policy, else raise ValueError listing them."""
+    if policy not in GUESS_POLICIES:
+        raise ValueError(f"unknown guess policy {policy!r}; expected one of {GUESS_POLICIES}")
+    return policy
+
+
+def risk_map(
+    policy: str,
+    undetermined: np.ndarray,
+    sentences: Iterable[tuple[Iterable[Cell], int]],
+    total_mines: int,
+    known_mines: int,
+) -> np.ndarray | None:
+    """The policy's estimated mine probability of every cell.
+
+    Args:
+        policy: one of ``GUESS_POLICIES``.
+        undetermined: ``(rows, cols)`` bool, the cells U (hidden, state unknown).
+        sentences: ``(cells, count)`` pairs; every cell in them must be in U.
+        total_mines: M.
+        known_mines: K.
+
+    Returns:
+        ``(rows, cols)`` float64 risks for the cells of U (0 elsewhere), or None for ``random``.
+    """
+    check_policy(policy)
+    if policy == RANDOM:
+        return None
+    rows, cols = undetermined.shape
+    highest: dict[Cell, float] = {}
+    for cells, count in sentences:
+        cell_list = list(cells)
+        if not cell_list:
+            continue
+        ratio = count / len(cell_list)
+        for cell in cell_list:
+            if highest.get(cell, -1.0) < ratio:
+                highest[cell] = ratio
+    risk = np.zeros((rows, cols), dtype=np.float64)
+    constrained = np.zeros((rows, cols), dtype=bool)
+    if highest:
+        idx = tuple(np.array(list(highest)).T)
+        risk[idx] = list(highest.values())
+        constrained[idx] = True
+    constrained &= undetermined
+    free = undetermined & ~constrained
+    remaining = max(total_mines - known_mines, 0)
+    n_undetermined = int(undetermined.sum())
+    n_free = int(free.sum())
+    if n_free:
+        if policy == SENTENCE_MAX:
+            density = remaining / n_undetermined
+        else:
+            expected_constrained = float(risk[constrained].sum())
+            density = (remaining - expected_constrained) / n_free
+        risk[free] = min(max(density, 0.0), 1.0)
+    risk[~undetermined] = 0.0
+    return risk
+
+
+def least_risky(candidates: np.ndarray, risk: np.ndarray | None, rng: np.random.Generator) -> int:
+    """A candidate of least risk (uniform among them if ``risk`` is None), ties by ``rng``.
+
+    Args:
+        candidates: flat cell indices ``row * cols + col``, in increasing order.
+        risk: ``(rows, cols)`` risks, or None.
+        rng: breaks ties.
+
+    Returns:
+        The chosen flat index.
+
+    Raises:
+        ValueError: ``candidates`` is empty.
+    """
+    if len(candidates) == 0:
+        raise ValueError("no candidate cell to guess from")
+    if risk is not None:
+        values = risk.ravel()[candidates]
+        candidates = candidates[values <= values.min() + TIE_TOLERANCE]
+    return int(candidates[int(rng.integers(len(candidates)))])

@@ -1,0 +1,208 @@
+"""The indexed CS50 inference engine: same API and conclusions as :class:`agents.cs50.MinesweeperAI`.
+
+The plain algorithm compares every pair of sentences on every pass, which the CS520 report found
+"drastically slow" on 100x100 boards past 3000 mines. Here sentences are keyed by their cell set
+(duplicates collapse), indexed by cell, and processed from a work queue: a sentence is compared
+only with the sentences that share a cell with it (a subset must share one), and only when it is
+new or has just changed. Every pair the plain loop would examine at its fixpoint is examined here
+too, so both reach the same mines and safes (``tests/test_logic_equivalence.py`` checks this).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+
+from agents.cs50 import Sentence, all_cells, check_board_size
+from mswp_gym.cells import Cell, neighbours
+
+CellSet = frozenset[Cell]
+
+
+class InconsistentKnowledge(ValueError):
+    """The clues contradict each other (two counts for one cell set, or a count out of range)."""
+
+
+class IndexedMinesweeperAI:
+    """The CS50 Minesweeper player with sentences indexed by cell.
+
+    Same public API as :class:`agents.cs50.MinesweeperAI` (``height``, ``width``,
+    ``moves_made``, ``mines``, ``safes``, ``knowledge``, ``mark_mine``, ``mark_safe``,
+    ``add_knowledge``, ``make_safe_move``, ``make_random_move``) plus ``infer`` and
+    ``sentence_items``. ``knowledge`` is a fresh list of :class:`Sentence` built on each access:
+    a snapshot, editing it changes nothing. Cells a caller adds to ``mines`` or ``safes``
+    directly are applied to the sentences on the next ``add_knowledge`` or ``infer``.
+
+    Args:
+        height: rows.
+        width: columns.
+        rng: a seed or ``numpy.random.Generator`` for random moves (fresh entropy if None).
+    """
+
+    def __init__(
+        self, height: int = 8, width: int = 8, rng: np.random.Generator | int | None = None
+    ) -> None:
+        check_board_size(height, width)
+        self.height = height
+        self.width = width
+        self.moves_made: set[Cell] = set()
+        self.mines: set[Cell] = set()
+        self.safes: set[Cell] = set()
+        self.rng = np.random.default_rng(rng)
+        self._sentences: dict[CellSet, int] = {}
+        self._by_cell: dict[Cell, set[CellSet]] = {}
+        self._queue: deque[CellSet] = deque()
+        self._applied_mines: set[Cell] = set()
+        self._applied_safes: set[Cell] = set()
+
+    @property
+    def knowledge(self) -> list[Sentence]:
+        """A snapshot of the sentences as CS50 :class:`Sentence` objects."""
+        return [Sentence(cells, count) for cells, count in self._sentences.items()]
+
+    def sentence_items(self) -> list[tuple[CellSet, int]]:
+        """``(cells, count)`` of every sentence (all non-empty)."""
+        return list(self._sentences.items())
+
+    def sentences_with(self, cell: Cell) -> list[tuple[CellSet, int]]:
+        """``(cells, count)`` of the sentences that hold ``cell``."""
+        return [(key, self._sentences[key]) for key in self._by_cell.get(cell, ())]
+
+    def __len__(self) -> int:
+        """Number of sentences held."""
+        return len(self._sentences)
+
+    def mark_mine(self, cell: Cell) -> None:
+        """Record ``cell`` as a mine and take it out of every sentence (conclusions wait for
+        :meth:`infer`)."""
+        self.mines.add(cell)
+        if cell not in self._applied_mines:
+            self._applied_mines.add(cell)
+            self._remove_from_sentences(cell, 1)
+
+    def mark_safe(self, cell: Cell) -> None:
+        """Record ``cell`` as safe and take it out of every sentence (conclusions wait for
+        :meth:`infer`)."""
+        self.safes.add(cell)
+        if cell not in self._applied_safes:
+            self._applied_safes.add(cell)
+            self._remove_from_sentences(cell, 0)
+
+    def add_knowledge(self, cell: Cell, count: int) -> None:
+        """Learn that the safe ``cell`` was played and shows ``count`` neighbouring mines.
+
+        Same contract as :meth:`agents.cs50.MinesweeperAI.add_knowledge`.
+
+        Raises:
+            ValueError: ``cell`` is off the board or ``count`` is not in ``0..8``.
+            InconsistentKnowledge: the clue contradicts what is known.
+        """
+        row, col = cell
+        if not (0 <= row < self.height and 0 <= col < self.width):
+            raise ValueError(f"cell {cell!r} is off the {self.height}x{self.width} board")
+        if not 0 <= count <= 8:
+            raise ValueError(f"count must be in 0..8, got {count!r} for cell {cell!r}")
+        self._apply_direct_edits()
+        self.moves_made.add(cell)
+        self.mark_safe(cell)
+        undetermined = []
+        for neighbour in neighbours(cell, self.height, self.width):
+            if neighbour in self.mines:
+                count -= 1
+            elif neighbour not in self.safes:
+                undetermined.append(neighbour)
+        self._add_sentence(frozenset(undetermined), count)
+        self.infer()
+
+    def infer(self) -> None:
+        """Draw every conclusion: process queued sentences until the queue is empty.
+
+        A queued sentence that proves its cells marks them (which re-queues the sentences
+        holding them); otherwise it is compared with each sentence sharing a cell, and the
+        subset rule's difference is added (and queued) when new.
+        """
+        self._apply_direct_edits()
+        sentences = self._sentences
+        by_cell = self._by_cell
+        while self._queue:
+            key = self._queue.popleft()
+            count = sentences.get(key)
+            if count is None:
+                continue
+            if count == 0:
+                for cell in key:
+                    self.mark_safe(cell)
+                continue
+            if count == len(key):
+                for cell in key:
+                    self.mark_mine(cell)
+                continue
+            others: set[CellSet] = set()
+            for cell in key:
+                others.update(by_cell[cell])
+            others.discard(key)
+            for other in others:
+                other_count = sentences[other]
+                if other < key:
+                    self._add_sentence(key - other, count - other_count)
+                elif key < other:
+                    self._add_sentence(other - key, other_count - count)
+
+    def make_safe_move(self) -> Cell | None:
+        """A known-safe cell not yet played (the first in row-major order), else None.
+
+        Changes nothing.
+        """
+        candidates = self.safes - self.moves_made
+        return min(candidates) if candidates else None
+
+    def make_random_move(self) -> Cell | None:
+        """A random cell neither played nor known to be a mine, else None."""
+        candidates = [
+            cell
+            for cell in all_cells(self.height, self.width)
+            if cell not in self.moves_made and cell not in self.mines
+        ]
+        if not candidates:
+            return None
+        return candidates[int(self.rng.integers(len(candidates)))]
+
+    def _apply_direct_edits(self) -> None:
+        """Apply cells that callers put into ``mines`` / ``safes`` without the mark methods."""
+        if len(self.mines) != len(self._applied_mines):
+            for cell in sorted(self.mines - self._applied_mines):
+                self.mark_mine(cell)
+        if len(self.safes) != len(self._applied_safes):
+            for cell in sorted(self.safes - self._applied_safes):
+                self.mark_safe(cell)
+
+    def _add_sentence(self, cells: CellSet, count: int) -> None:
+        if not cells:
+            if count != 0:
+                raise InconsistentKnowledge(f"an empty cell set cannot hold {count} mines")
+            return
+        if not 0 <= count <= len(cells):
+            raise InconsistentKnowledge(f"{sorted(cells)} cannot hold {count} mines")
+        known = self._sentences.get(cells)
+        if known is not None:
+            if known != count:
+                raise InconsistentKnowledge(
+                    f"{sorted(cells)} was said to hold {known} mines and now {count}"
+                )
+            return
+        self._sentences[cells] = count
+        for cell in cells:
+            self._by_cell.setdefault(cell, set()).add(cells)
+        self._queue.append(cells)
+
+    def _remove_from_sentences(self, cell: Cell, mines_removed: int) -> None:
+        holding = self._by_cell.pop(cell, None)
+        if not holding:
+            return
+        for key in holding:
+            count = self._sentences.pop(key)
+            for other_cell in key:
+                if other_cell != cell:
+                    self._by_cell[other_cell].discard(key)
+            self._add_sentence(key - {cell}, count - mines_removed)

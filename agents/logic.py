@@ -1,0 +1,158 @@
+"""The CS50 logic agent: a knowledge-based player that reveals proven-safe cells, else guesses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from agents.base import SeededAgent
+from agents.cs50 import MinesweeperAI
+from agents.guessing import GLOBAL, RANDOM, check_policy, least_risky, risk_map
+from agents.knowledge import IndexedMinesweeperAI
+from agents.observe import ObservationFeeder
+from mswp_gym.cells import Cell, to_index
+from mswp_gym.constants import HIDDEN
+from mswp_gym.spec import GameSpec
+
+ENGINES: dict[str, type[MinesweeperAI | IndexedMinesweeperAI]] = {
+    "indexed": IndexedMinesweeperAI,
+    "plain": MinesweeperAI,
+}
+"""``indexed``: the fast engine (default); ``plain``: the CS50 reference loop, for comparison."""
+
+
+class LogicAgent(SeededAgent):
+    """Plays by CS50 inference from the visible board, guessing per a policy when stuck.
+
+    Each ``act`` feeds the newly revealed cells to the CS50 player (:mod:`agents.observe`),
+    returns the first proven-safe hidden cell in row-major order, and otherwise a guess chosen by
+    ``guess`` (see :mod:`agents.guessing`). With ``guess="global"`` the total-mine-count rules
+    are applied before guessing (all remaining mines known -> every undetermined cell is safe;
+    as many undetermined cells as mines left -> all are mines).
+
+    Args:
+        guess: ``"random"`` (CS50), ``"sentence-max"`` (CS280) or ``"global"`` (CS520).
+        engine: ``"indexed"`` (fast, default) or ``"plain"`` (the reference algorithm).
+        seed: default seed for ``reset``.
+
+    Raises:
+        ValueError: unknown ``guess`` or ``engine``.
+    """
+
+    def __init__(self, guess: str = RANDOM, engine: str = "indexed", seed: int | None = None):
+        super().__init__(seed)
+        self.guess = check_policy(guess)
+        if engine not in ENGINES:
+            raise ValueError(f"unknown engine {engine!r}; expected one of {sorted(ENGINES)}")
+        self.engine = engine
+        self.name = "logic" if guess == RANDOM else f"logic-{guess}"
+        self.ai: MinesweeperAI | IndexedMinesweeperAI | None = None
+        self.feeder: ObservationFeeder | None = None
+        self.certain = False
+        self._board: np.ndarray | None = None
+        self._risk: np.ndarray | None = None
+        self._risk_fresh = False
+
+    def reset(self, seed: int | None = None, spec: GameSpec | None = None) -> None:
+        """Forget the last game; a new CS50 player is built on the first ``act``."""
+        super().reset(seed, spec)
+        self.ai = None
+        self.feeder = None
+        self.certain = False
+        self._board = None
+        self._risk = None
+        self._risk_fresh = False
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """A proven-safe hidden cell if there is one, else a guess; as a flat action index.
+
+        Raises:
+            ValueError: no reveal action is legal, or the board does not match the spec.
+        """
+        board = np.asarray(observation)
+        rows, cols = self.board_size(board)
+        if self.ai is None or self.feeder is None:
+            self.ai = ENGINES[self.engine](rows, cols, self.rng)
+            self.feeder = ObservationFeeder(self.ai, (rows, cols))
+        self._board = board
+        self._risk_fresh = False
+        self.feeder.feed(board)
+        reveal = np.asarray(action_mask).ravel()[: rows * cols].astype(bool)
+        if not reveal.any():
+            raise ValueError("no legal reveal action: the game is over")
+        if self.guess == GLOBAL:
+            self._apply_total_count(board)
+        safe = [cell for cell in self.ai.safes - self.ai.moves_made if reveal[to_index(cell, cols)]]
+        if safe:
+            self.certain = True
+            return to_index(min(safe), cols)
+        self.certain = False
+        candidates = reveal.copy()
+        if self.ai.mines:
+            candidates[[to_index(cell, cols) for cell in self.ai.mines]] = False
+        if not candidates.any():
+            candidates = reveal
+        self._risk = self._risk_map(board)
+        self._risk_fresh = True
+        return least_risky(np.flatnonzero(candidates), self._risk, self.rng)
+
+    def explain(self) -> dict[str, Any]:
+        """What the agent knows now.
+
+        Returns:
+            ``safe``: proven-safe cells not yet revealed; ``mines``: proven mines (and exploded
+            ones); ``risk``: the guess policy's ``(rows, cols)`` risk map for the current
+            knowledge (None for ``random`` or before the first move); ``certain``: whether the
+            last move was proven safe; ``sentences``: how many sentences the knowledge holds.
+        """
+        if self.ai is None:
+            return {"safe": set(), "mines": set(), "risk": None, "certain": False, "sentences": 0}
+        if not self._risk_fresh and self._board is not None:
+            self._risk = self._risk_map(self._board)
+            self._risk_fresh = True
+        return {
+            "safe": set(self.ai.safes - self.ai.moves_made),
+            "mines": set(self.ai.mines),
+            "risk": self._risk,
+            "certain": self.certain,
+            "sentences": len(self.ai.sentence_items()),
+        }
+
+    def _undetermined(self, board: np.ndarray) -> np.ndarray:
+        """``(rows, cols)`` bool: hidden cells whose state the knowledge has not settled."""
+        assert self.ai is not None
+        undetermined = board == HIDDEN
+        known = self.ai.mines | self.ai.safes
+        if known:
+            undetermined[tuple(np.array(list(known)).T)] = False
+        return undetermined
+
+    def _total_mines(self) -> int:
+        if self.spec is None:
+            raise ValueError(f"guess policy {self.guess!r} needs the GameSpec (its mine count)")
+        return self.spec.mines
+
+    def _risk_map(self, board: np.ndarray) -> np.ndarray | None:
+        assert self.ai is not None
+        if self.guess == RANDOM:
+            return None
+        return risk_map(
+            self.guess,
+            self._undetermined(board),
+            self.ai.sentence_items(),
+            self._total_mines(),
+            len(self.ai.mines),
+        )
+
+    def _apply_total_count(self, board: np.ndarray) -> None:
+        """Mark all undetermined cells safe (or all mines) when the mine total proves it."""
+        assert self.ai is not None
+        remaining = self._total_mines() - len(self.ai.mines)
+        undetermined: list[Cell] = [(int(r), int(c)) for r, c in np.argwhere(self._undetermined(board))]
+        if not undetermined or 0 < remaining < len(undetermined):
+            return
+        mark = self.ai.mark_safe if remaining <= 0 else self.ai.mark_mine
+        for cell in undetermined:
+            mark(cell)
+        self.ai.infer()
