@@ -1,0 +1,264 @@
+"""The solver agent: certain cells first, then the best guess by exact probabilities."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from agents.base import SeededAgent
+from agents.solver.deduce import Contradiction, deduce
+from agents.solver.endgame import DEFAULT_ENDGAME_LAYOUTS, endgame_move
+from agents.solver.guess import (
+    DEFAULT_CANDIDATES,
+    DEFAULT_PROGRESS_WEIGHT,
+    DEFAULT_TOLERANCE,
+    Guess,
+    choose_guess,
+)
+from agents.solver.position import check_board, read_position
+from agents.solver.probability import Analysis, RegionCache, analyse
+from agents.solver.enumerate import DEFAULT_NODE_BUDGET
+from mswp_gym.cells import Cell, to_cell
+from mswp_gym.constants import FLAGGED, HIDDEN, FirstClick
+from mswp_gym.spec import GameSpec
+
+MAX_DEPTH = 1
+"""Look-ahead depths implemented: 0 (plain exact lowest risk) and 1 (two-step safety)."""
+DEFAULT_OPENING_OFFSET = 2
+"""Under ``first_click="opening"`` the first click goes to ``(2, 2)``: its whole 3x3 block is
+inside the board, so the guaranteed opening is as large as it can be, while staying near the
+corner, where the opening is likeliest to spread (see docs/solver.md for the measurement)."""
+
+
+class SolverAgent(SeededAgent):
+    """Plays Minesweeper from exact mine probabilities.
+
+    Each move: reveal a certainly safe cell if there is one (all of them are queued and played one
+    per ``act``); else, near the end of a game with few layouts left, an exhaustive search of the
+    win probability (:mod:`agents.solver.endgame`); else a guess (:mod:`agents.solver.guess`).
+    The first click follows the spec's rule: a corner under ``safe``/``any``/``fixed``, the cell
+    ``(2, 2)`` under ``opening``.
+
+    Args:
+        seed: Default seed for ``reset`` (ties are broken by a Generator seeded from it).
+        spec: Default game spec for ``reset``; the mine count must come from a spec.
+        depth: 0 = lowest risk; 1 = two-step look-ahead among near-best cells (default).
+        candidates: Depth 1: most cells looked ahead per guess.
+        tolerance: Depth 1: how far above the lowest risk a looked-at cell may be.
+        progress_weight: Depth 1: weight of the progress term of the score.
+        endgame_layouts: Run the exhaustive endgame search when at most this many layouts remain
+            (0 turns it off).
+        node_budget: Search nodes per frontier region before the approximation (see
+            :mod:`agents.solver.probability`).
+        opening_offset: First click ``(k, k)`` under the ``opening`` rule.
+
+    Raises:
+        ValueError: a depth outside ``0..MAX_DEPTH`` or a negative option.
+    """
+
+    name = "solver"
+
+    def __init__(
+        self,
+        *,
+        seed: int | None = None,
+        spec: GameSpec | None = None,
+        depth: int = 1,
+        candidates: int = DEFAULT_CANDIDATES,
+        tolerance: float = DEFAULT_TOLERANCE,
+        progress_weight: float = DEFAULT_PROGRESS_WEIGHT,
+        endgame_layouts: int = DEFAULT_ENDGAME_LAYOUTS,
+        node_budget: int = DEFAULT_NODE_BUDGET,
+        opening_offset: int = DEFAULT_OPENING_OFFSET,
+    ) -> None:
+        super().__init__(seed)
+        if not 0 <= depth <= MAX_DEPTH:
+            raise ValueError(f"depth={depth} is not implemented; expected 0..{MAX_DEPTH}")
+        for label, value in (("candidates", candidates), ("endgame_layouts", endgame_layouts),
+                             ("node_budget", node_budget), ("opening_offset", opening_offset)):
+            if value < 0:
+                raise ValueError(f"{label}={value} must be >= 0")
+        self.default_spec = spec
+        self.spec = spec
+        self.depth = depth
+        self.candidates = max(candidates, 1)
+        self.tolerance = tolerance
+        self.progress_weight = progress_weight
+        self.endgame_layouts = endgame_layouts
+        self.node_budget = node_budget
+        self.opening_offset = opening_offset
+        self.cache = RegionCache()
+        self._pending: list[int] = []
+        self._board: np.ndarray | None = None
+        self._certain = False
+        self._last: dict[str, Any] = {}
+        self._analysis: Analysis | None = None
+        self._analysis_board: np.ndarray | None = None
+
+    # ------------------------------------------------------------------ protocol
+    def reset(self, seed: int | None = None, spec: GameSpec | None = None) -> None:
+        """Start a new game under ``spec`` (else the constructor's), seeded by ``seed``."""
+        super().reset(seed, spec if spec is not None else self.default_spec)
+        self.cache = RegionCache()
+        self._pending = []
+        self._board = None
+        self._certain = False
+        self._last = {}
+        self._analysis = None
+
+    def act(self, observation: Any, action_mask: np.ndarray) -> int:
+        """The flat index of the cell to reveal next (always legal).
+
+        Raises:
+            ValueError: no spec (the mine count is unknown), a board that does not match the spec or
+                the mask, no legal action, or an inconsistent board.
+        """
+        board = _board_of(observation).copy()
+        rows, cols = self.board_size(board)
+        spec = self._require_spec()
+        mask = np.asarray(action_mask).ravel()
+        if mask.shape[0] < rows * cols:
+            raise ValueError(f"action mask of length {mask.shape[0]} is shorter than {rows}x{cols}")
+        legal = mask[: rows * cols].astype(bool)
+        if not legal.any():
+            raise ValueError("the action mask allows no reveal")
+        self._board = board
+        self._analysis = None
+        flat = board.ravel()
+        unknown = (flat == HIDDEN) | (flat == FLAGGED)
+        if unknown.all():
+            self._pending = []
+            return self._first_click(spec, legal, cols)
+        self._pending = [c for c in self._pending if unknown[c] and legal[c]]
+        if not self._pending:
+            self._pending = self._certain_safe(board, spec.mines, deep=False)
+        if self._pending:
+            self._certain = True
+            self._last = {"reason": "certain"}
+            return self._pending.pop(0)
+        return self._guess(board, spec.mines, legal)
+
+    def explain(self) -> dict[str, Any]:
+        """What the agent knows about the last board it saw.
+
+        Returns:
+            ``safe`` and ``mines`` (sets of ``(row, col)`` certain cells, from the exact analysis),
+            ``risk`` (``(rows, cols)`` float64 mine probabilities, NaN on revealed cells, or None
+            before the first board), ``certain`` (whether the last move was proven safe),
+            ``approximate`` (whether a region was too large to count exactly), and ``move``
+            (how the last move was chosen: ``certain``, ``first-click``, ``guess``, ``forced``,
+            ``endgame`` or ``fallback``, with its risk and score where they apply).
+        """
+        if self._board is None:
+            return {"safe": set(), "mines": set(), "risk": None, "certain": False, "approximate": False,
+                    "move": dict(self._last)}
+        analysis = self._analysis_of(self._board)
+        cols = self._board.shape[1]
+        if analysis is None:
+            return {"safe": set(), "mines": set(), "risk": None, "certain": self._certain,
+                    "approximate": False, "move": dict(self._last)}
+        return {
+            "safe": {to_cell(c, cols) for c in analysis.safe},
+            "mines": {to_cell(c, cols) for c in analysis.mines},
+            "risk": analysis.probability.reshape(self._board.shape).copy(),
+            "certain": self._certain,
+            "approximate": analysis.approximate,
+            "move": dict(self._last),
+        }
+
+    # ------------------------------------------------------------------ batch API
+    def safe_cells(self, observation: Any | None = None) -> list[Cell]:
+        """Every certainly safe unknown cell of ``observation`` (else of the last board seen).
+
+        Uses the exact analysis, so it also finds cells that only the global mine count proves.
+
+        Raises:
+            ValueError: no board to look at, or no spec.
+        """
+        board = self._board if observation is None else _board_of(observation)
+        if board is None:
+            raise ValueError("safe_cells() needs an observation: no board has been seen yet")
+        spec = self._require_spec()
+        if not (board.ravel() >= 0).any() and not (board.ravel() < -2).any():
+            return []
+        cols = board.shape[1]
+        return [to_cell(c, cols) for c in self._certain_safe(board, spec.mines, deep=True)]
+
+    # ------------------------------------------------------------------ internals
+    def _require_spec(self) -> GameSpec:
+        if self.spec is None:
+            raise ValueError("SolverAgent needs a GameSpec (for the mine count): pass spec= to reset or the constructor")
+        return self.spec
+
+    def _first_click(self, spec: GameSpec, legal: np.ndarray, cols: int) -> int:
+        rows = spec.rows
+        if spec.first_click == FirstClick.OPENING:
+            k = self.opening_offset
+            cell = (min(k, rows - 1), min(k, cols - 1))
+        else:
+            cell = (0, 0)
+        index = cell[0] * cols + cell[1]
+        self._certain = spec.first_click in (FirstClick.SAFE, FirstClick.OPENING)
+        self._last = {"reason": "first-click", "cell": cell}
+        if legal[index]:
+            return index
+        return int(np.flatnonzero(legal)[0])
+
+    def _certain_safe(self, board: np.ndarray, mines: int, deep: bool) -> list[int]:
+        """Certain safe cells, cheapest proof first: local rules, then (if none, or ``deep``) exact."""
+        if not deep:
+            position = read_position(board, mines)
+            try:
+                found = deduce(position.constraints).safe
+            except Contradiction as error:
+                raise ValueError(f"no layout fits this board: {error}") from None
+            if found:
+                return sorted(found)
+        analysis = self._analysis_of(board)
+        assert analysis is not None
+        return sorted(analysis.safe)
+
+    def _analysis_of(self, board: np.ndarray) -> Analysis | None:
+        if self._analysis is None or self._analysis_board is not board:
+            if self.spec is None or not ((board >= 0).any() or (board < -2).any()):
+                return None
+            self._analysis = analyse(board, self.spec.mines, self.cache, self.node_budget)
+            self._analysis_board = board
+        return self._analysis
+
+    def _guess(self, board: np.ndarray, mines: int, legal: np.ndarray) -> int:
+        analysis = self._analysis_of(board)
+        assert analysis is not None
+        self._certain = False
+        if self.endgame_layouts:
+            move = endgame_move(analysis, board, mines, legal, self.endgame_layouts)
+            if move is not None:
+                cell, win = move
+                self._last = {"reason": "endgame", "risk": float(analysis.probability[cell]), "win": win}
+                return cell
+        try:
+            guess: Guess = choose_guess(
+                analysis, board, mines, legal, self.rng, self.depth, self.cache,
+                self.candidates, self.tolerance, self.progress_weight,
+            )
+        except ValueError:
+            index = int(np.flatnonzero(legal)[0])
+            self._last = {"reason": "fallback"}
+            return index
+        self._last = {
+            "reason": "forced" if guess.forced else "guess",
+            "risk": guess.risk,
+            "score": guess.score,
+            "tried": guess.tried,
+        }
+        return guess.cell
+
+
+def _board_of(observation: Any) -> np.ndarray:
+    """The visible board behind any observation form."""
+    if isinstance(observation, np.ndarray) and observation.ndim == 2:
+        return check_board(observation)
+    from mswp_gym.encoding import board_from_observation
+
+    return check_board(board_from_observation(observation))

@@ -1,0 +1,136 @@
+"""Cheap, sound deductions from clue constraints: the single-clue rule and the pairwise rule.
+
+They find most certain cells of a real game in well under a millisecond, and every cell they settle
+shrinks (and often splits) the regions the exact enumeration must then count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agents.solver.position import Constraint
+
+
+class Contradiction(ValueError):
+    """The constraints admit no layout at all."""
+
+
+@dataclass(frozen=True)
+class Deduction:
+    """What the local rules proved, and the constraints left over.
+
+    Attributes:
+        safe: Flat indices proven safe.
+        mines: Flat indices proven to be mines.
+        constraints: The constraints with every settled cell removed (empty ones dropped).
+    """
+
+    safe: frozenset[int]
+    mines: frozenset[int]
+    constraints: tuple[Constraint, ...]
+
+
+def deduce(constraints: tuple[Constraint, ...] | list[Constraint], pairwise: bool = True) -> Deduction:
+    """Apply the single-clue rule, then the pairwise rule, until neither finds anything new.
+
+    Single clue: a clue needing 0 more mines clears its cells; one needing as many mines as it has
+    cells mines them all. Pairwise: for clues A and B sharing cells, the mines in ``A & B`` are bounded
+    by both clues, which bounds the mines in ``B - A``; when a bound forces all or none of them, they
+    are settled (this includes the classic subset rule).
+
+    Args:
+        constraints: ``(cells, mines)`` pairs over unknown flat cells.
+        pairwise: Whether to use the pairwise rule (the single-clue rule always runs).
+
+    Returns:
+        The settled cells and the reduced constraints.
+
+    Raises:
+        Contradiction: a constraint can no longer be met (the position is inconsistent).
+    """
+    cells_of: list[set[int]] = [set(cells) for cells, _ in constraints]
+    need: list[int] = [mines for _, mines in constraints]
+    touching: dict[int, list[int]] = {}
+    for index, cells in enumerate(cells_of):
+        for cell in cells:
+            touching.setdefault(cell, []).append(index)
+    settled: dict[int, bool] = {}
+    dirty = list(range(len(cells_of)))
+
+    def settle(cell: int, is_mine: bool) -> None:
+        if cell in settled:
+            if settled[cell] != is_mine:
+                raise Contradiction(f"cell {cell} is proven both safe and a mine")
+            return
+        settled[cell] = is_mine
+        for index in touching[cell]:
+            cells_of[index].discard(cell)
+            if is_mine:
+                need[index] -= 1
+            dirty.append(index)
+
+    while True:
+        while dirty:
+            index = dirty.pop()
+            cells, mines = cells_of[index], need[index]
+            if mines < 0 or mines > len(cells):
+                raise Contradiction(f"a clue needs {mines} mines among {len(cells)} cells")
+            if not cells or 0 < mines < len(cells):
+                continue
+            for cell in list(cells):
+                settle(cell, mines > 0)
+        if not pairwise or not _pairwise_pass(cells_of, need, touching, settle):
+            break
+        if not dirty:
+            break
+    remaining = tuple(
+        (tuple(sorted(cells)), mines) for cells, mines in zip(cells_of, need) if cells
+    )
+    return Deduction(
+        safe=frozenset(c for c, m in settled.items() if not m),
+        mines=frozenset(c for c, m in settled.items() if m),
+        constraints=_unique(remaining),
+    )
+
+
+def _pairwise_pass(cells_of: list[set[int]], need: list[int], touching: dict[int, list[int]], settle) -> bool:  # type: ignore[no-untyped-def]
+    """One sweep of the pairwise rule over clues that share a cell; True if it settled anything."""
+    found = False
+    for a, cells_a in enumerate(cells_of):
+        if len(cells_a) < 1:
+            continue
+        partners = {b for cell in cells_a for b in touching[cell] if b != a}
+        for b in partners:
+            cells_b = cells_of[b]
+            if not cells_a or not cells_b:
+                continue
+            common = len(cells_a & cells_b)
+            if common == 0:
+                continue
+            only_a = len(cells_a) - common
+            only_b = len(cells_b) - common
+            if only_b == 0:
+                continue
+            need_a, need_b = need[a], need[b]
+            most_common = min(need_a, need_b, common)
+            least_common = max(0, need_a - only_a, need_b - only_b)
+            if need_b - most_common == only_b:
+                for cell in list(cells_b - cells_a):
+                    settle(cell, True)
+                found = True
+            elif need_b - least_common == 0:
+                for cell in list(cells_b - cells_a):
+                    settle(cell, False)
+                found = True
+    return found
+
+
+def _unique(constraints: tuple[Constraint, ...]) -> tuple[Constraint, ...]:
+    """Drop duplicate constraints (two clues that now see the same cells and need the same count)."""
+    seen: set[Constraint] = set()
+    out = []
+    for constraint in constraints:
+        if constraint not in seen:
+            seen.add(constraint)
+            out.append(constraint)
+    return tuple(out)

@@ -1,0 +1,204 @@
+"""Exhaustive endgame search: when few layouts remain, find the guess with the best chance to win.
+
+Every layout consistent with the position is listed (each equally likely). The win probability of a
+set of layouts ``S`` is:
+
+* 1 if ``|S| == 1`` (the layout is known: every safe cell can be revealed);
+* else, if some cell is safe in every layout of ``S`` and would show different numbers across ``S``,
+  revealing it is free: ``sum_v |S_v| / |S| * win(S_v)``;
+* else the best risky reveal: ``max_c sum_v |S_{c safe, v}| / |S| * win(S_{c safe, v})``.
+
+Flood fill is ignored (it only adds information, so the values are lower bounds of the truth for
+moves that may show a zero). Sub-results are memoised by the set of layouts; a node budget keeps the
+search bounded, and on overflow the caller falls back to the ordinary guess.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from agents.solver.probability import Analysis
+from mswp_gym.cells import neighbour_table
+
+DEFAULT_ENDGAME_LAYOUTS = 200
+"""Search exhaustively when at most this many layouts remain."""
+MAX_ENDGAME_CELLS = 40
+"""... and at most this many undecided unknown cells."""
+NODE_BUDGET = 20_000
+"""Search nodes (memo misses) before the endgame search gives up."""
+
+
+class _OutOfBudget(RuntimeError):
+    pass
+
+
+def endgame_move(
+    analysis: Analysis,
+    board: np.ndarray,
+    total_mines: int,
+    legal: np.ndarray,
+    max_layouts: int = DEFAULT_ENDGAME_LAYOUTS,
+) -> tuple[int, float] | None:
+    """The guess with the highest win probability, if the position is small enough to search.
+
+    Args:
+        analysis: The exact analysis of ``board`` (with no certain safe cell left to play).
+        board: ``(rows, cols)`` visible board.
+        total_mines: Mines on the board.
+        legal: ``(rows * cols,)`` bool legal reveals.
+        max_layouts: Search only when at most this many layouts remain.
+
+    Returns:
+        ``(flat cell, win probability)``, or None when the position is too large, the search ran out of
+        budget, or ``analysis`` is approximate.
+    """
+    if analysis.approximate or analysis.log_layouts > math.log(max_layouts) + 1e-9:
+        return None
+    position = analysis.position
+    settled = analysis.safe | analysis.mines
+    cells = [c for c in position.unknown if c not in settled]
+    if not cells or len(cells) > MAX_ENDGAME_CELLS:
+        return None
+    mines_left = position.mines_left - len(analysis.mines)
+    layouts = _layouts(cells, position.constraints, analysis.mines, mines_left, max_layouts)
+    if layouts is None or len(layouts) < 2:
+        return None
+    rows, cols = board.shape
+    table = neighbour_table(rows, cols)
+    bit = {c: 1 << i for i, c in enumerate(cells)}
+    around = [sum(bit[n] for n in table[c] if n in bit) for c in cells]
+    movable = [i for i, c in enumerate(cells) if legal[c]]
+    search = _Search(around, movable)
+    try:
+        win, best = search.best_move(tuple(layouts))
+    except _OutOfBudget:
+        return None
+    if best is None:
+        return None
+    return cells[best], win
+
+
+def _layouts(
+    cells: list[int],
+    constraints: tuple[tuple[tuple[int, ...], int], ...],
+    known_mines: frozenset[int],
+    mines_left: int,
+    limit: int,
+) -> list[int] | None:
+    """Every layout of ``cells`` (as a bitmask over their positions) meeting the clues and the count."""
+    index = {c: i for i, c in enumerate(cells)}
+    rules = []
+    for clue_cells, mines in constraints:
+        need = mines - sum(1 for c in clue_cells if c in known_mines)
+        members = [index[c] for c in clue_cells if c in index]
+        rules.append((members, need))
+    # Frontier cells first (in clue order), then the free ones.
+    order: list[int] = []
+    seen: set[int] = set()
+    for members, _ in rules:
+        for m in members:
+            if m not in seen:
+                seen.add(m)
+                order.append(m)
+    order += [i for i in range(len(cells)) if i not in seen]
+    position_of = {v: p for p, v in enumerate(order)}
+    rules_of: list[list[int]] = [[] for _ in order]
+    for r, (members, _) in enumerate(rules):
+        for m in members:
+            rules_of[position_of[m]].append(r)
+    need = [n for _, n in rules]
+    room = [len(members) for members, _ in rules]
+    found: list[int] = []
+    n = len(order)
+
+    def search(p: int, mines: int, mask: int) -> None:
+        if len(found) > limit:
+            return
+        if mines > mines_left or mines + (n - p) < mines_left:
+            return
+        if p == n:
+            found.append(mask)
+            return
+        for value in (0, 1):
+            ok = True
+            for r in rules_of[p]:
+                need[r] -= value
+                room[r] -= 1
+            for r in rules_of[p]:
+                if need[r] < 0 or need[r] > room[r]:
+                    ok = False
+            if ok:
+                search(p + 1, mines + value, mask | (value << order[p]))
+            for r in rules_of[p]:
+                need[r] += value
+                room[r] += 1
+
+    search(0, 0, 0)
+    return None if len(found) > limit else found
+
+
+class _Search:
+    """Memoised win-probability search over sets of layouts (bitmasks)."""
+
+    def __init__(self, around: list[int], movable: list[int]) -> None:
+        self.around = around
+        self.movable = movable
+        self.memo: dict[tuple[int, ...], float] = {}
+        self.nodes = 0
+
+    def best_move(self, layouts: tuple[int, ...]) -> tuple[float, int | None]:
+        """The best risky move from ``layouts`` and its win probability."""
+        best_win, best_cell = -1.0, None
+        for i in self._risky(layouts):
+            win = self._after_reveal(layouts, i)
+            if win > best_win + 1e-12:
+                best_win, best_cell = win, i
+        return best_win, best_cell
+
+    def _risky(self, layouts: tuple[int, ...]) -> list[int]:
+        union = 0
+        common = -1
+        for layout in layouts:
+            union |= layout
+            common &= layout
+        # A cell is a risky option if it is a mine in some layouts but not in all of them.
+        return [i for i in self.movable if (union >> i) & 1 and not (common >> i) & 1]
+
+    def _after_reveal(self, layouts: tuple[int, ...], i: int) -> float:
+        bit = 1 << i
+        parts: dict[int, list[int]] = {}
+        for layout in layouts:
+            if not layout & bit:
+                parts.setdefault((layout & self.around[i]).bit_count(), []).append(layout)
+        total = len(layouts)
+        return sum(len(part) / total * self.win(tuple(part)) for part in parts.values())
+
+    def win(self, layouts: tuple[int, ...]) -> float:
+        """Probability of winning from this set of equally likely layouts, playing perfectly."""
+        if len(layouts) == 1:
+            return 1.0
+        found = self.memo.get(layouts)
+        if found is not None:
+            return found
+        self.nodes += 1
+        if self.nodes > NODE_BUDGET:
+            raise _OutOfBudget
+        union, common = 0, -1
+        for layout in layouts:
+            union |= layout
+            common &= layout
+        value = None
+        for i in self.movable:
+            if (union >> i) & 1:
+                continue  # not safe in every layout
+            counts = {(layout & self.around[i]).bit_count() for layout in layouts}
+            if len(counts) > 1:  # a free, informative reveal
+                value = self._after_reveal(layouts, i)
+                break
+        if value is None:
+            value, _ = self.best_move(layouts)
+            value = max(value, 0.0)
+        self.memo[layouts] = value
+        return value

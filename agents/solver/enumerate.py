@@ -1,0 +1,175 @@
+"""Exact counting of the layouts of one frontier region, by mine count.
+
+Cells that lie under exactly the same clues are interchangeable, so they are counted as one *group*:
+a group of ``s`` cells holding ``m`` mines stands for ``comb(s, m)`` layouts. The search backtracks
+over groups, bounding each group's mines by the clues it touches, so every leaf is a valid
+assignment. Counts are exact Python integers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+
+from agents.solver.position import Constraint
+
+DEFAULT_NODE_BUDGET = 400_000
+"""Search nodes one region may use before it is handed to the approximation."""
+
+
+class RegionTooLarge(RuntimeError):
+    """The region's search exceeded its node budget."""
+
+
+@dataclass(frozen=True)
+class RegionCounts:
+    """How many layouts a region has for each number of mines in it.
+
+    Attributes:
+        groups: The region's cells, grouped (cells under the same clues), each tuple sorted.
+        min_mines: The fewest mines any layout of the region has.
+        layouts: ``layouts[k]`` is the exact number of layouts with ``min_mines + k`` mines.
+        group_mines: ``group_mines[g][k]`` is the total, over those layouts, of the mines in group ``g``.
+    """
+
+    groups: tuple[tuple[int, ...], ...]
+    min_mines: int
+    layouts: tuple[int, ...]
+    group_mines: tuple[tuple[int, ...], ...]
+
+
+def split_regions(constraints: tuple[Constraint, ...]) -> list[tuple[Constraint, ...]]:
+    """Split constraints into independent regions (no cell shared between regions)."""
+    parent = list(range(len(constraints)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    owner: dict[int, int] = {}
+    for index, (cells, _) in enumerate(constraints):
+        for cell in cells:
+            other = owner.setdefault(cell, index)
+            if other != index:
+                ra, rb = root(index), root(other)
+                if ra != rb:
+                    parent[ra] = rb
+    regions: dict[int, list[Constraint]] = {}
+    for index, constraint in enumerate(constraints):
+        regions.setdefault(root(index), []).append(constraint)
+    return [tuple(sorted(region)) for region in regions.values()]
+
+
+def count_region(constraints: tuple[Constraint, ...], node_budget: int = DEFAULT_NODE_BUDGET) -> RegionCounts:
+    """Count the layouts of one region exactly.
+
+    Args:
+        constraints: The region's constraints (sorted, as :func:`split_regions` returns them).
+        node_budget: Maximum search nodes.
+
+    Returns:
+        The exact counts per number of mines.
+
+    Raises:
+        RegionTooLarge: the search needed more than ``node_budget`` nodes.
+        ValueError: the region has no valid layout.
+    """
+    signature: dict[int, list[int]] = {}
+    for index, (cells, _) in enumerate(constraints):
+        for cell in cells:
+            signature.setdefault(cell, []).append(index)
+    by_signature: dict[tuple[int, ...], list[int]] = {}
+    for cell, indices in signature.items():
+        by_signature.setdefault(tuple(indices), []).append(cell)
+    group_list = list(by_signature.items())
+    order = _search_order([sig for sig, _ in group_list], len(constraints))
+    groups = tuple(tuple(sorted(group_list[g][1])) for g in order)
+    group_constraints = [group_list[g][0] for g in order]
+    sizes = [len(g) for g in groups]
+    need = [mines for _, mines in constraints]
+    room = [len(cells) for cells, _ in constraints]
+    n_groups = len(groups)
+    weights = [[comb(s, m) for m in range(s + 1)] for s in sizes]
+    assignment = [0] * n_groups
+    totals: dict[int, list[int]] = {}
+    nodes = 0
+
+    def search(position: int, mines: int, weight: int) -> None:
+        nonlocal nodes
+        nodes += 1
+        if nodes > node_budget:
+            raise RegionTooLarge(f"region of {n_groups} groups needs more than {node_budget} search nodes")
+        if position == n_groups:
+            row = totals.get(mines)
+            if row is None:
+                row = totals[mines] = [0] * (n_groups + 1)
+            row[n_groups] += weight
+            for g in range(n_groups):
+                if assignment[g]:
+                    row[g] += weight * assignment[g]
+            return
+        size = sizes[position]
+        touched = group_constraints[position]
+        low, high = 0, size
+        for c in touched:
+            if need[c] < high:
+                high = need[c]
+            if need[c] - (room[c] - size) > low:
+                low = need[c] - (room[c] - size)
+        if low > high:
+            return
+        for c in touched:
+            room[c] -= size
+        ways = weights[position]
+        for m in range(low, high + 1):
+            for c in touched:
+                need[c] -= m
+            assignment[position] = m
+            search(position + 1, mines + m, weight * ways[m])
+            for c in touched:
+                need[c] += m
+        assignment[position] = 0
+        for c in touched:
+            room[c] += size
+
+    search(0, 0, 1)
+    if not totals:
+        raise ValueError("the clues of a region admit no layout")
+    low_k, high_k = min(totals), max(totals)
+    empty = [0] * (n_groups + 1)
+    rows = [totals.get(k, empty) for k in range(low_k, high_k + 1)]
+    return RegionCounts(
+        groups=groups,
+        min_mines=low_k,
+        layouts=tuple(row[n_groups] for row in rows),
+        group_mines=tuple(tuple(row[g] for row in rows) for g in range(n_groups)),
+    )
+
+
+def _search_order(signatures: list[tuple[int, ...]], n_constraints: int) -> list[int]:
+    """Order groups so that clues are closed as early as possible (a greedy, breadth-first walk)."""
+    groups_of: list[list[int]] = [[] for _ in range(n_constraints)]
+    for g, sig in enumerate(signatures):
+        for c in sig:
+            groups_of[c].append(g)
+    placed = [False] * len(signatures)
+    opened = [False] * n_constraints
+    order: list[int] = []
+    queue = [0] if n_constraints else []
+    while len(order) < len(signatures):
+        if not queue:
+            queue = [next(c for c in range(n_constraints) if not opened[c])]
+        c = queue.pop(0)
+        if opened[c]:
+            continue
+        opened[c] = True
+        for g in groups_of[c]:
+            if not placed[g]:
+                placed[g] = True
+                order.append(g)
+                for other in signatures[g]:
+                    if not opened[other]:
+                        queue.append(other)
+    return order

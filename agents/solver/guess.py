@@ -1,0 +1,232 @@
+"""Choosing a guess when no cell is certainly safe.
+
+Order of preference, after the published strong solvers (PSEQ, JSMinesweeper):
+
+1. A *forced* guess: a cell whose risk no future reveal can lower (a dead 50/50 and the like:
+   an uncertain cell all of whose unknown neighbours belong to the same closed clue set, see
+   :func:`forced_guess`). It has to be taken sooner or later, so it is taken at once.
+2. Depth 0: the lowest mine probability; exact ties go to the cell with the fewest unknown
+   neighbours (the most likely to show a small number and open up), then to the seeded RNG.
+3. Depth 1: every cell within ``tolerance`` of the lowest risk (at most ``candidates`` of them) is
+   tried: for each number it could show, the next position is analysed, and the candidate is scored
+   by its *two-step safety* ``(1 - p) * E_v[s(v)]``, where ``s(v)`` is 1 if the next position has a
+   certain safe cell and otherwise its best safety; plus ``progress_weight`` times
+   ``(1 - p) * P(the next position has a certain safe cell)``. The numbers a cell can show are
+   weighted by the exact number of layouts behind each.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.solver.probability import Analysis, RegionCache, analyse
+from mswp_gym.cells import neighbour_table
+from mswp_gym.constants import EXPLODED, MINE
+
+DEFAULT_CANDIDATES = 10
+"""Cells a depth-1 search looks at, at most."""
+DEFAULT_TOLERANCE = 0.1
+"""A depth-1 candidate's risk may exceed the lowest risk by this much (absolute), at most."""
+DEFAULT_PROGRESS_WEIGHT = 0.1
+"""Weight of the chance of making progress next to two-step safety in the depth-1 score."""
+OFF_FRONTIER_SAMPLES = 4
+"""Off-frontier cells are interchangeable in risk; only this many (the likeliest to open) are tried."""
+
+
+@dataclass(frozen=True)
+class Guess:
+    """A chosen guess and why.
+
+    Attributes:
+        cell: Flat index of the cell to reveal.
+        risk: Its mine probability.
+        score: Its depth-1 score (None at depth 0 or when forced).
+        forced: True if no future reveal can change its risk.
+        tried: How many candidates were scored.
+    """
+
+    cell: int
+    risk: float
+    score: float | None
+    forced: bool
+    tried: int
+
+
+def choose_guess(
+    analysis: Analysis,
+    board: np.ndarray,
+    total_mines: int,
+    legal: np.ndarray,
+    rng: np.random.Generator,
+    depth: int,
+    cache: RegionCache,
+    candidates: int = DEFAULT_CANDIDATES,
+    tolerance: float = DEFAULT_TOLERANCE,
+    progress_weight: float = DEFAULT_PROGRESS_WEIGHT,
+) -> Guess:
+    """Pick the cell to reveal when no unknown cell is certainly safe.
+
+    Args:
+        analysis: The analysis of ``board``.
+        board: ``(rows, cols)`` visible board.
+        total_mines: Mines on the board.
+        legal: ``(rows * cols,)`` bool, cells that may be revealed.
+        rng: Tie-breaking generator.
+        depth: 0 (lowest risk) or 1 (look-ahead).
+        cache: Region cache shared with the caller.
+        candidates: Depth 1: most cells scored.
+        tolerance: Depth 1: how far above the lowest risk a candidate may be.
+        progress_weight: Depth 1: weight of the progress term.
+
+    Returns:
+        The :class:`Guess`.
+
+    Raises:
+        ValueError: no legal cell that is not a certain mine (then any legal cell is returned by the
+            caller).
+    """
+    rows, cols = board.shape
+    probability = analysis.probability
+    table = neighbour_table(rows, cols)
+    unknown_flat = _unknown_flat(board)
+    options = [c for c in analysis.position.unknown if legal[c] and c not in analysis.mines]
+    if not options:
+        raise ValueError("no legal cell is left that is not a certain mine")
+    openness = {c: sum(unknown_flat[n] for n in table[c]) for c in options}
+    order = sorted(options, key=lambda c: (probability[c], openness[c]))
+    best = float(probability[order[0]])
+
+    forced = forced_guess(analysis, board, order, unknown_flat, table)
+    if forced is not None:
+        return Guess(cell=forced, risk=float(probability[forced]), score=None, forced=True, tried=0)
+    if depth == 0:
+        ties = [c for c in order if probability[c] <= best + 1e-12 and openness[c] == openness[order[0]]]
+        cell = ties[int(rng.integers(len(ties)))] if len(ties) > 1 else ties[0]
+        return Guess(cell=cell, risk=best, score=None, forced=False, tried=1)
+
+    shortlist = _shortlist(order, probability, analysis.frontier, best, tolerance, candidates, rng)
+    scored: list[tuple[float, float, int]] = []
+    for cell in shortlist:
+        score = _two_step_score(cell, float(probability[cell]), board, total_mines, legal, cache, table, progress_weight)
+        scored.append((score, -float(probability[cell]), cell))
+    top = max(s for s, _, _ in scored)
+    winners = [item for item in scored if item[0] >= top - 1e-12]
+    winners.sort(key=lambda item: (-item[1], openness[item[2]]))
+    _, neg_risk, cell = winners[0]
+    return Guess(cell=cell, risk=-neg_risk, score=top, forced=False, tried=len(scored))
+
+
+def _unknown_flat(board: np.ndarray) -> list[bool]:
+    flat = board.ravel()
+    return ((flat < 0) & (flat != EXPLODED) & (flat != MINE) & (flat >= -2)).tolist()
+
+
+def _shortlist(
+    order: list[int],
+    probability: np.ndarray,
+    frontier: frozenset[int],
+    best: float,
+    tolerance: float,
+    candidates: int,
+    rng: np.random.Generator,
+) -> list[int]:
+    """The cells worth a look-ahead: near the lowest risk, off-frontier cells sampled sparingly."""
+    near = [c for c in order if probability[c] <= best + tolerance]
+    on = [c for c in near if c in frontier]
+    off = [c for c in near if c not in frontier]
+    picked = on[:candidates]
+    if off:
+        # Off-frontier cells share one risk; the ones with the fewest unknown neighbours (``order``
+        # sorts them first) are the likeliest to open an area.
+        picked += off[:OFF_FRONTIER_SAMPLES]
+    picked.sort(key=lambda c: probability[c])
+    return picked[: max(candidates, 1)] if len(picked) > candidates else picked
+
+
+def _two_step_score(
+    cell: int,
+    risk: float,
+    board: np.ndarray,
+    total_mines: int,
+    legal: np.ndarray,
+    cache: RegionCache,
+    table: tuple[tuple[int, ...], ...],
+    progress_weight: float,
+) -> float:
+    """``(1 - p) * (E_v[next safety] + progress_weight * P(next has a safe cell))`` for ``cell``."""
+    rows, cols = board.shape
+    flat = board.ravel()
+    known = sum(1 for n in table[cell] if flat[n] == EXPLODED or flat[n] == MINE)
+    unknown = sum(1 for n in table[cell] if -2 <= flat[n] < 0)
+    row, col = divmod(cell, cols)
+    outcomes: list[tuple[float, float, float]] = []
+    for value in range(known, known + unknown + 1):
+        trial = board.copy()
+        trial[row, col] = value
+        try:
+            after = analyse(trial, total_mines, cache)
+        except ValueError:
+            continue
+        if after.safe:
+            safety, progress = 1.0, 1.0
+        else:
+            hidden = [c for c in after.position.unknown if legal[c] and c != cell and c not in after.mines]
+            safety = 1.0 - float(min(after.probability[hidden])) if hidden else 1.0
+            progress = 0.0
+        outcomes.append((after.log_layouts, safety, progress))
+    if not outcomes:
+        return 0.0
+    top = max(log for log, _, _ in outcomes)
+    weights = [math.exp(log - top) for log, _, _ in outcomes]
+    total = sum(weights)
+    expected_safety = sum(w * s for w, (_, s, _) in zip(weights, outcomes)) / total
+    expected_progress = sum(w * p for w, (_, _, p) in zip(weights, outcomes)) / total
+    return (1.0 - risk) * (expected_safety + progress_weight * expected_progress)
+
+
+def forced_guess(
+    analysis: Analysis,
+    board: np.ndarray,
+    order: list[int],
+    unknown_flat: list[bool],
+    table: tuple[tuple[int, ...], ...],
+) -> int | None:
+    """A cell of a dead 50/50, if the position has one (the first in ``order``).
+
+    A dead 50/50 is a pair of unknown cells holding exactly one mine (a clue covers exactly the
+    pair) where neither cell has an unknown neighbour outside the pair: no future reveal can add a
+    clue over them, and the global mine count cannot tell the two layouts apart. It has to be
+    guessed sooner or later, at the same risk, so it is guessed at once.
+    """
+    position = analysis.position
+    settled = analysis.safe | analysis.mines
+    pairs: dict[tuple[int, int], None] = {}
+    for cells, mines in position.constraints:
+        live = [c for c in cells if c not in settled]
+        left = mines - sum(1 for c in cells if c in analysis.mines)
+        if len(live) == 2 and left == 1:
+            pairs[(live[0], live[1])] = None
+    if not pairs:
+        return None
+    dead = set()
+    for a, b in pairs:
+        if _closed_pair(a, b, settled, unknown_flat, table):
+            dead.update((a, b))
+    for cell in order:
+        if cell in dead:
+            return cell
+    return None
+
+
+def _closed_pair(
+    a: int, b: int, settled: frozenset[int], unknown_flat: list[bool], table: tuple[tuple[int, ...], ...]
+) -> bool:
+    """True if neither ``a`` nor ``b`` has an undecided unknown neighbour other than each other."""
+    for cell, partner in ((a, b), (b, a)):
+        for n in table[cell]:
+            if unknown_flat[n] and n != partner and n not in settled:
+                return False
+    return True

@@ -1,0 +1,310 @@
+"""Exact mine probabilities of a visible position, with the certain cells decided exactly.
+
+Method:
+    1. :func:`~agents.solver.position.read_position` turns the board into clue constraints.
+    2. :func:`~agents.solver.deduce.deduce` settles what the single-clue and pairwise rules prove.
+    3. The remaining frontier splits into independent regions; each is counted exactly by mine count
+       (:func:`~agents.solver.enumerate.count_region`, cached by its constraints).
+    4. Regions are combined by mine count: a choice of ``k_i`` mines per region has weight
+       ``prod(layouts_i[k_i]) * comb(O, M - sum(k_i))``, where ``O`` is the number of unknown cells
+       off the frontier and ``M`` the mines still unaccounted for. The combination runs in float64 on
+       per-region normalised counts (so it never overflows, even on 100x100 boards), while which
+       mine totals are *possible* is tracked as exact booleans: a cell's probability is set to exactly
+       0 or 1 only when every possible layout agrees, never by float rounding.
+
+Approximation: a region whose search needs more than ``node_budget`` nodes is relaxed by dropping its
+largest clue and re-splitting, until every part fits. The relaxation admits a superset of the true
+layouts, so a cell it calls certain is certain in truth; only the probabilities of uncertain cells are
+approximate. :attr:`Analysis.approximate` says when this happened.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.solver.deduce import Contradiction, deduce
+from agents.solver.enumerate import DEFAULT_NODE_BUDGET, RegionCounts, RegionTooLarge, count_region, split_regions
+from agents.solver.position import Constraint, Position, read_position
+from mswp_gym.constants import EXPLODED, MINE
+
+_CACHE_SIZE = 4096
+_TINY = float(np.nextafter(0.0, 1.0))
+_ALMOST_ONE = float(np.nextafter(1.0, 0.0))
+
+
+class RegionCache:
+    """A bounded LRU cache of region counts, keyed by the region's constraints.
+
+    Consecutive positions of a game share most regions, so a player keeps one cache per game.
+    """
+
+    def __init__(self, size: int = _CACHE_SIZE) -> None:
+        self._store: OrderedDict[tuple[Constraint, ...], RegionCounts] = OrderedDict()
+        self._size = size
+
+    def get(self, key: tuple[Constraint, ...]) -> RegionCounts | None:
+        """The cached counts for ``key``, or None."""
+        found = self._store.get(key)
+        if found is not None:
+            self._store.move_to_end(key)
+        return found
+
+    def put(self, key: tuple[Constraint, ...], counts: RegionCounts) -> None:
+        """Remember ``counts`` for ``key``, evicting the least recently used entry when full."""
+        self._store[key] = counts
+        if len(self._store) > self._size:
+            self._store.popitem(last=False)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything known about one position.
+
+    Attributes:
+        position: The parsed position.
+        probability: ``(rows * cols,)`` float64 flat mine probabilities of the unknown cells; NaN on
+            revealed safe cells, 1.0 on visible mines.
+        safe: Flat indices of the unknown cells that are certainly safe.
+        mines: Flat indices of the unknown cells that are certainly mines.
+        log_layouts: Natural log of the number of layouts consistent with the position.
+        approximate: True if a region was too large to count exactly (see module docstring).
+        frontier: Flat indices of unknown cells that touch a clue and are not settled.
+    """
+
+    position: Position
+    probability: np.ndarray
+    safe: frozenset[int]
+    mines: frozenset[int]
+    log_layouts: float
+    approximate: bool
+    frontier: frozenset[int]
+
+
+def analyse(
+    board: np.ndarray,
+    total_mines: int,
+    cache: RegionCache | None = None,
+    node_budget: int = DEFAULT_NODE_BUDGET,
+) -> Analysis:
+    """Exact mine probabilities and certain cells of a position.
+
+    Args:
+        board: ``(rows, cols)`` integer codes; ``FLAGGED`` counts as hidden, ``EXPLODED``/``MINE`` as
+            known mines, ``NO_CLUE`` as revealed safe without a clue.
+        total_mines: Mines on the whole board.
+        cache: Region cache to reuse between calls (a fresh one if None).
+        node_budget: Search nodes a region may use before it is approximated.
+
+    Returns:
+        The :class:`Analysis`.
+
+    Raises:
+        TypeError, ValueError: bad input, or no layout fits the position (the message names why).
+    """
+    position = read_position(board, total_mines)
+    try:
+        deduction = deduce(position.constraints)
+    except Contradiction as error:
+        raise ValueError(f"no layout fits this board: {error}") from None
+    cache = cache if cache is not None else RegionCache()
+    regions: list[RegionCounts] = []
+    approximate = False
+    for region in split_regions(deduction.constraints):
+        counted, exact = _count_with_fallback(region, cache, node_budget)
+        regions.extend(counted)
+        approximate = approximate or not exact
+    mines_left = position.mines_left - len(deduction.mines)
+    frontier = {cell for region in regions for group in region.groups for cell in group}
+    settled = deduction.safe | deduction.mines
+    off = [cell for cell in position.unknown if cell not in frontier and cell not in settled]
+    combined = _combine(regions, len(off), mines_left, total_mines)
+
+    probability = np.full(position.rows * position.cols, np.nan)
+    flat_board = board.ravel()
+    probability[(flat_board == EXPLODED) | (flat_board == MINE)] = 1.0
+    safe = set(deduction.safe)
+    mines = set(deduction.mines)
+    for cell in deduction.safe:
+        probability[cell] = 0.0
+    for cell in deduction.mines:
+        probability[cell] = 1.0
+    for region, (group_p, group_state) in zip(regions, combined.groups):
+        for group, p, state in zip(region.groups, group_p, group_state):
+            _assign(probability, group, p, state, safe, mines)
+    if off:
+        _assign(probability, tuple(off), combined.off_probability, combined.off_state, safe, mines)
+    return Analysis(
+        position=position,
+        probability=probability,
+        safe=frozenset(safe),
+        mines=frozenset(mines),
+        log_layouts=combined.log_layouts,
+        approximate=approximate,
+        frontier=frozenset(frontier),
+    )
+
+
+def mine_probabilities(board: np.ndarray, total_mines: int, revealed: float = np.nan) -> np.ndarray:
+    """Exact probability that each cell is a mine, for heat maps and soft training targets.
+
+    Args:
+        board: ``(rows, cols)`` integer codes (see :func:`analyse`).
+        total_mines: Mines on the whole board.
+        revealed: Value written on revealed safe cells (clues and ``NO_CLUE``): NaN by default.
+
+    Returns:
+        ``(rows, cols)`` float64: for each hidden or flagged cell the probability it is a mine under a
+        uniformly random layout consistent with the clues and the mine count (exactly 0.0 or 1.0 when
+        certain); 1.0 on visible mines (``EXPLODED``, ``MINE``); ``revealed`` on revealed safe cells.
+
+    Raises:
+        TypeError, ValueError: see :func:`analyse`.
+    """
+    analysis = analyse(board, total_mines)
+    probability = analysis.probability.reshape(board.shape)
+    if not np.isnan(revealed):
+        probability = np.where(np.isnan(probability), revealed, probability)
+    return probability
+
+
+@dataclass(frozen=True)
+class _Combined:
+    groups: list[tuple[list[float], list[int]]]
+    """Per region: each group's per-cell probability and its state (-1 safe, 1 mine, 0 uncertain)."""
+    off_probability: float
+    off_state: int
+    log_layouts: float
+
+
+def _assign(probability: np.ndarray, cells: tuple[int, ...], p: float, state: int, safe: set[int], mines: set[int]) -> None:
+    if state < 0:
+        probability[list(cells)] = 0.0
+        safe.update(cells)
+    elif state > 0:
+        probability[list(cells)] = 1.0
+        mines.update(cells)
+    else:
+        probability[list(cells)] = min(max(p, _TINY), _ALMOST_ONE)
+
+
+def _count_with_fallback(
+    region: tuple[Constraint, ...], cache: RegionCache, node_budget: int
+) -> tuple[list[RegionCounts], bool]:
+    """Exact counts of a region, or of a relaxation of it (returns ``(counts, exact)``)."""
+    found = cache.get(region)
+    if found is not None:
+        return [found], True
+    try:
+        counts = count_region(region, node_budget)
+    except RegionTooLarge:
+        widest = max(range(len(region)), key=lambda i: (len(region[i][0]), -i))
+        relaxed = region[:widest] + region[widest + 1:]
+        parts: list[RegionCounts] = []
+        for part in split_regions(relaxed):
+            counted, _ = _count_with_fallback(part, cache, node_budget)
+            parts.extend(counted)
+        covered = {cell for part in parts for group in part.groups for cell in group}
+        dropped = tuple(cell for cell in region[widest][0] if cell not in covered)
+        if dropped:  # cells only the dropped clue saw: free cells, any number of mines
+            parts.append(_free_cells(dropped))
+        return parts, False
+    cache.put(region, counts)
+    return [counts], True
+
+
+def _free_cells(cells: tuple[int, ...]) -> RegionCounts:
+    """A region of cells with no constraint (used by the relaxation)."""
+    size = len(cells)
+    layouts = tuple(math.comb(size, k) for k in range(size + 1))
+    return RegionCounts(
+        groups=(tuple(sorted(cells)),),
+        min_mines=0,
+        layouts=layouts,
+        group_mines=(tuple(k * w for k, w in enumerate(layouts)),),
+    )
+
+
+def _log_comb(n: int, k: np.ndarray) -> np.ndarray:
+    return math.lgamma(n + 1) - np.array([math.lgamma(x + 1) + math.lgamma(n - x + 1) for x in k.tolist()])
+
+
+def _combine(regions: list[RegionCounts], off_cells: int, mines_left: int, total_mines: int) -> _Combined:
+    """Combine independent regions and the off-frontier cells by mine count (see module docstring)."""
+    scaled, possible, log_scale = [], [], 0.0
+    for region in regions:
+        biggest = max(region.layouts)
+        scaled.append(np.array([w / biggest for w in region.layouts]))
+        possible.append(np.array([1.0 if w else 0.0 for w in region.layouts]))
+        log_scale += math.log(biggest)
+    offset = sum(region.min_mines for region in regions)
+    # prefix[i] / suffix[i]: the combined distribution of regions before i / from i on.
+    prefix, prefix_possible = [np.ones(1)], [np.ones(1)]
+    for weights, can in zip(scaled, possible):
+        prefix.append(np.convolve(prefix[-1], weights))
+        prefix_possible.append(np.minimum(np.convolve(prefix_possible[-1], can), 1.0))
+    suffix, suffix_possible = [np.ones(1)], [np.ones(1)]
+    for weights, can in zip(reversed(scaled), reversed(possible)):
+        suffix.append(np.convolve(suffix[-1], weights))
+        suffix_possible.append(np.minimum(np.convolve(suffix_possible[-1], can), 1.0))
+    suffix.reverse()
+    suffix_possible.reverse()
+    everything, everything_possible = prefix[-1], prefix_possible[-1] > 0.5
+    frontier_mines = offset + np.arange(len(everything))
+    off_mines = mines_left - frontier_mines
+    fits = (off_mines >= 0) & (off_mines <= off_cells)
+    feasible = fits & everything_possible
+    if not feasible.any():
+        low = int(frontier_mines[everything_possible].min())
+        high = int(frontier_mines[everything_possible].max())
+        raise ValueError(
+            f"no layout fits this board with total_mines={total_mines}: the clues need between {low} and "
+            f"{high} mines on the frontier, {mines_left} remain unaccounted for and {off_cells} unknown "
+            f"cells lie off the frontier"
+        )
+    log_ways = np.full(len(everything), -np.inf)
+    log_ways[fits] = _log_comb(off_cells, off_mines[fits])
+    top = log_ways[fits].max()
+    ways = np.where(fits, np.exp(log_ways - top), 0.0)
+    fits_f = fits.astype(float)
+    total = float(np.dot(everything, ways))
+    log_layouts = log_scale + top + math.log(total) if total > 0 else -math.inf
+
+    groups: list[tuple[list[float], list[int]]] = []
+    for i, region in enumerate(regions):
+        others = np.convolve(prefix[i], suffix[i + 1])
+        others_possible = np.minimum(np.convolve(prefix_possible[i], suffix_possible[i + 1]), 1.0)
+        rest = np.correlate(ways, others, mode="valid")
+        rest_possible = np.correlate(fits_f, others_possible, mode="valid") > 0.5
+        live = [k for k, ok in enumerate(rest_possible.tolist()) if ok and region.layouts[k]]
+        norm = float(np.dot(scaled[i], rest))
+        biggest = max(region.layouts)
+        probs, states = [], []
+        for group, mines_by_k in zip(region.groups, region.group_mines):
+            size = len(group)
+            if all(mines_by_k[k] == 0 for k in live):
+                states.append(-1)
+                probs.append(0.0)
+            elif all(mines_by_k[k] == size * region.layouts[k] for k in live):
+                states.append(1)
+                probs.append(1.0)
+            else:
+                states.append(0)
+                numer = float(np.dot(np.array([m / biggest for m in mines_by_k]), rest))
+                probs.append(numer / (size * norm) if norm > 0 else 0.5)
+        groups.append((probs, states))
+
+    off_probability, off_state = 0.0, 0
+    if off_cells:
+        live_off = off_mines[feasible]
+        if (live_off == 0).all():
+            off_state = -1
+        elif (live_off == off_cells).all():
+            off_state = 1
+        else:
+            expected = float(np.dot(everything * ways, np.where(fits, off_mines, 0))) / total
+            off_probability = expected / off_cells
+    return _Combined(groups=groups, off_probability=off_probability, off_state=off_state, log_layouts=log_layouts)

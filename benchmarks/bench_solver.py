@@ -1,0 +1,232 @@
+"""Win rate and speed of the solver agent on seeded boards (Wilson 95% intervals).
+
+Each game ``i`` of a board draws its layout from ``np.random.SeedSequence([seed, i])`` with the
+``mswp_gym.generators`` generator of the rule, placed around the agent's own first click (the
+agent is asked for its first move on the all-hidden board before the layout exists, as in the env).
+Every agent therefore replays the same seeds; agents with the same first click replay the same
+boards. Games run in parallel over ``--workers`` processes.
+
+Examples::
+
+    .venv/bin/python benchmarks/bench_solver.py --games 1000 --workers 2
+    .venv/bin/python benchmarks/bench_solver.py --boards expert --rules safe --games 10000 \
+        --depth 1 --workers 2 --json runs/solver_expert.json
+    .venv/bin/python benchmarks/bench_solver.py --boards 16x16x40 --agent solver:depth=0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass
+from multiprocessing import get_context
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+BOARDS: dict[str, tuple[int, int, int]] = {
+    "beginner": (9, 9, 10),
+    "intermediate": (16, 16, 40),
+    "expert": (16, 30, 99),
+}
+"""Named boards: (rows, cols, mines). Others are given as ``ROWSxCOLSxMINES``."""
+DEFAULT_SEED = 20261123
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game's outcome and costs."""
+
+    won: bool
+    progress: float
+    """Fraction of the safe cells revealed at the end."""
+    seconds: float
+    """Wall time of the whole game (agent and board)."""
+    agent_seconds: float
+    """Time spent inside ``agent.act``."""
+    moves: int
+    """``act`` calls."""
+
+
+def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a win rate."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    den = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / den
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / den
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def parse_board(text: str) -> tuple[int, int, int]:
+    """``beginner``/``intermediate``/``expert`` or ``ROWSxCOLSxMINES``.
+
+    Raises:
+        ValueError: an unknown name or a malformed size.
+    """
+    if text in BOARDS:
+        return BOARDS[text]
+    parts = text.lower().split("x")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        raise ValueError(f"board {text!r} is neither one of {sorted(BOARDS)} nor ROWSxCOLSxMINES")
+    rows, cols, mines = (int(p) for p in parts)
+    return rows, cols, mines
+
+
+def parse_agent(text: str) -> tuple[str, dict[str, Any]]:
+    """``name`` or ``name:key=value,key=value`` (values parsed as int, float, or left as str)."""
+    name, _, rest = text.partition(":")
+    kwargs: dict[str, Any] = {}
+    for item in filter(None, rest.split(",")):
+        key, _, value = item.partition("=")
+        kwargs[key] = _number(value)
+    return name, kwargs
+
+
+def _number(value: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    return value
+
+
+def build_agent(name: str, kwargs: dict[str, Any]) -> Any:
+    """The agent called ``name`` (the solver directly; others through ``agents.make``)."""
+    if name == "solver":
+        from agents.solver import SolverAgent
+
+        return SolverAgent(**kwargs)
+    import agents
+
+    return agents.make(name, **kwargs)
+
+
+def play_game(agent: Any, rows: int, cols: int, mines: int, rule: str, seed: int, index: int) -> GameResult:
+    """Play game ``index`` of the seeded series to its end (first click included)."""
+    from mswp_gym.board import Board
+    from mswp_gym.constants import Outcome
+    from mswp_gym.generators import make_generator
+    from mswp_gym.spec import GameSpec
+
+    spec = GameSpec(rows=rows, cols=cols, mines=mines, first_click=rule)
+    start = time.perf_counter()
+    agent.reset(seed=index, spec=spec)
+    hidden = np.full((rows, cols), -1, dtype=np.int8)
+    full_mask = np.ones(rows * cols, dtype=bool)
+    spent = 0.0
+    tic = time.perf_counter()
+    first = divmod(int(agent.act(hidden, full_mask)), cols)
+    spent += time.perf_counter() - tic
+    layout_rng = np.random.default_rng(np.random.SeedSequence([seed, index]))
+    layout = make_generator(rule).layout(rows, cols, mines, layout_rng, first)
+    board = Board(layout)
+    board.reveal(*first)
+    moves = 1
+    while board.outcome == Outcome.PLAYING:
+        mask = ~board.revealed.ravel()
+        tic = time.perf_counter()
+        action = int(agent.act(board.visible, mask))
+        spent += time.perf_counter() - tic
+        moves += 1
+        board.reveal(*divmod(action, cols))
+    return GameResult(
+        won=board.outcome == Outcome.WON,
+        progress=board.safe_revealed / board.safe_total,
+        seconds=time.perf_counter() - start,
+        agent_seconds=spent,
+        moves=moves,
+    )
+
+
+def _run_chunk(job: tuple[str, dict[str, Any], int, int, int, str, int, list[int]]) -> list[GameResult]:
+    name, kwargs, rows, cols, mines, rule, seed, indices = job
+    agent = build_agent(name, kwargs)
+    return [play_game(agent, rows, cols, mines, rule, seed, i) for i in indices]
+
+
+def run_series(
+    agent: str, rows: int, cols: int, mines: int, rule: str, games: int, seed: int, workers: int, start: int = 0
+) -> dict[str, Any]:
+    """Play ``games`` seeded games (indices ``start..start+games-1``) and summarise them."""
+    name, kwargs = parse_agent(agent)
+    indices = list(range(start, start + games))
+    chunk = max(1, min(50, games // (4 * max(workers, 1)) or 1))
+    jobs = [(name, kwargs, rows, cols, mines, rule, seed, indices[i:i + chunk]) for i in range(0, games, chunk)]
+    tic = time.perf_counter()
+    if workers > 1:
+        with get_context("spawn").Pool(workers) as pool:
+            parts = pool.map(_run_chunk, jobs)
+    else:
+        parts = [_run_chunk(job) for job in jobs]
+    wall = time.perf_counter() - tic
+    results = [r for part in parts for r in part]
+    wins = sum(r.won for r in results)
+    low, high = wilson(wins, len(results))
+    moves = sum(r.moves for r in results)
+    return {
+        "agent": agent,
+        "board": f"{rows}x{cols}/{mines}",
+        "rule": rule,
+        "games": len(results),
+        "wins": wins,
+        "win_rate": wins / len(results),
+        "wilson95": [low, high],
+        "ms_per_game": 1000 * float(np.mean([r.seconds for r in results])),
+        "agent_ms_per_game": 1000 * float(np.mean([r.agent_seconds for r in results])),
+        "agent_ms_per_move": 1000 * sum(r.agent_seconds for r in results) / max(moves, 1),
+        "progress": float(np.mean([r.progress for r in results])),
+        "wall_s": wall,
+        "seed": seed,
+        "first_game": start,
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Command line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--boards", default="beginner,intermediate,expert",
+                        help="comma list of beginner/intermediate/expert or ROWSxCOLSxMINES")
+    parser.add_argument("--rules", default="safe,opening", help="comma list of first-click rules")
+    parser.add_argument("--agent", action="append", default=[],
+                        help="agent spec, e.g. solver, solver:depth=0, logic (repeatable; default solver)")
+    parser.add_argument("--games", type=int, default=200, help="games per (agent, board, rule)")
+    parser.add_argument("--start", type=int, default=0, help="index of the first game")
+    parser.add_argument("--workers", type=int, default=1, help="processes")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--json", default="", help="write the results to this file")
+    args = parser.parse_args(argv)
+    agents_ = args.agent or ["solver"]
+    rows_out = []
+    for agent in agents_:
+        for board_name in filter(None, args.boards.split(",")):
+            rows, cols, mines = parse_board(board_name)
+            for rule in filter(None, args.rules.split(",")):
+                summary = run_series(agent, rows, cols, mines, rule, args.games, args.seed, args.workers, args.start)
+                rows_out.append(summary)
+                low, high = summary["wilson95"]
+                print(
+                    f"{agent:<22} {summary['board']:<10} {rule:<8} N={summary['games']:<6} "
+                    f"win {100 * summary['win_rate']:5.1f}% [{100 * low:.1f}, {100 * high:.1f}]  "
+                    f"{summary['agent_ms_per_game']:7.1f} ms/game (agent)  "
+                    f"{summary['agent_ms_per_move']:6.2f} ms/move  progress {summary['progress']:.3f}  "
+                    f"wall {summary['wall_s']:.0f}s",
+                    flush=True,
+                )
+    if args.json:
+        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+        with open(args.json, "w") as handle:
+            json.dump({"argv": sys.argv[1:], "results": rows_out}, handle, indent=1)
+
+
+if __name__ == "__main__":
+    main()
