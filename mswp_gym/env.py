@@ -35,9 +35,9 @@ def resolve_mine_count(rows: int, cols: int, mines: int | None, density: float |
     if density is not None:
         if isinstance(density, bool) or not isinstance(density, (int, float)) or not 0 <= density < 1:
             raise ValueError(f"density must be a number in [0, 1), got {density!r}")
-        return int(round(density * rows * cols))
+        return round(density * rows * cols)
     if mines is None:
-        return min(int(round(BEGINNER_DENSITY * rows * cols)), rows * cols - 1)
+        return min(round(BEGINNER_DENSITY * rows * cols), rows * cols - 1)
     return mines
 
 
@@ -97,7 +97,10 @@ class MinesweeperEnv(gym.Env[Any, int]):
     * v0: first release.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 8}
+    metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium reads it as a class attribute
+        "render_modes": ["ansi", "rgb_array", "human"],
+        "render_fps": 8,
+    }
 
     def __init__(
         self,
@@ -151,7 +154,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         self.max_steps = max_steps
         self._cells = self.rows * self.cols
         self._n_actions = self._cells * (2 if self.flag_actions else 1)
-        self.action_space = spaces.Discrete(self._n_actions)
+        self.action_space = spaces.Discrete(self._n_actions)  # type: ignore[assignment]
         self.observation_space = observation_space(obs_mode, self.rows, self.cols, self._n_actions)
         self._neighbours = neighbour_table(self.rows, self.cols) if self._cells <= 4096 else None
         self._viewer: Any = None

@@ -92,12 +92,12 @@ def _layers(board: Board, row: int, col: int) -> np.ndarray:
     rows, cols = board.rows, board.cols
     width = cols + 2
     # Padded copies: the border ring is "blocked" so neighbours never need bounds checks.
-    blocked = np.ones((rows + 2, width), dtype=bool)
-    blocked[1:-1, 1:-1] = board.revealed
-    zero = np.zeros((rows + 2, width), dtype=bool)
-    zero[1:-1, 1:-1] = board.counts == 0
-    blocked = blocked.ravel()
-    zero = zero.ravel()
+    blocked_grid = np.ones((rows + 2, width), dtype=bool)
+    blocked_grid[1:-1, 1:-1] = board.revealed
+    zero_grid = np.zeros((rows + 2, width), dtype=bool)
+    zero_grid[1:-1, 1:-1] = board.counts == 0
+    blocked = blocked_grid.ravel()
+    zero = zero_grid.ravel()
     offsets = _offsets(width)
     start = (row + 1) * width + (col + 1)
     blocked[start] = True

@@ -34,9 +34,15 @@ GENERATOR_NAMES: tuple[str, ...] = ("any", "safe", "opening", "fixed")
 class Generator(Protocol):
     """Places the mines of one game."""
 
-    name: str
-    needs_first_click: bool
-    """If True, :meth:`layout` is called at the first click with it; else at reset with None."""
+    @property
+    def name(self) -> str:
+        """The rule's name: ``any``, ``safe``, ``opening`` or ``fixed``."""
+        ...
+
+    @property
+    def needs_first_click(self) -> bool:
+        """If True, :meth:`layout` is called at the first click with it; else at reset with None."""
+        ...
 
     def layout(
         self, rows: int, cols: int, mines: int, rng: np.random.Generator, first_click: Cell | None
@@ -63,7 +69,7 @@ def max_mines(rule: str, rows: int, cols: int) -> int:
 def check_mines(rule: str, rows: int, cols: int, mines: int) -> None:
     """Raise a ValueError naming the values unless ``rule`` can place ``mines`` mines."""
     if isinstance(mines, bool) or not isinstance(mines, (int, np.integer)):
-        raise ValueError(f"mines must be an integer, got {mines!r}")
+        raise TypeError(f"mines must be an integer, got {mines!r}")
     if mines < 0:
         raise ValueError(f"mines must be >= 0, got {mines}")
     cells = rows * cols

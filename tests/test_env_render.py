@@ -1,0 +1,46 @@
+"""Every render mode of the env."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mswp_gym import MinesweeperEnv
+from mswp_gym.render_rgb import CELL_PX, DIGIT_RGB, HIDDEN_RGB, REVEALED_RGB
+
+LAYOUT = """
+. . . . .
+. . . . .
+. . . * .
+. . . . .
+* . . . .
+"""
+
+
+def test_render__ansi_shows_the_view_then_the_mines() -> None:
+    env = MinesweeperEnv(layout=LAYOUT, render_mode="ansi")
+    env.reset(seed=0)
+    env.step(0)
+    text = env.render()
+    assert text.splitlines()[1:] == ["0 .....", "1 ..111", "2 ..1##", "3 111##", "4 #####"]
+    env.step(13)
+    assert "*" in env.render().splitlines()[5]
+
+
+def test_render__rgb_array_draws_cells_and_digits() -> None:
+    env = MinesweeperEnv(layout=LAYOUT, render_mode="rgb_array")
+    env.reset(seed=0)
+    env.step(0)
+    frame = env.render()
+    assert frame.shape == (5 * CELL_PX, 5 * CELL_PX, 3) and frame.dtype == np.uint8
+    centre = CELL_PX // 2
+    assert tuple(frame[centre + 1, centre + 1]) == REVEALED_RGB  # (0, 0) is an open zero
+    assert tuple(frame[4 * CELL_PX + 3, 4 * CELL_PX + 3]) == HIDDEN_RGB
+    one = frame[CELL_PX : 2 * CELL_PX, 2 * CELL_PX : 3 * CELL_PX].reshape(-1, 3)
+    assert (one == DIGIT_RGB[1]).all(axis=1).sum() > 10  # the '1' glyph is drawn in blue
+
+
+def test_render__human_mode_runs_headless() -> None:
+    env = MinesweeperEnv(render_mode="human")
+    env.reset(seed=0)
+    env.step(40)
+    env.close()
