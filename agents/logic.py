@@ -53,6 +53,8 @@ class LogicAgent(SeededAgent):
         self._board: np.ndarray | None = None
         self._risk: np.ndarray | None = None
         self._risk_fresh = False
+        self._mines_mask = np.zeros((0, 0), dtype=bool)
+        self._mines_counted = -1
 
     def reset(self, seed: int | None = None, spec: GameSpec | None = None) -> None:
         """Forget the last game; a new CS50 player is built on the first ``act``."""
@@ -63,6 +65,7 @@ class LogicAgent(SeededAgent):
         self._board = None
         self._risk = None
         self._risk_fresh = False
+        self._mines_counted = -1
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """A proven-safe hidden cell if there is one, else a guess; as a flat action index.
@@ -123,9 +126,16 @@ class LogicAgent(SeededAgent):
         """``(rows, cols)`` bool: hidden cells whose state the knowledge has not settled."""
         assert self.ai is not None
         undetermined = board == HIDDEN
-        known = self.ai.mines | self.ai.safes
-        if known:
-            undetermined[tuple(np.array(list(known)).T)] = False
+        # Known mines only grow, so their mask is rebuilt only when the set has grown.
+        if len(self.ai.mines) != self._mines_counted:
+            self._mines_mask = np.zeros(board.shape, dtype=bool)
+            if self.ai.mines:
+                self._mines_mask[tuple(np.array(list(self.ai.mines)).T)] = True
+            self._mines_counted = len(self.ai.mines)
+        undetermined &= ~self._mines_mask
+        pending_safe = self.ai.safes - self.ai.moves_made
+        if pending_safe:
+            undetermined[tuple(np.array(list(pending_safe)).T)] = False
         return undetermined
 
     def _total_mines(self) -> int:

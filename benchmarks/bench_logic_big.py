@@ -1,0 +1,82 @@
+"""Time full score-mode games of the CS50 logic agent on big boards (the CS520 report's setting).
+
+A "full game" is played in score mode: stepping on a mine does not end it, so the agent plays
+until every safe cell is revealed, and the knowledge base sees the whole board. Targets on the
+development machine: 100x100 with 2000 mines under 10 s, with 3000 mines under 30 s.
+
+    python benchmarks/bench_logic_big.py                       # indexed engine, 100x100, 2000/3000
+    python benchmarks/bench_logic_big.py --engine plain --size 30 --mines 180 270
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from dataclasses import dataclass
+
+from agents import LogicAgent, play_episode
+from agents.guessing import GUESS_POLICIES
+from agents.logic import ENGINES
+from mswp_gym import MinesweeperEnv
+
+
+@dataclass(frozen=True)
+class GameTiming:
+    """One timed game."""
+
+    seconds: float
+    agent_seconds: float
+    steps: int
+    exploded: int
+    sentences_peak: int
+
+
+def timed_game(size: int, mines: int, guess: str, engine: str, seed: int) -> GameTiming:
+    """Play one full score-mode game on a ``size x size`` board and time it."""
+    env = MinesweeperEnv(rows=size, cols=size, mines=mines, score_mode=True)
+    agent = LogicAgent(guess=guess, engine=engine)
+    peak = 0
+
+    def track(_record: object, _agent: object, explanation: dict, _board: object) -> None:
+        nonlocal peak
+        peak = max(peak, int(explanation.get("sentences", 0)))
+
+    start = time.perf_counter()
+    result = play_episode(env, agent, seed, on_move=track)
+    return GameTiming(
+        seconds=time.perf_counter() - start,
+        agent_seconds=result.agent_time,
+        steps=result.steps,
+        exploded=result.mines_exploded,
+        sentences_peak=peak,
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser.add_argument("--size", type=int, default=100, help="board side (default 100)")
+    parser.add_argument("--mines", type=int, nargs="+", default=[2000, 3000], help="mine counts")
+    parser.add_argument("--games", type=int, default=3, help="games per mine count (seeds 0..)")
+    parser.add_argument("--guess", choices=GUESS_POLICIES, default="random")
+    parser.add_argument("--engine", choices=sorted(ENGINES), default="indexed")
+    args = parser.parse_args(argv)
+    print(f"{args.size}x{args.size}, score mode, guess={args.guess}, engine={args.engine}, "
+          f"{args.games} games per row (seeds 0..{args.games - 1})")
+    print(f"{'mines':>6} {'mean s':>8} {'max s':>8} {'agent s':>8} {'steps':>7} {'exploded':>9} "
+          f"{'peak sentences':>15}")
+    for mines in args.mines:
+        games = [timed_game(args.size, mines, args.guess, args.engine, s) for s in range(args.games)]
+        print(
+            f"{mines:>6} {statistics.mean(g.seconds for g in games):>8.2f} "
+            f"{max(g.seconds for g in games):>8.2f} "
+            f"{statistics.mean(g.agent_seconds for g in games):>8.2f} "
+            f"{statistics.mean(g.steps for g in games):>7.0f} "
+            f"{statistics.mean(g.exploded for g in games):>9.1f} "
+            f"{max(g.sentences_peak for g in games):>15}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
