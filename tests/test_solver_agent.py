@@ -1,0 +1,162 @@
+"""The solver agent: sound certainties over real games, seeded determinism, first clicks, endgame."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.base import Agent
+from agents.solver import SolverAgent, mine_probabilities
+from agents.solver.endgame import endgame_move
+from agents.solver.guess import forced_guess
+from agents.solver.probability import analyse
+from mswp_gym.board import Board
+from mswp_gym.constants import HIDDEN, NO_CLUE, Outcome
+from mswp_gym.generators import make_generator
+from mswp_gym.spec import GameSpec
+
+BEGINNER = GameSpec(rows=9, cols=9, mines=10, first_click="safe")
+
+
+def play(agent: SolverAgent, spec: GameSpec, index: int, check: bool = False) -> tuple[Board, list[int]]:
+    """Play one seeded game; with ``check``, verify every certainty the agent states."""
+    agent.reset(seed=index, spec=spec)
+    cols = spec.cols
+    hidden = np.full((spec.rows, cols), HIDDEN, dtype=np.int8)
+    first = divmod(agent.act(hidden, np.ones(spec.cells, dtype=bool)), cols)
+    layout = make_generator(spec.first_click).layout(
+        spec.rows, cols, spec.mines, np.random.default_rng(np.random.SeedSequence([99, index])), first
+    )
+    board = Board(layout)
+    board.reveal(*first)
+    actions = [first[0] * cols + first[1]]
+    while board.outcome == Outcome.PLAYING:
+        action = agent.act(board.visible, ~board.revealed.ravel())
+        assert not board.revealed.ravel()[action]
+        if check:
+            known = agent.explain()
+            if known["certain"]:
+                assert not layout.ravel()[action]
+            assert all(not layout[cell] for cell in known["safe"])
+            assert all(layout[cell] for cell in known["mines"])
+        actions.append(action)
+        board.reveal(*divmod(action, cols))
+    return board, actions
+
+
+def test_solver_agent__implements_the_agent_protocol() -> None:
+    assert isinstance(SolverAgent(), Agent)
+
+
+def test_solver_agent__certainties_are_right_over_many_games() -> None:
+    agent = SolverAgent(depth=0, seed=0)
+    wins = 0
+    for index in range(150):
+        board, _ = play(agent, BEGINNER, index, check=True)
+        wins += board.outcome == Outcome.WON
+    assert wins > 100  # a sound solver wins ~90% of Beginner games; a broken one far fewer
+
+
+def test_solver_agent__lookahead_certainties_are_right() -> None:
+    agent = SolverAgent(depth=1, seed=0)
+    spec = GameSpec(rows=8, cols=8, mines=12, first_click="opening")
+    for index in range(40):
+        play(agent, spec, index, check=True)
+
+
+def test_solver_agent__is_deterministic_given_the_seed() -> None:
+    spec = GameSpec(rows=16, cols=16, mines=40)
+    for index in range(3):
+        _, first = play(SolverAgent(seed=1), spec, index)
+        _, second = play(SolverAgent(seed=1), spec, index)
+        assert first == second
+
+
+@pytest.mark.parametrize(
+    ("rule", "shape", "cell"),
+    [("safe", (9, 9), (0, 0)), ("opening", (9, 9), (2, 2)), ("any", (16, 30), (0, 0)), ("opening", (2, 5), (1, 2))],
+)
+def test_solver_agent__first_click_follows_the_rule(rule: str, shape: tuple[int, int], cell: tuple[int, int]) -> None:
+    spec = GameSpec(rows=shape[0], cols=shape[1], mines=3, first_click=rule)
+    agent = SolverAgent(spec=spec)
+    agent.reset(seed=0)
+    action = agent.act(np.full(shape, HIDDEN, dtype=np.int8), np.ones(spec.cells, dtype=bool))
+    assert divmod(action, shape[1]) == cell
+
+
+def test_solver_agent__safe_cells_are_every_zero_probability_cell() -> None:
+    spec = GameSpec(rows=16, cols=16, mines=40)
+    agent = SolverAgent(spec=spec, depth=0)
+    agent.reset(seed=0)
+    layout = make_generator("safe").layout(16, 16, 40, np.random.default_rng(5), (0, 0))
+    board = Board(layout)
+    board.reveal(0, 0)
+    checked = 0
+    while board.outcome == Outcome.PLAYING and checked < 40:
+        expected = {tuple(int(v) for v in c) for c in np.argwhere(mine_probabilities(board.visible, 40) == 0.0)}
+        assert set(agent.safe_cells(board.visible)) == expected
+        checked += 1
+        board.reveal(*divmod(agent.act(board.visible, ~board.revealed.ravel()), 16))
+    assert checked > 3
+
+
+def test_solver_agent__respects_the_action_mask() -> None:
+    board = np.array([[1, HIDDEN, HIDDEN, HIDDEN]], dtype=np.int8)
+    spec = GameSpec(rows=1, cols=4, mines=2)
+    agent = SolverAgent(spec=spec)
+    agent.reset(seed=0)
+    mask = np.array([False, True, False, False])
+    assert agent.act(board, mask) == 1
+
+
+def test_solver_agent__explain_reports_risk_and_certainties() -> None:
+    board = np.array([[1, HIDDEN, HIDDEN, HIDDEN]], dtype=np.int8)
+    agent = SolverAgent(spec=GameSpec(rows=1, cols=4, mines=1))
+    agent.reset(seed=0)
+    action = agent.act(board, board.ravel() == HIDDEN)
+    known = agent.explain()
+    assert action in (2, 3) and known["certain"]
+    assert known["safe"] == {(0, 2), (0, 3)} and known["mines"] == {(0, 1)}
+    assert known["risk"].shape == (1, 4) and known["approximate"] is False
+
+
+def test_solver_agent__rejects_bad_options_and_missing_spec() -> None:
+    with pytest.raises(ValueError, match="depth=5"):
+        SolverAgent(depth=5)
+    agent = SolverAgent()
+    agent.reset()
+    with pytest.raises(ValueError, match="GameSpec"):
+        agent.act(np.full((2, 2), HIDDEN, dtype=np.int8), np.ones(4, dtype=bool))
+    agent.reset(spec=GameSpec(rows=3, cols=3, mines=1))
+    with pytest.raises(ValueError, match=r"\(2, 2\)"):
+        agent.act(np.full((2, 2), HIDDEN, dtype=np.int8), np.ones(4, dtype=bool))
+
+
+def test_endgame_move__a_lone_fifty_fifty_wins_half_the_time() -> None:
+    # Two hidden cells under a "1", one mine left: whatever the guess, it wins half the time.
+    board = np.array([[1, HIDDEN], [1, HIDDEN]], dtype=np.int8)
+    analysis = analyse(board, 1)
+    move = endgame_move(analysis, board, 1, np.array([False, True, False, True]))
+    assert move is not None and move[0] in (1, 3) and move[1] == pytest.approx(0.5)
+
+
+def test_endgame_move__prefers_the_informative_cell() -> None:
+    # One mine in three cells, each 1/3. The middle cell would show 1 whatever happens (no
+    # information: wins 2/3 * 1/2); an end cell tells whether the middle one is the mine (wins 2/3).
+    board = np.array([[NO_CLUE, 1, NO_CLUE], [HIDDEN, HIDDEN, HIDDEN]], dtype=np.int8)
+    analysis = analyse(board, 1)
+    assert analysis.safe == frozenset()
+    move = endgame_move(analysis, board, 1, np.array([False] * 3 + [True] * 3))
+    assert move is not None and move[0] in (3, 5) and move[1] == pytest.approx(2 / 3)
+
+
+def test_forced_guess__finds_a_dead_pair() -> None:
+    # The pair (1, 2)/(1, 3) holds one mine and touches no other unknown cell.
+    board = np.array([[NO_CLUE, NO_CLUE, 1, 1], [NO_CLUE, NO_CLUE, HIDDEN, HIDDEN]], dtype=np.int8)
+    analysis = analyse(board, 1)
+    flat = board.ravel()
+    unknown = (flat == HIDDEN).tolist()
+    from mswp_gym.cells import neighbour_table
+
+    cell = forced_guess(analysis, board, [6, 7], unknown, neighbour_table(2, 4))
+    assert cell == 6

@@ -1,0 +1,159 @@
+"""The solver's probability engine against brute-force enumeration of every layout."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from agents.solver import analyse, mine_probabilities
+from agents.solver.deduce import deduce
+from mswp_gym.cells import neighbour_counts, neighbour_table
+from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, NO_CLUE
+
+
+def brute_force(board: np.ndarray, total_mines: int) -> np.ndarray:
+    """Mine probability of every cell by listing every layout (NaN on revealed safe cells)."""
+    rows, cols = board.shape
+    flat = board.ravel()
+    unknown = [i for i, v in enumerate(flat.tolist()) if v in (HIDDEN, FLAGGED)]
+    known = {i for i, v in enumerate(flat.tolist()) if v == EXPLODED}
+    table = neighbour_table(rows, cols)
+    clues = [(i, int(v)) for i, v in enumerate(flat.tolist()) if v >= 0]
+    hits = np.zeros(rows * cols)
+    layouts = 0
+    for chosen in itertools.combinations(unknown, total_mines - len(known)):
+        mines = set(chosen) | known
+        if all(sum(n in mines for n in table[i]) == v for i, v in clues):
+            layouts += 1
+            hits[list(mines)] += 1
+    assert layouts > 0
+    out = hits / layouts
+    out[[i for i, v in enumerate(flat.tolist()) if v >= 0 or v == NO_CLUE]] = np.nan
+    return out.reshape(rows, cols)
+
+
+def random_position(rng: np.random.Generator) -> tuple[np.ndarray, int, np.ndarray]:
+    """A position from a real game: a random layout, some safe cells revealed (some clue-less),
+    some mines exploded and some cells flagged (flags may be wrong)."""
+    rows, cols = int(rng.integers(2, 6)), int(rng.integers(2, 6))
+    cells = rows * cols
+    total = int(rng.integers(1, max(2, cells // 2)))
+    layout = np.zeros(cells, dtype=bool)
+    layout[rng.choice(cells, total, replace=False)] = True
+    layout = layout.reshape(rows, cols)
+    counts = neighbour_counts(layout)
+    board = np.full((rows, cols), HIDDEN, dtype=np.int8)
+    for r, c in np.argwhere(~layout):
+        if rng.random() < 0.55:
+            board[r, c] = NO_CLUE if rng.random() < 0.1 else counts[r, c]
+    for r, c in np.argwhere(layout):
+        if rng.random() < 0.1:
+            board[r, c] = EXPLODED
+    for r, c in np.argwhere(board == HIDDEN):
+        if rng.random() < 0.1:
+            board[r, c] = FLAGGED
+    return board, total, layout
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_mine_probabilities__equals_brute_force(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    for _ in range(60):
+        board, total, _ = random_position(rng)
+        expected = brute_force(board, total)
+        got = mine_probabilities(board, total)
+        assert got.shape == board.shape and got.dtype == np.float64
+        np.testing.assert_allclose(got, expected, atol=1e-9, equal_nan=True)
+        # certainty is exact, never a float accident
+        hidden = np.isin(board, [HIDDEN, FLAGGED])
+        assert np.array_equal(got[hidden] == 0.0, expected[hidden] == 0.0)
+        assert np.array_equal(got[hidden] == 1.0, expected[hidden] == 1.0)
+
+
+def test_mine_probabilities__uses_the_total_mine_count() -> None:
+    # "1" sees only (0, 1), so it is a mine; the two cells off the frontier share what is left.
+    board = np.array([[1, HIDDEN, HIDDEN, HIDDEN]], dtype=np.int8)
+    assert mine_probabilities(board, 1)[0, 1:].tolist() == [1.0, 0.0, 0.0]
+    assert mine_probabilities(board, 2)[0, 1:].tolist() == [1.0, 0.5, 0.5]
+    assert mine_probabilities(board, 3)[0, 1:].tolist() == [1.0, 1.0, 1.0]
+
+
+def test_mine_probabilities__codes_of_revealed_and_visible_mines() -> None:
+    board = np.array([[EXPLODED, 2, HIDDEN], [NO_CLUE, HIDDEN, HIDDEN]], dtype=np.int8)
+    got = mine_probabilities(board, 2)
+    assert got[0, 0] == 1.0
+    assert np.isnan(got[0, 1]) and np.isnan(got[1, 0])
+    zeros = mine_probabilities(board, 2, revealed=0.0)
+    assert zeros[0, 1] == 0.0 and zeros[1, 0] == 0.0
+
+
+def test_mine_probabilities__flags_are_not_trusted() -> None:
+    board = np.array([[1, FLAGGED, HIDDEN]], dtype=np.int8)
+    got = mine_probabilities(board, 1)
+    assert got[0, 1] == 1.0 and got[0, 2] == 0.0
+    board = np.array([[FLAGGED, 1, HIDDEN]], dtype=np.int8)
+    assert mine_probabilities(board, 1)[0].tolist()[::2] == [0.5, 0.5]
+
+
+def test_mine_probabilities__large_board_does_not_overflow() -> None:
+    rng = np.random.default_rng(3)
+    rows = cols = 100
+    layout = np.zeros(rows * cols, dtype=bool)
+    layout[rng.choice(rows * cols, 2000, replace=False)] = True
+    layout = layout.reshape(rows, cols)
+    layout[45:56, 45:56] = False
+    counts = neighbour_counts(layout)
+    board = np.full((rows, cols), HIDDEN, dtype=np.int8)
+    board[46:55, 46:55] = counts[46:55, 46:55]
+    got = mine_probabilities(board, 2000)
+    hidden = board == HIDDEN
+    assert np.isfinite(got[hidden]).all() and (got[hidden] >= 0).all() and (got[hidden] <= 1).all()
+    # the expected number of hidden mines is the count itself
+    assert got[hidden].sum() == pytest.approx(2000, rel=1e-9)
+
+
+def test_analyse__relaxation_never_claims_a_false_certainty() -> None:
+    rng = np.random.default_rng(11)
+    approximated = 0
+    for _ in range(120):
+        board, total, _ = random_position(rng)
+        expected = brute_force(board, total).ravel()
+        analysis = analyse(board, total, node_budget=3)
+        approximated += analysis.approximate
+        for cell in analysis.safe:
+            assert expected[cell] == 0.0
+        for cell in analysis.mines:
+            assert expected[cell] == 1.0
+        if not analysis.approximate:
+            np.testing.assert_allclose(analysis.probability, expected, atol=1e-9, equal_nan=True)
+    assert approximated > 0
+
+
+def test_deduce__single_and_pairwise_rules() -> None:
+    # A 1-2-1 pattern along a wall: cells 0..2 under clues (0,1,1 mine), (0,1,2: 2 mines), (1,2: 1 mine)
+    found = deduce([((0, 1), 1), ((0, 1, 2), 2), ((1, 2), 1)])
+    assert found.mines == {0, 2} and found.safe == {1}
+    assert found.constraints == ()
+    subset = deduce([((0, 1), 1), ((0, 1, 2, 3), 1)])
+    assert subset.safe == {2, 3} and subset.mines == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("board", "total", "error", "words"),
+    [
+        (np.zeros((2, 2), dtype=np.float64), 1, TypeError, "float64"),
+        ([[0, -1]], 1, TypeError, "list"),
+        (np.zeros(4, dtype=np.int8), 1, ValueError, "(4,)"),
+        (np.array([[9, -1]], dtype=np.int8), 1, ValueError, "code 9"),
+        (np.array([[1, -1]], dtype=np.int8), 2, ValueError, "total_mines=2"),
+        (np.array([[1, -1]], dtype=np.int8), 1.0, TypeError, "float"),
+        (np.array([[2, -1]], dtype=np.int8), 1, ValueError, "clue 2 at cell (0, 0)"),
+        (np.array([[1, -1, 0]], dtype=np.int8), 1, ValueError, "no layout fits"),
+        (np.array([[0, -1, -1]], dtype=np.int8), 2, ValueError, "total_mines=2"),
+    ],
+)
+def test_mine_probabilities__rejects_bad_input(board: object, total: object, error: type, words: str) -> None:
+    with pytest.raises(error, match=words.replace("(", r"\(").replace(")", r"\)")):
+        mine_probabilities(board, total)  # type: ignore[arg-type]
