@@ -1,0 +1,110 @@
+"""Agent specs: the strings the CLI takes for agents, turned into ``agents.make`` calls.
+
+Grammar (one spec per agent; the CLI separates specs with commas)::
+
+    NAME                      agents.make(NAME)
+    NAME:KEY=VALUE[:KEY=VALUE...]
+                              agents.make(NAME, KEY=VALUE, ...) (VALUE parsed as int, float,
+                              bool or else kept a string)
+    logic:POLICY              agents.make("logic", guess=POLICY)     e.g. logic:global
+    solver:N                  agents.make("solver", depth=N)         e.g. solver:2
+    ppo:PATH                  agents.make("ppo:PATH")                a trained checkpoint
+
+The spec string itself is the agent's label in every table, file and plot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+SHORTHAND_KWARG: dict[str, str] = {"logic": "guess", "solver": "depth"}
+"""For these agents a bare ``NAME:VALUE`` sets this keyword argument."""
+
+PATH_AGENTS: frozenset[str] = frozenset({"ppo"})
+"""Agents whose ``NAME:VALUE`` is a file path passed to ``agents.make`` unchanged."""
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """One agent of an evaluation, as the user named it."""
+
+    label: str
+    """The spec string, used as the agent's name in results."""
+    make_name: str
+    """The first argument to ``agents.make`` (``"ppo:PATH"`` keeps its path)."""
+    options: tuple[tuple[str, Any], ...] = ()
+    """Keyword arguments to ``agents.make``, as sorted ``(key, value)`` pairs (hashable)."""
+
+    @property
+    def kwargs(self) -> dict[str, Any]:
+        """The keyword arguments to ``agents.make``."""
+        return dict(self.options)
+
+    def build(self) -> Any:
+        """A fresh agent: ``agents.make(make_name, **kwargs)``."""
+        import agents
+
+        return agents.make(self.make_name, **self.kwargs)
+
+    def as_dict(self) -> dict[str, Any]:
+        """For the JSON record."""
+        return {"label": self.label, "make_name": self.make_name, "kwargs": self.kwargs}
+
+
+def _parse_value(text: str) -> Any:
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_agent_spec(text: str) -> AgentSpec:
+    """Parse one agent spec (see the module docstring).
+
+    Raises:
+        ValueError: an empty spec, an empty name, or a malformed ``KEY=VALUE``.
+    """
+    spec = text.strip()
+    if not spec:
+        raise ValueError(f"empty agent spec in {text!r}")
+    name, sep, rest = spec.partition(":")
+    if not name:
+        raise ValueError(f"agent spec {text!r} has no agent name before ':'")
+    if not sep:
+        return AgentSpec(spec, name)
+    if not rest:
+        raise ValueError(f"agent spec {text!r} has nothing after ':'")
+    if name in PATH_AGENTS:
+        return AgentSpec(spec, spec)
+    if "=" not in rest:
+        if name not in SHORTHAND_KWARG:
+            raise ValueError(
+                f"agent spec {text!r}: {name!r} takes no shorthand argument; use {name}:KEY=VALUE"
+            )
+        return AgentSpec(spec, name, ((SHORTHAND_KWARG[name], _parse_value(rest)),))
+    kwargs: dict[str, Any] = {}
+    for part in rest.split(":"):
+        key, eq, value = part.partition("=")
+        if not eq or not key.isidentifier() or not value:
+            raise ValueError(f"agent spec {text!r}: expected KEY=VALUE, got {part!r}")
+        kwargs[key] = _parse_value(value)
+    return AgentSpec(spec, name, tuple(sorted(kwargs.items())))
+
+
+def parse_agent_list(text: str) -> list[AgentSpec]:
+    """Parse a comma-separated list of agent specs.
+
+    Raises:
+        ValueError: an empty list, a bad spec, or the same label twice.
+    """
+    specs = [parse_agent_spec(part) for part in text.split(",")]
+    labels = [spec.label for spec in specs]
+    duplicates = sorted({label for label in labels if labels.count(label) > 1})
+    if duplicates:
+        raise ValueError(f"agent {duplicates[0]!r} is listed twice in {text!r}")
+    return specs

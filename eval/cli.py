@@ -1,0 +1,164 @@
+"""``python -m eval`` / ``mswp-eval``: play agents on the same seeded boards and compare them.
+
+Example::
+
+    mswp-eval --agents random,local,logic,logic:global,solver --preset beginner \\
+        --games 500 --seed 0 --out out/beginner
+    mswp-eval --agents local,logic,logic:global --rows 30 --cols 30 --mines 300 \\
+        --first-click any --score-mode --games 100
+    mswp-eval --agents logic,solver --preset expert --density 0.1,0.15,0.2 --out out/sweep
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from eval.agent_specs import parse_agent_list
+from eval.backends import BACKENDS, default_workers
+from eval.config import DEFAULT_SEED, EvalConfig
+from eval.evaluate import evaluate
+from eval.report import command_line
+from eval.runner import EvalSetupError, validate
+from eval.settings import build_settings, parse_float_list
+
+PROG = "mswp-eval"
+DEFAULT_AGENTS = "random,local,logic"
+DEFAULT_CLI_GAMES = 100
+FIRST_CLICK_RULES = ("any", "safe", "opening")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (also documents every flag in ``--help``)."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Play Minesweeper agents on the same seeded boards and compare them "
+        "(win rate with Wilson 95%% intervals, exact paired McNemar tests, tables, JSON, CSV, plots).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="agent specs: NAME | logic:POLICY (random, sentence-max, global) | solver:DEPTH | "
+        "ppo:PATH | NAME:KEY=VALUE[:KEY=VALUE]",
+    )
+    parser.add_argument(
+        "--agents",
+        default=DEFAULT_AGENTS,
+        help=f"comma-separated agent specs (default {DEFAULT_AGENTS})",
+    )
+    board = parser.add_argument_group("boards")
+    board.add_argument(
+        "--preset",
+        help="comma-separated presets: beginner, intermediate, expert (default beginner)",
+    )
+    board.add_argument("--rows", type=int, help="custom board rows (with --cols)")
+    board.add_argument("--cols", type=int, help="custom board columns (with --rows)")
+    board.add_argument("--mines", type=int, help="mine count (overrides the preset's)")
+    board.add_argument(
+        "--density", help="mine density, or a comma-separated list to sweep, e.g. 0.1,0.15,0.2"
+    )
+    board.add_argument(
+        "--first-click",
+        default="safe",
+        choices=FIRST_CLICK_RULES,
+        help="first-click rule (default safe)",
+    )
+    board.add_argument(
+        "--score-mode",
+        action="store_true",
+        help="CS520 scoring: mines do not end the game; score = mines identified safely / mines",
+    )
+    play = parser.add_argument_group("games")
+    play.add_argument(
+        "--games",
+        type=int,
+        default=DEFAULT_CLI_GAMES,
+        help=f"games per agent and setting (default {DEFAULT_CLI_GAMES})",
+    )
+    play.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help=f"base seed (default {DEFAULT_SEED})"
+    )
+    play.add_argument(
+        "--compare",
+        nargs=2,
+        action="append",
+        metavar=("A", "B"),
+        help="compare agents A and B (repeatable; default: every pair)",
+    )
+    run = parser.add_argument_group("execution")
+    run.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="local worker processes (default: one per CPU core)",
+    )
+    run.add_argument(
+        "--backend",
+        default="local",
+        choices=BACKENDS,
+        help="local processes or a Ray cluster (default local)",
+    )
+    run.add_argument(
+        "--ray-address", default=None, help="Ray address, e.g. auto (default: start a local Ray)"
+    )
+    output = parser.add_argument_group("output")
+    output.add_argument("--out", type=Path, help="write results.json, games.csv and PNG plots here")
+    output.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    output.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
+def config_from_args(args: argparse.Namespace) -> EvalConfig:
+    """Turn parsed arguments into a validated-shape :class:`EvalConfig` (no agent built yet).
+
+    Raises:
+        ValueError: any bad value, named.
+    """
+    agents = parse_agent_list(args.agents)
+    presets = [p.strip() for p in args.preset.split(",")] if args.preset else None
+    densities = parse_float_list(args.density, "--density") if args.density else None
+    settings = build_settings(
+        presets, args.rows, args.cols, args.mines, densities, args.first_click, args.score_mode
+    )
+    workers = default_workers() if args.workers is None else args.workers
+    return EvalConfig(
+        agents=tuple(agents),
+        settings=tuple(settings),
+        games=args.games,
+        seed=args.seed,
+        workers=workers,
+        backend=args.backend,
+        ray_address=args.ray_address,
+        compare=tuple((a, b) for a, b in args.compare or ()),
+        extra={
+            "command_line": command_line(),
+            "first_click": args.first_click,
+            "score_mode": args.score_mode,
+        },
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit status (2 for bad input, before any game is played)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        config = config_from_args(args)
+        if args.backend == "ray":
+            from eval.backends import import_ray
+
+            import_ray()
+        validate(config)
+    except (ValueError, TypeError, FileNotFoundError, ImportError, EvalSetupError) as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    evaluation = evaluate(
+        config, args.out, quiet=args.quiet, plots=not args.no_plots, skip_validation=True
+    )
+    print(evaluation.report)
+    if evaluation.files:
+        print("\nwrote " + ", ".join(str(path) for path in evaluation.files))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,141 @@
+"""Play seeded games and record each as a flat row: the unit of work of every backend.
+
+Functions here are top level and take only picklable arguments, so local process pools (spawn
+start method) and Ray can ship them. A worker keeps one env and one agent per (setting, agent)
+pair it has seen; each game resets both from the game's seed, so a record depends only on the
+seed, never on which worker played it or what it played before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+import numpy as np
+
+from eval.agent_specs import AgentSpec
+from eval.settings import Setting
+from mswp_gym.constants import Outcome
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A batch of games for one agent on one setting."""
+
+    setting_index: int
+    agent_index: int
+    setting: Setting
+    agent: AgentSpec
+    game_indices: tuple[int, ...]
+    seeds: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game, as a CSV row. Timing fields vary run to run; every other field is a function
+    of the seed."""
+
+    setting: str
+    """The setting's label."""
+    agent: str
+    """The agent's label (its spec string)."""
+    game: int
+    """Index of the game within the setting, 0-based."""
+    seed: int
+    """Seed of the env and the agent."""
+    outcome: str
+    """``WON``, ``LOST``, ``CLEARED`` (score mode) or ``PLAYING`` (stopped by the step guard)."""
+    won: bool
+    """Every safe cell revealed without stepping on a mine."""
+    moves: int
+    """Actions taken."""
+    certain_moves: int
+    """Moves the agent had proven safe before playing them."""
+    guesses: int
+    """Moves not proven safe (``moves - certain_moves``)."""
+    cells_revealed: float
+    """Fraction of the safe cells revealed at the end."""
+    mines: int
+    """Mines on the board."""
+    mines_exploded: int
+    """Mines stepped on."""
+    mines_found: int
+    """Score mode: mines never stepped on (the CS520 score's numerator); else 0."""
+    first_cell: str
+    """The first cell played, ``row:col``."""
+    board_hash: str
+    """First 12 hex digits of SHA-1 of the final layout, to tell when two agents met one board."""
+    wall_time: float
+    """Seconds for the whole game (agent and env)."""
+    agent_time: float
+    """Seconds inside the agent."""
+
+    @classmethod
+    def field_names(cls) -> list[str]:
+        """Column names, in CSV order."""
+        return [f.name for f in fields(cls)]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The row as a dict."""
+        return asdict(self)
+
+    def without_timing(self) -> tuple[Any, ...]:
+        """Every field but the timings: what must match between runs of the same command."""
+        return tuple(v for k, v in asdict(self).items() if k not in ("wall_time", "agent_time"))
+
+
+def layout_hash(layout: np.ndarray | None) -> str:
+    """A short stable hash of a bool layout (empty string for None)."""
+    if layout is None:
+        return ""
+    array = np.ascontiguousarray(np.asarray(layout, dtype=bool))
+    digest = hashlib.sha1(repr(array.shape).encode() + array.tobytes()).hexdigest()
+    return digest[:12]
+
+
+def record_game(setting: Setting, agent_label: str, game: int, result: Any) -> GameRecord:
+    """Flatten an ``agents.EpisodeResult`` into a :class:`GameRecord`."""
+    certain = int(result.certain_moves)
+    first = result.moves[0].cell if result.moves else None
+    return GameRecord(
+        setting=setting.label,
+        agent=agent_label,
+        game=game,
+        seed=int(result.seed),
+        outcome=Outcome(result.outcome).name,
+        won=bool(result.won),
+        moves=int(result.steps),
+        certain_moves=certain,
+        guesses=int(result.steps) - certain,
+        cells_revealed=float(result.cells_revealed),
+        mines=setting.mines,
+        mines_exploded=int(result.mines_exploded),
+        mines_found=setting.mines - int(result.mines_exploded) if setting.score_mode else 0,
+        first_cell="" if first is None else f"{first[0]}:{first[1]}",
+        board_hash=layout_hash(result.layout),
+        wall_time=float(result.wall_time),
+        agent_time=float(result.agent_time),
+    )
+
+
+_WORKER_CACHE: dict[tuple[Setting, AgentSpec], tuple[Any, Any]] = {}
+"""Per process: the env and agent built for each (setting, agent) pair."""
+
+
+def _env_and_agent(setting: Setting, agent: AgentSpec) -> tuple[Any, Any]:
+    key = (setting, agent)
+    if key not in _WORKER_CACHE:
+        _WORKER_CACHE[key] = (setting.make_env(), agent.build())
+    return _WORKER_CACHE[key]
+
+
+def play_chunk(chunk: Chunk) -> list[GameRecord]:
+    """Play every game of ``chunk`` and return their records, in the chunk's order."""
+    from agents import play_episode
+
+    env, agent = _env_and_agent(chunk.setting, chunk.agent)
+    return [
+        record_game(chunk.setting, chunk.agent.label, game, play_episode(env, agent, seed))
+        for game, seed in zip(chunk.game_indices, chunk.seeds, strict=True)
+    ]

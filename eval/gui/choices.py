@@ -1,0 +1,93 @@
+"""The agents and boards the window lets you pick, and building an agent with a clear error."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agents.base import Agent
+from eval.agent_specs import PATH_AGENTS, AgentSpec, parse_agent_spec
+from mswp_gym.constants import FirstClick
+from mswp_gym.presets import PRESETS
+
+DEFAULT_AGENT_SPECS: tuple[str, ...] = ("logic", "logic:sentence-max", "logic:global", "solver")
+"""What the window's agent button cycles through (plus the one named on the command line)."""
+
+FIRST_CLICK_RULES: tuple[str, ...] = (FirstClick.ANY, FirstClick.SAFE, FirstClick.OPENING)
+"""The first-click rules the window's rule button cycles through."""
+
+
+@dataclass(frozen=True)
+class BoardSetup:
+    """The board a game is played on."""
+
+    name: str
+    """A preset name (``beginner``...) or ``custom``."""
+    rows: int
+    cols: int
+    mines: int | None
+    """None: the env's default density."""
+    first_click: str = FirstClick.SAFE
+    """``any``, ``safe`` or ``opening``."""
+
+    def describe(self, mines: int) -> str:
+        """E.g. ``Beginner 9x9, 10 mines`` (``mines`` is the resolved count)."""
+        return f"{self.name.capitalize()} {self.rows}x{self.cols}, {mines} mines"
+
+    def with_rule(self, first_click: str) -> BoardSetup:
+        """The same board under another first-click rule."""
+        return BoardSetup(self.name, self.rows, self.cols, self.mines, first_click)
+
+
+def preset_setup(name: str, first_click: str = FirstClick.SAFE) -> BoardSetup:
+    """The :class:`BoardSetup` of a preset (raises ValueError naming an unknown preset)."""
+    from mswp_gym.presets import preset
+
+    board = preset(name)
+    return BoardSetup(board.name, board.rows, board.cols, board.mines, first_click)
+
+
+def board_setups(start: BoardSetup) -> list[BoardSetup]:
+    """The presets, then ``start`` if it is a custom board: what the board buttons offer."""
+    setups = [preset_setup(name, start.first_click) for name in PRESETS]
+    if start.name not in PRESETS:
+        setups.append(start)
+    return setups
+
+
+def check_checkpoint(spec: AgentSpec) -> None:
+    """Raise FileNotFoundError if ``spec`` loads a checkpoint file that does not exist."""
+    name, _, path = spec.make_name.partition(":")
+    if name in PATH_AGENTS and path and not Path(path).exists():
+        raise FileNotFoundError(f"checkpoint {path!r} of agent {spec.label!r} does not exist")
+
+
+def build_agent(spec: AgentSpec) -> Agent:
+    """``agents.make`` for ``spec``, after checking its checkpoint file exists.
+
+    Raises:
+        FileNotFoundError: a missing checkpoint.
+        ValueError: unknown agent or bad options (from ``agents.make``).
+        ImportError: the agent's optional dependency is missing.
+    """
+    check_checkpoint(spec)
+    try:
+        agent: Any = spec.build()
+    except TypeError as err:  # a keyword the agent does not take
+        raise ValueError(f"agent {spec.label!r}: {err}") from err
+    return agent
+
+
+def agent_specs(first: str) -> list[AgentSpec]:
+    """The agent button's cycle: ``first`` (the command line's agent), then the defaults.
+
+    Raises:
+        ValueError: ``first`` is not a valid agent spec.
+    """
+    specs = [parse_agent_spec(first)]
+    for text in DEFAULT_AGENT_SPECS:
+        spec = parse_agent_spec(text)
+        if all((spec.make_name, spec.options) != (s.make_name, s.options) for s in specs):
+            specs.append(spec)
+    return specs

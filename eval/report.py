@@ -1,0 +1,242 @@
+"""The outputs of a run: terminal tables, ``results.json`` and ``games.csv``."""
+
+from __future__ import annotations
+
+import csv
+import importlib.metadata
+import json
+import math
+import platform
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from eval.config import SEED_RULE, game_seeds
+from eval.games import GameRecord
+from eval.runner import RunResult
+from eval.stats import Interval
+from eval.summary import AgentSummary, Comparison, RunSummary
+
+PACKAGES: tuple[str, ...] = (
+    "mswp-gym",
+    "numpy",
+    "gymnasium",
+    "torch",
+    "stable-baselines3",
+    "sb3-contrib",
+    "matplotlib",
+    "tqdm",
+    "ray",
+)
+"""Packages whose versions results.json records (those installed)."""
+
+
+def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A plain text table: first column left-aligned, the others right-aligned."""
+    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows, strict=True)]
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [
+            str(c).ljust(w) if i == 0 else str(c).rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ]
+        return "  ".join(parts).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([line(header), rule, *(line(row) for row in rows)])
+
+
+def _pct(interval: Interval) -> str:
+    return (
+        f"{100 * interval.estimate:5.1f}% [{100 * interval.low:4.1f}, {100 * interval.high:4.1f}]"
+    )
+
+
+def _num(interval: Interval, digits: int = 1) -> str:
+    return f"{interval.estimate:.{digits}f} [{interval.low:.{digits}f}, {interval.high:.{digits}f}]"
+
+
+def agent_table(summaries: Sequence[AgentSummary], score_mode: bool) -> str:
+    """The main table of one setting (every figure here is reproducible from the seed)."""
+    header = [
+        "agent",
+        "games",
+        "wins",
+        "win rate [95% CI]",
+        "safe revealed",
+        "moves/game",
+        "certain",
+        "guesses/game",
+    ]
+    if score_mode:
+        header += ["mines found [95% CI]", "score"]
+    rows = []
+    for s in summaries:
+        row = [
+            s.agent,
+            str(s.games),
+            str(s.wins),
+            _pct(s.win_rate),
+            f"{100 * s.cells_revealed.estimate:.1f}%",
+            f"{s.moves_per_game:.1f}",
+            f"{100 * s.certain_share:.1f}%",
+            f"{s.guesses_per_game.estimate:.2f}",
+        ]
+        if score_mode:
+            assert s.mines_found is not None and s.score is not None
+            row += [_num(s.mines_found), f"{100 * s.score.estimate:.1f}%"]
+        rows.append(row)
+    return format_table(header, rows)
+
+
+def timing_table(summaries: Sequence[AgentSummary]) -> str:
+    """Agent time per move and wall time per game (these vary from run to run)."""
+    header = ["agent", "ms/move (agent)", "ms/game (wall)"]
+    rows = [[s.agent, f"{s.ms_per_move:.3f}", f"{s.ms_per_game:.1f}"] for s in summaries]
+    return format_table(header, rows)
+
+
+def comparison_table(comparisons: Sequence[Comparison]) -> str:
+    """Paired comparisons: discordant seeds and the exact McNemar (and sign test) p-values."""
+    header = [
+        "a vs b",
+        "a won, b lost",
+        "b won, a lost",
+        "both won",
+        "both lost",
+        "p (exact McNemar)",
+        "same board",
+    ]
+    with_scores = any(c.scores is not None for c in comparisons)
+    if with_scores:
+        header += ["a found more", "b found more", "p (sign test)"]
+    rows = []
+    for c in comparisons:
+        row = [
+            f"{c.a} vs {c.b}",
+            str(c.wins.a_only),
+            str(c.wins.b_only),
+            str(c.wins.both),
+            str(c.wins.neither),
+            f"{c.wins.p_value:.3g}",
+            f"{c.same_board}/{c.wins.pairs}",
+        ]
+        if with_scores:
+            scores = c.scores
+            row += (
+                ["", "", ""]
+                if scores is None
+                else [str(scores.a_only), str(scores.b_only), f"{scores.p_value:.3g}"]
+            )
+        rows.append(row)
+    return format_table(header, rows)
+
+
+def render_report(result: RunResult, summary: RunSummary) -> str:
+    """The whole terminal report: per setting, the main table, timings and comparisons."""
+    config = result.config
+    blocks = []
+    for setting in config.settings:
+        mine = [s for s in summary.agents if s.setting == setting.label]
+        pairs = [c for c in summary.comparisons if c.setting == setting.label]
+        title = f"== {setting.label} (density {setting.density:.3f}): {config.games} games per agent, seed {config.seed} =="
+        parts = [title, agent_table(mine, setting.score_mode)]
+        if pairs:
+            parts += ["", "paired on the same seeds:", comparison_table(pairs)]
+        parts += ["", "timings (vary run to run):", timing_table(mine)]
+        blocks.append("\n".join(parts))
+    return "\n\n".join(blocks)
+
+
+def package_versions() -> dict[str, str]:
+    """Versions of the installed packages among :data:`PACKAGES`, and Python's."""
+    versions = {"python": platform.python_version()}
+    for name in PACKAGES:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return versions
+
+
+def git_state() -> dict[str, Any]:
+    """The checkout's commit and whether it has uncommitted changes (empty if not in git)."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    return {"commit": commit, "dirty": bool(dirty)}
+
+
+def results_document(result: RunResult, summary: RunSummary) -> dict[str, Any]:
+    """Everything results.json holds: configuration, provenance, summaries, comparisons."""
+    config = result.config
+    return {
+        "config": {
+            "agents": [agent.as_dict() for agent in config.agents],
+            "settings": [setting.as_dict() for setting in config.settings],
+            "games": config.games,
+            "seed": config.seed,
+            "seed_rule": SEED_RULE,
+            "game_seeds": game_seeds(config.seed, config.games),
+            "workers": config.workers,
+            "backend": config.backend,
+            "pairs": [list(pair) for pair in config.pairs()],
+            **config.extra,
+        },
+        "provenance": {
+            "versions": package_versions(),
+            "git": git_state(),
+            "platform": platform.platform(),
+            "seconds": result.seconds,
+        },
+        "summaries": [s.as_dict() for s in summary.agents],
+        "comparisons": [c.as_dict() for c in summary.comparisons],
+    }
+
+
+def write_json(path: Path, document: dict[str, Any]) -> None:
+    """Write ``document`` as indented JSON (NaN written as null)."""
+    path.write_text(json.dumps(_no_nan(document), indent=2) + "\n", encoding="utf-8")
+
+
+def _no_nan(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _no_nan(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_no_nan(v) for v in value]
+    return value
+
+
+def write_csv(path: Path, records: Sequence[GameRecord]) -> None:
+    """One row per game, columns as :meth:`GameRecord.field_names`."""
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=GameRecord.field_names())
+        writer.writeheader()
+        for record in records:
+            writer.writerow(record.as_dict())
+
+
+def command_line() -> str:
+    """How this process was started, for the record."""
+    return " ".join([Path(sys.executable).name, *sys.argv])

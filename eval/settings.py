@@ -1,0 +1,143 @@
+"""Board settings of an evaluation: size, mine count, first-click rule and scoring."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from mswp_gym.presets import preset
+
+DEFAULT_PRESET = "beginner"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One board configuration that every agent plays the same seeds on."""
+
+    rows: int
+    """Board rows."""
+    cols: int
+    """Board columns."""
+    mines: int
+    """Mine count."""
+    first_click: str = "safe"
+    """The env's first-click rule: ``any``, ``safe`` or ``opening``."""
+    score_mode: bool = False
+    """CS520 scoring: a mine does not end the game; the score is the mines never stepped on."""
+    name: str = ""
+    """A preset name, or empty for a custom board."""
+
+    @property
+    def density(self) -> float:
+        """Mines per cell."""
+        return self.mines / (self.rows * self.cols)
+
+    @property
+    def label(self) -> str:
+        """``beginner 9x9/10 safe`` style, unique within one evaluation."""
+        head = f"{self.name} " if self.name else ""
+        tail = " score" if self.score_mode else ""
+        return f"{head}{self.rows}x{self.cols}/{self.mines} {self.first_click}{tail}"
+
+    def env_kwargs(self) -> dict[str, Any]:
+        """Arguments to :class:`mswp_gym.MinesweeperEnv`."""
+        return {
+            "rows": self.rows,
+            "cols": self.cols,
+            "mines": self.mines,
+            "first_click": self.first_click,
+            "score_mode": self.score_mode,
+        }
+
+    def make_env(self) -> Any:
+        """A fresh env for this setting (raises the env's ValueError for impossible boards)."""
+        from mswp_gym import MinesweeperEnv
+
+        return MinesweeperEnv(**self.env_kwargs())
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every field plus label and density, for JSON."""
+        return {**asdict(self), "label": self.label, "density": self.density}
+
+
+def parse_float_list(text: str, what: str) -> list[float]:
+    """Comma-separated floats, e.g. ``"0.1,0.15"``.
+
+    Raises:
+        ValueError: naming ``what`` and the bad item.
+    """
+    values = []
+    for part in text.split(","):
+        try:
+            value = float(part)
+        except ValueError:
+            raise ValueError(f"{what}: {part.strip()!r} is not a number (in {text!r})") from None
+        if not math.isfinite(value):
+            raise ValueError(f"{what}: {part.strip()!r} is not finite")
+        values.append(value)
+    return values
+
+
+def mines_for_density(rows: int, cols: int, density: float) -> int:
+    """``round(density * rows * cols)``.
+
+    Raises:
+        ValueError: ``density`` outside ``(0, 1)``.
+    """
+    if not 0 < density < 1:
+        raise ValueError(f"density must be in (0, 1), got {density!r}")
+    return round(density * rows * cols)
+
+
+def build_settings(
+    presets: list[str] | None,
+    rows: int | None,
+    cols: int | None,
+    mines: int | None,
+    densities: list[float] | None,
+    first_click: str,
+    score_mode: bool,
+) -> list[Setting]:
+    """Every setting of an evaluation, validated by building its env.
+
+    Boards come from ``presets`` or from ``rows``/``cols`` (not both); the mine count from the
+    preset, ``mines``, or each of ``densities`` in turn (a sweep).
+
+    Raises:
+        ValueError: conflicting or missing arguments, a bad density, or a board the env refuses.
+    """
+    custom = rows is not None or cols is not None
+    if presets and custom:
+        raise ValueError("give --preset or --rows/--cols, not both")
+    if custom and (rows is None or cols is None):
+        raise ValueError(
+            f"a custom board needs both --rows and --cols (got rows={rows}, cols={cols})"
+        )
+    if mines is not None and densities:
+        raise ValueError(
+            f"give --mines or --density, not both (got mines={mines}, density={densities})"
+        )
+    if custom and mines is None and not densities:
+        raise ValueError("a custom board needs --mines or --density")
+    boards: list[tuple[str, int, int, int | None]] = []
+    if custom:
+        assert rows is not None and cols is not None
+        boards.append(("", rows, cols, mines))
+    else:
+        for name in presets or [DEFAULT_PRESET]:
+            board = preset(name)
+            boards.append(
+                (board.name, board.rows, board.cols, mines if mines is not None else board.mines)
+            )
+    settings: list[Setting] = []
+    for name, r, c, m in boards:
+        counts = [mines_for_density(r, c, d) for d in densities] if densities else [m]
+        for count in counts:
+            assert count is not None
+            setting = Setting(r, c, count, first_click, score_mode, name)
+            if setting not in settings:
+                settings.append(setting)
+    for setting in settings:
+        setting.make_env().close()
+    return settings
