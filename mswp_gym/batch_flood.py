@@ -1,0 +1,122 @@
+"""Flood fill for a batch of boards: which cells a click on a zero opens, for many boards at once.
+
+Same contract as :mod:`mswp_gym.floodfill`: clicking a safe zero opens its whole 8-connected zero
+region and that region's border. Both implementations grow the region of every board in the
+batch one ring at a time (iterative dilation of the zero cells reached so far) and drop boards
+from the batch as soon as their region stops growing, so a step costs as many rounds as the
+deepest region in the batch, each round a handful of whole-batch NumPy operations:
+
+* :func:`flood_bits` keeps each board row as the bits of one uint64 (boards up to 64 columns):
+  a round is a few shifts and ors on a ``(k, rows)`` array, so it is cheap even for 1024 boards;
+* :func:`flood_dense` works on bool arrays and takes any width (the fallback, and a cross-check).
+
+Already-revealed cells need no special care: a revealed zero always has its neighbours revealed,
+so growing through it opens nothing new; the caller keeps only the cells not yet revealed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+MAX_BITS_COLS = 64
+"""Widest board :func:`flood_bits` handles (one uint64 per row)."""
+
+
+def pack_rows(cells: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """Pack ``(k, rows*cols)`` bool boards into ``(k, rows + 2)`` uint64 row bits.
+
+    Bit ``c`` of word ``r + 1`` is cell ``(r, c)``; words 0 and ``rows + 1`` are an empty frame so
+    that vertical neighbours never need bounds checks.
+
+    Raises:
+        ValueError: if ``cols`` exceeds :data:`MAX_BITS_COLS`.
+    """
+    if cols > MAX_BITS_COLS:
+        raise ValueError(f"row bits hold at most {MAX_BITS_COLS} columns, got cols={cols}")
+    k = cells.shape[0]
+    packed = np.packbits(cells.reshape(k, rows, cols), axis=-1, bitorder="little")
+    words = np.zeros((k, rows + 2, 8), dtype=np.uint8)
+    words[:, 1:-1, : packed.shape[-1]] = packed
+    return words.view("<u8")[..., 0].astype(np.uint64, copy=False)
+
+
+def unpack_rows(words: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """Inverse of :func:`pack_rows`: ``(k, rows + 2)`` uint64 to ``(k, rows*cols)`` bool."""
+    k = words.shape[0]
+    as_bytes = np.ascontiguousarray(words[:, 1:-1], dtype="<u8").view(np.uint8).reshape(k, rows, 8)
+    bits = np.unpackbits(as_bytes, axis=-1, count=cols, bitorder="little")
+    return bits.reshape(k, rows * cols).view(bool)
+
+
+def flood_bits(zero_bits: np.ndarray, starts: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """Cells opened by clicking ``starts`` (safe zeros), one click per board, on row bits.
+
+    Args:
+        zero_bits: ``(k, rows + 2)`` uint64 packed safe zero cells (see :func:`pack_rows`).
+        starts: ``(k,)`` flat cells clicked, each a safe zero of its board.
+        rows: board rows.
+        cols: board columns (at most 64).
+
+    Returns:
+        ``(k, rows*cols)`` bool: the zero region of each click and its border.
+    """
+    k = zero_bits.shape[0]
+    width_mask = np.uint64((1 << cols) - 1)
+    region = np.zeros((k, rows + 2), dtype=np.uint64)
+    start_row, start_col = np.divmod(starts, cols)
+    region[np.arange(k), start_row + 1] = np.left_shift(np.uint64(1), start_col.astype(np.uint64))
+    done = region.copy()
+    active = np.arange(k)
+    zeros = zero_bits
+    one = np.uint64(1)
+    while active.size:
+        seeds = region & zeros
+        across = (seeds | (seeds << one) | (seeds >> one)) & width_mask
+        grown = region.copy()
+        grown[:, 1:-1] |= across[:, :-2] | across[:, 1:-1] | across[:, 2:]
+        growing = (grown != region).any(axis=1)
+        finished = ~growing
+        if finished.any():
+            done[active[finished]] = grown[finished]
+            active = active[growing]
+            grown = grown[growing]
+            zeros = zeros[growing]
+        region = grown
+    return unpack_rows(done, rows, cols)
+
+
+def flood_dense(zero: np.ndarray, starts: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """Cells opened by clicking ``starts`` (safe zeros), one click per board, on bool arrays.
+
+    Args:
+        zero: ``(k, rows*cols)`` bool safe zero cells.
+        starts: ``(k,)`` flat cells clicked, each a safe zero of its board.
+        rows: board rows.
+        cols: board columns (any).
+
+    Returns:
+        ``(k, rows*cols)`` bool: the zero region of each click and its border.
+    """
+    k = zero.shape[0]
+    zeros = np.zeros((k, rows + 2, cols + 2), dtype=bool)
+    zeros[:, 1:-1, 1:-1] = zero.reshape(k, rows, cols)
+    region = np.zeros((k, rows + 2, cols + 2), dtype=bool)
+    start_row, start_col = np.divmod(starts, cols)
+    region[np.arange(k), start_row + 1, start_col + 1] = True
+    done = region.copy()
+    active = np.arange(k)
+    while active.size:
+        seeds = region & zeros
+        across = seeds[:, :, :-2] | seeds[:, :, 1:-1] | seeds[:, :, 2:]
+        block = across[:, :-2] | across[:, 1:-1] | across[:, 2:]
+        grown = region.copy()
+        grown[:, 1:-1, 1:-1] |= block
+        growing = (grown != region).any(axis=(1, 2))
+        finished = ~growing
+        if finished.any():
+            done[active[finished]] = grown[finished]
+            active = active[growing]
+            grown = grown[growing]
+            zeros = zeros[growing]
+        region = grown
+    return done[:, 1:-1, 1:-1].reshape(k, rows * cols)

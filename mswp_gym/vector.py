@@ -1,0 +1,539 @@
+"""A native batched Gymnasium vector env: B Minesweeper boards stepped by whole-array NumPy ops.
+
+``gymnasium.make_vec("Minesweeper-v0", num_envs=B, vectorization_mode="vector_entry_point")``
+builds :class:`MinesweeperVectorEnv`; so does calling the class directly. The game logic lives in
+:mod:`mswp_gym.batch_board` (state and moves), :mod:`mswp_gym.batch_place` (mine placement and
+clues), :mod:`mswp_gym.batch_flood` (flood fill) and :mod:`mswp_gym.batch_rng` (per-board random
+streams); this module is the adapter that adds spaces, rewards, info, seeding and autoreset.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from mswp_gym.batch_board import BatchBoards
+from mswp_gym.batch_place import place_mines
+from mswp_gym.batch_rng import seeds_to_uint64, stream_keys
+from mswp_gym.cells import to_cell
+from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
+from mswp_gym.encoding import check_obs_mode, encode, observation_space
+from mswp_gym.env import resolve_mine_count
+from mswp_gym.generators import Generator, check_mines, check_size, fixed_from, make_generator
+from mswp_gym.render_rgb import render_rgb
+from mswp_gym.render_text import render_ansi
+from mswp_gym.rewards import RewardConfig
+from mswp_gym.spec import GameSpec
+
+PLACEMENTS: tuple[str, ...] = ("batched", "generator")
+AUTORESET_MODES: tuple[AutoresetMode, ...] = (
+    AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED,
+)
+
+
+def batch_action_mask(visible: np.ndarray, flag_actions: bool = False) -> np.ndarray:
+    """:func:`mswp_gym.masks.action_mask` for a batch: row ``i`` is board ``i``'s mask.
+
+    Args:
+        visible: ``(B, rows*cols)`` int8 visible boards.
+        flag_actions: whether the action space carries the flag half.
+
+    Returns:
+        ``(B, rows*cols)`` int8 (``(B, 2*rows*cols)`` with flag actions), 1 = legal.
+    """
+    reveal = (visible == HIDDEN).view(np.int8)
+    if not flag_actions:
+        return reveal
+    flag = reveal | (visible == FLAGGED).view(np.int8)
+    return np.concatenate((reveal, flag), axis=1)
+
+
+class MinesweeperVectorEnv(VectorEnv):
+    """Minesweeper, ``num_envs`` boards at once.
+
+    ## Description
+    The game, rules, action and observation forms, rewards and info keys of
+    :class:`mswp_gym.env.MinesweeperEnv`, for B boards per ``step`` call. Every board follows the
+    single env's rules exactly (a test replays the same layouts and actions through both).
+
+    ## Action space
+    ``MultiDiscrete([n] * B)`` with ``n = rows*cols`` (``2*rows*cols`` with ``flag_actions``);
+    ``single_action_space`` is ``Discrete(n)``. ``action_masks()`` gives ``(B, n)`` bool.
+
+    ## Observation space
+    The single env's space batched: ``(B, rows, cols)`` int8 for ``"board"``,
+    ``(B, 13, rows, cols)`` float32 for ``"channels"``, a dict of batched arrays for ``"dict"``.
+
+    ## Rewards
+    From a :class:`~mswp_gym.rewards.RewardConfig`, as in the single env; ``float64`` ``(B,)``.
+
+    ## Starting state and seeding
+    Mines are placed by the ``first_click`` rule (``any`` at reset, ``safe``/``opening`` at each
+    board's first reveal, ``fixed`` from ``layout``). ``reset(seed=s)`` gives board ``i`` the
+    seed ``s + i`` (a list gives one seed per board), as ``SyncVectorEnv`` does. With
+    ``placement="batched"`` (default) board ``i``'s ``k``-th layout since that reset comes from
+    its own counter-based stream (:mod:`mswp_gym.batch_rng`), drawn for all boards in one go:
+    reproducible, and independent of what the other boards do. ``placement="generator"`` instead
+    keeps one ``np.random.Generator`` per board seeded like the single env's ``np_random`` and
+    calls the single env's generator for each board (a Python loop over the boards being placed):
+    board ``i`` then plays exactly the games ``MinesweeperEnv`` plays after ``reset(seed=s + i)``.
+    ``reset(seed=None)`` keeps the streams going (fresh entropy on the very first reset).
+
+    ## Episode end and autoreset
+    Per board as in the single env (terminated on a win/loss, truncated after ``max_steps``).
+    ``autoreset_mode`` (also in ``metadata["autoreset_mode"]``):
+
+    * ``NEXT_STEP`` (default): the step after a board's episode ends resets that board; its
+      action is ignored, its reward is 0 and terminated/truncated are False.
+    * ``SAME_STEP``: a finished board is reset within the same step; the returned observation
+      and info are the new episode's, and ``info["final_obs"]`` (object array, None elsewhere)
+      and ``info["final_info"]`` (dict of arrays with ``_key`` masks) hold the finished ones.
+    * ``DISABLED``: finished boards must be reset with ``reset(options={"reset_mask": m})``.
+
+    ## Info
+    Gymnasium's vector convention: each single-env key maps to a ``(B, ...)`` array with a
+    ``(B,)`` bool ``"_key"`` mask. ``action_mask`` ``(B, n)`` int8, ``outcome``,
+    ``cells_revealed``, ``mines_left``, ``steps``, ``invalid_actions`` (int64), ``is_success``
+    (bool); score mode adds ``mines_exploded`` and ``mines_found``. ``"layout"`` ``(B, rows,
+    cols)`` bool is present when some board's episode ended this step, masked by ``"_layout"``
+    (for evaluation only). Entries whose mask is False are unspecified.
+
+    ## Arguments
+    ``num_envs`` (B >= 1) and the single env's arguments (``rows``, ``cols``, ``mines``,
+    ``density``, ``first_click``, ``rewards``, ``obs_mode``, ``flag_actions``, ``score_mode``,
+    ``render_mode`` (``ansi``/``rgb_array``: a tuple of B frames), ``layout``, ``max_steps``),
+    plus ``max_episode_steps`` (alias of ``max_steps``, as ``make_vec`` passes it),
+    ``autoreset_mode`` (an ``AutoresetMode`` or its value string), ``placement``
+    (``batched``/``generator``) and ``flood`` (``bits``/``dense``, see
+    :mod:`mswp_gym.batch_flood`). ``layout`` may also be a ``(B, rows, cols)`` stack, one fixed
+    layout per board (same mine count).
+
+    ## Version history
+    * v0: first release.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "rgb_array"],
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+    }
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        rows: int = 9,
+        cols: int = 9,
+        mines: int | None = None,
+        *,
+        density: float | None = None,
+        first_click: str | None = None,
+        rewards: RewardConfig | dict[str, float] | None = None,
+        obs_mode: str = "board",
+        flag_actions: bool = False,
+        score_mode: bool = False,
+        render_mode: str | None = None,
+        layout: np.ndarray | str | None = None,
+        max_steps: int | None = None,
+        max_episode_steps: int | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        placement: str = "batched",
+        flood: str | None = None,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
+        rule = first_click if first_click is not None else ("fixed" if layout is not None else "safe")
+        fixed_layouts = None
+        if layout is not None and not isinstance(layout, str) and np.asarray(layout).ndim == 3:
+            if rule != "fixed":
+                raise ValueError(f"a layout was given but first_click={rule!r}; use first_click='fixed'")
+            fixed_layouts = self._check_layout_stack(np.asarray(layout), int(num_envs))
+            self.generator: Generator = make_generator("fixed", fixed_layouts[0])
+        else:
+            self.generator = make_generator(rule, layout)
+            if layout is not None:
+                fixed_layouts = np.asarray(fixed_from(layout).mines_layout, dtype=bool)[None]
+        if fixed_layouts is not None:
+            rows, cols = (int(n) for n in fixed_layouts.shape[1:])
+            layout_mines = int(fixed_layouts[0].sum())
+            if mines is not None and mines != layout_mines:
+                raise ValueError(f"mines={mines} but the layout holds {layout_mines}")
+            mines = layout_mines
+        check_size(rows, cols)
+        mines = resolve_mine_count(rows, cols, mines, density)
+        check_mines(rule, rows, cols, mines)
+        check_obs_mode(obs_mode)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"unknown render_mode {render_mode!r}; choose one of "
+                f"{', '.join(self.metadata['render_modes'])}"
+            )
+        if max_steps is not None and max_episode_steps is not None and max_steps != max_episode_steps:
+            raise ValueError(
+                f"max_steps={max_steps} and max_episode_steps={max_episode_steps} disagree; give one"
+            )
+        max_steps = max_steps if max_steps is not None else max_episode_steps
+        if max_steps is not None and (
+            isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1
+        ):
+            raise ValueError(f"max_steps must be an integer >= 1 or None, got {max_steps!r}")
+        try:
+            mode = AutoresetMode(autoreset_mode)
+        except ValueError:
+            raise ValueError(
+                f"unknown autoreset_mode {autoreset_mode!r}; choose one of "
+                f"{', '.join(m.value for m in AUTORESET_MODES)}"
+            ) from None
+        if placement not in PLACEMENTS:
+            raise ValueError(f"unknown placement {placement!r}; choose one of {', '.join(PLACEMENTS)}")
+        if isinstance(rewards, dict):
+            rewards = RewardConfig.from_dict(rewards)
+        elif rewards is None:
+            rewards = RewardConfig()
+        elif not isinstance(rewards, RewardConfig):
+            raise TypeError(f"rewards must be a RewardConfig or a dict, got {type(rewards).__name__}")
+
+        self.num_envs = int(num_envs)
+        self.rows, self.cols, self.mines = int(rows), int(cols), int(mines)
+        self.rule = rule
+        self.game_spec = GameSpec(self.rows, self.cols, self.mines, rule, bool(score_mode))
+        self.rewards = rewards
+        self.obs_mode = obs_mode
+        self.flag_actions = bool(flag_actions)
+        self.score_mode = bool(score_mode)
+        self.render_mode = render_mode
+        self.max_steps = None if max_steps is None else int(max_steps)
+        self.autoreset_mode = mode
+        self.metadata = {**type(self).metadata, "autoreset_mode": mode}
+        self.placement = placement
+        self._cells = self.rows * self.cols
+        self._n_actions = self._cells * (2 if self.flag_actions else 1)
+        self.single_action_space = spaces.Discrete(self._n_actions)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.single_observation_space = observation_space(
+            obs_mode, self.rows, self.cols, self._n_actions
+        )
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+
+        self._boards = BatchBoards(
+            self.num_envs, self.rows, self.cols, score_mode=self.score_mode, flood=flood
+        )
+        self._fixed = None
+        if fixed_layouts is not None:
+            stack = np.broadcast_to(fixed_layouts, (self.num_envs, self.rows, self.cols))
+            self._fixed = np.ascontiguousarray(stack).reshape(self.num_envs, self._cells)
+        b = self.num_envs
+        self._board_seeds = np.zeros(b, dtype=np.uint64)
+        self._episodes = np.zeros(b, dtype=np.uint64)
+        self._rngs: list[np.random.Generator] | None = None
+        self._seeded = False
+        self._steps = np.zeros(b, dtype=np.int64)
+        self._invalid = np.zeros(b, dtype=np.int64)
+        self._reveals = np.zeros(b, dtype=np.int64)
+        self._needs_reset = np.ones(b, dtype=bool)
+        self._all_boards = np.arange(b)
+        self._mask = batch_action_mask(self._boards.visible, self.flag_actions)
+
+    # ------------------------------------------------------------------ API
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Start new games on every board (or on ``options["reset_mask"]``'s boards).
+
+        Args:
+            seed: None (keep the streams going), an int ``s`` (board ``i`` gets ``s + i``) or a
+                list of B seeds (None entries keep that board's stream going).
+            options: ``{"reset_mask": (B,) bool}`` to reset only some boards.
+
+        Returns:
+            ``(observations, info)``; info arrays are masked to the boards reset.
+
+        Raises:
+            ValueError/TypeError: for a seed list of the wrong length or a bad reset mask.
+        """
+        boards = self._all_boards
+        if options and "reset_mask" in options:
+            mask = options["reset_mask"]
+            if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_:
+                raise TypeError(f"options['reset_mask'] must be a bool numpy array, got {mask!r}")
+            if mask.shape != (self.num_envs,) or not mask.any():
+                raise ValueError(
+                    f"options['reset_mask'] must be a ({self.num_envs},) bool array with a True "
+                    f"entry, got shape {mask.shape}"
+                )
+            boards = np.flatnonzero(mask)
+        self._seed_boards(boards, self._per_board_seeds(seed))
+        self._start_games(boards)
+        self._mask = batch_action_mask(self._boards.visible, self.flag_actions)
+        info = self._info()
+        if boards.size != self.num_envs:
+            reset = np.zeros(self.num_envs, dtype=bool)
+            reset[boards] = True
+            info = {k: (reset.copy() if k.startswith("_") else v) for k, v in info.items()}
+        return self._observe(), info
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Apply one action per board; see the class docstring for autoreset and info.
+
+        Raises:
+            ValueError: for actions of the wrong shape or outside the action space.
+            RuntimeError: with ``autoreset_mode=DISABLED``, for a finished board not reset.
+        """
+        acts = self._check_actions(actions)
+        boards = self._boards
+        rewards = np.zeros(self.num_envs, dtype=np.float64)
+        live = ~self._needs_reset
+        if not live.all():
+            if self.autoreset_mode == AutoresetMode.DISABLED:
+                raise RuntimeError(
+                    f"boards {np.flatnonzero(~live).tolist()} have ended: reset them with "
+                    "reset(options={'reset_mask': ...}) before step() (autoreset_mode=DISABLED)"
+                )
+            # NEXT_STEP: these boards spend this step on their reset.
+            self._new_episodes(np.flatnonzero(~live))
+        live_boards = np.flatnonzero(live) if not live.all() else self._all_boards
+        live_actions = acts[live_boards]
+        self._steps[live_boards] += 1
+        reveal = live_actions < self._cells
+        if reveal.all():
+            self._reveal(live_boards, live_actions, rewards)
+        else:
+            self._reveal(live_boards[reveal], live_actions[reveal], rewards)
+            flag = ~reveal
+            self._toggle(live_boards[flag], live_actions[flag] - self._cells, rewards)
+        terminated = boards.outcome != Outcome.PLAYING
+        if self.max_steps is not None:
+            truncated = ~terminated & (self._steps >= self.max_steps)
+        else:
+            truncated = np.zeros(self.num_envs, dtype=bool)
+        done = terminated | truncated
+        self._mask = batch_action_mask(boards.visible, self.flag_actions)
+        info = self._info(ended=done)
+        if done.any() and self.autoreset_mode == AutoresetMode.SAME_STEP:
+            final_obs = self._observe()
+            finished = np.flatnonzero(done)
+            info = self._same_step_reset(finished, done, final_obs, info)
+        else:
+            self._needs_reset = done
+        return self._observe(), rewards, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions, ``(B, n)`` bool (what sb3-contrib's MaskablePPO reads, row per board)."""
+        return self._mask.astype(bool)
+
+    @property
+    def visible(self) -> np.ndarray:
+        """The visible boards ``(B, rows, cols)`` int8 (a copy), whatever the observation form."""
+        return self._boards.visible.reshape(self.num_envs, self.rows, self.cols).copy()
+
+    def render(self) -> tuple[Any, ...] | None:
+        """One frame per board in ``render_mode``; hidden mines show on finished boards."""
+        if self.render_mode is None:
+            return None
+        visible = self._boards.visible.reshape(self.num_envs, self.rows, self.cols)
+        mines = self._boards.mines.reshape(self.num_envs, self.rows, self.cols)
+        draw = render_ansi if self.render_mode == "ansi" else render_rgb
+        return tuple(
+            draw(visible[i], mines[i] if self._needs_reset[i] and self._boards.placed[i] else None)
+            for i in range(self.num_envs)
+        )
+
+    # ------------------------------------------------------------ seeding
+    def _per_board_seeds(self, seed: int | list[int | None] | None) -> list[int | None]:
+        if seed is None:
+            return [None] * self.num_envs
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            return [int(seed) + i for i in range(self.num_envs)]
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            if len(seed) != self.num_envs:
+                raise ValueError(
+                    f"a seed list must have num_envs={self.num_envs} entries, got {len(seed)}"
+                )
+            return [None if s is None else operator.index(s) for s in seed]
+        raise TypeError(f"seed must be None, an int or a list of num_envs ints, got {seed!r}")
+
+    def _seed_boards(self, boards: np.ndarray, seeds: list[int | None]) -> None:
+        if self.placement == "generator":
+            if self._rngs is None:
+                self._rngs = [seeding.np_random(s)[0] for s in seeds]
+                return
+            for i in boards:
+                if seeds[i] is not None:
+                    self._rngs[i] = seeding.np_random(seeds[i])[0]
+            return
+        if not self._seeded:
+            # First reset: boards without a seed get fresh entropy (never global state).
+            entropy = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
+            seeds = [entropy + i if s is None else s for i, s in enumerate(seeds)]
+            self._board_seeds[:] = seeds_to_uint64(seeds)
+            self._episodes[:] = 0
+            self._seeded = True
+            return
+        given = np.array([seeds[i] is not None for i in boards], dtype=bool)
+        reseed = boards[given]
+        if reseed.size:
+            self._board_seeds[reseed] = seeds_to_uint64([seeds[i] for i in reseed])
+            self._episodes[reseed] = 0
+        self._episodes[boards[~given]] += np.uint64(1)
+
+    # ------------------------------------------------------------ internals
+    @staticmethod
+    def _check_layout_stack(layouts: np.ndarray, num_envs: int) -> np.ndarray:
+        if layouts.shape[0] != num_envs or layouts.shape[1] < 1 or layouts.shape[2] < 1:
+            raise ValueError(
+                f"a layout stack must have shape (num_envs={num_envs}, rows, cols), got "
+                f"{layouts.shape}"
+            )
+        stack = layouts.astype(bool)
+        counts = stack.sum(axis=(1, 2))
+        if (counts != counts[0]).any():
+            raise ValueError(f"every layout of the stack needs the same mine count, got {counts}")
+        if stack.all(axis=(1, 2)).any():
+            raise ValueError("every fixed layout needs a safe cell; one of the stack is all mines")
+        return stack
+
+    def _check_actions(self, actions: Any) -> np.ndarray:
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,):
+            acts = acts.reshape(-1) if acts.size == self.num_envs else acts
+        if acts.shape != (self.num_envs,) or not (
+            np.issubdtype(acts.dtype, np.integer)
+            or (np.issubdtype(acts.dtype, np.floating) and (acts == np.round(acts)).all())
+        ):
+            raise ValueError(
+                f"actions must be {self.num_envs} integers in Discrete({self._n_actions}), got "
+                f"{acts.dtype} array of shape {acts.shape}"
+            )
+        acts = acts.astype(np.int64, copy=False)
+        bad = (acts < 0) | (acts >= self._n_actions)
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise ValueError(
+                f"action {int(acts[i])} of board {i} is outside the action space "
+                f"Discrete({self._n_actions}) of a {self.rows}x{self.cols} board"
+            )
+        return acts
+
+    def _new_episodes(self, boards: np.ndarray) -> None:
+        """Autoreset: the next game of each board's own stream."""
+        if self.placement == "batched":
+            self._episodes[boards] += np.uint64(1)
+        self._start_games(boards)
+
+    def _start_games(self, boards: np.ndarray) -> None:
+        self._boards.clear(boards)
+        self._steps[boards] = 0
+        self._invalid[boards] = 0
+        self._reveals[boards] = 0
+        self._needs_reset[boards] = False
+        if not self.generator.needs_first_click:
+            self._lay(boards, None)
+
+    def _lay(self, boards: np.ndarray, clicks: np.ndarray | None) -> None:
+        if self._fixed is not None:
+            layouts = self._fixed[boards]
+        elif self.placement == "batched":
+            keys = stream_keys(self._board_seeds[boards], self._episodes[boards], self._cells)
+            layouts = place_mines(keys, self.mines, clicks, self.rule, self.rows, self.cols)
+        else:
+            assert self._rngs is not None
+            layouts = np.stack([
+                self.generator.layout(
+                    self.rows, self.cols, self.mines, self._rngs[b],
+                    None if clicks is None else to_cell(int(clicks[j]), self.cols),
+                ).reshape(self._cells)
+                for j, b in enumerate(boards)
+            ]) if boards.size else np.zeros((0, self._cells), dtype=bool)
+        self._boards.lay(boards, layouts)
+
+    def _reveal(self, boards: np.ndarray, cells: np.ndarray, rewards: np.ndarray) -> None:
+        state = self._boards
+        unplaced = ~state.placed[boards]
+        if unplaced.any():
+            # The single env lays the mines at the first reveal action, even an invalid one.
+            self._lay(boards[unplaced], cells[unplaced])
+        hidden = state.visible[boards, cells] == HIDDEN
+        if not hidden.all():
+            blocked = boards[~hidden]
+            self._invalid[blocked] += 1
+            rewards[blocked] = self.rewards.invalid
+            boards, cells = boards[hidden], cells[hidden]
+        first = self._reveals[boards] == 0
+        informed = ~first & state.has_revealed_neighbour(boards, cells)
+        self._reveals[boards] += 1
+        _, hit_mine = state.reveal(boards, cells)
+        won = state.outcome[boards] == Outcome.WON
+        r = self.rewards
+        rewards[boards] = np.select(
+            [hit_mine, won, first, informed], [r.loss, r.win, r.first_move, r.progress], r.guess
+        )
+
+    def _toggle(self, boards: np.ndarray, cells: np.ndarray, rewards: np.ndarray) -> None:
+        if boards.size == 0:
+            return
+        revealed = self._boards.revealed[boards, cells]
+        if revealed.any():
+            self._invalid[boards[revealed]] += 1
+            rewards[boards[revealed]] = self.rewards.invalid
+        ok = ~revealed
+        self._boards.toggle_flags(boards[ok], cells[ok])
+        rewards[boards[ok]] = self.rewards.flag
+
+    def _observe(self) -> Any:
+        visible = self._boards.visible.reshape(self.num_envs, self.rows, self.cols)
+        return encode(self.obs_mode, visible, self._mask)
+
+    def _info(self, ended: np.ndarray | None = None) -> dict[str, Any]:
+        state = self._boards
+        outcome = state.outcome.astype(np.int64)
+        flags = state.flagged.sum(axis=1) if self.flag_actions else 0
+        info: dict[str, Any] = {
+            "action_mask": self._mask,
+            "outcome": outcome,
+            "cells_revealed": state.safe_revealed.astype(np.int64),
+            "mines_left": (self.mines - flags) * np.ones(self.num_envs, dtype=np.int64),
+            "steps": self._steps.copy(),
+            "invalid_actions": self._invalid.copy(),
+            "is_success": outcome == Outcome.WON,
+        }
+        if self.score_mode:
+            exploded = state.exploded.astype(np.int64)
+            info["mines_exploded"] = exploded
+            info["mines_found"] = self.mines - exploded
+        for key in list(info):
+            info[f"_{key}"] = np.ones(self.num_envs, dtype=bool)
+        if ended is not None:
+            with_layout = ended & state.placed
+            if with_layout.any():
+                layouts = np.zeros((self.num_envs, self._cells), dtype=bool)
+                layouts[with_layout] = state.mines[with_layout]
+                info["layout"] = layouts.reshape(self.num_envs, self.rows, self.cols)
+                info["_layout"] = with_layout
+        return info
+
+    def _same_step_reset(
+        self, finished: np.ndarray, done: np.ndarray, final_obs: Any, step_info: dict[str, Any]
+    ) -> dict[str, Any]:
+        final_info = {
+            k: (v if k == "_layout" else done.copy()) if k.startswith("_") else v
+            for k, v in step_info.items()
+        }
+        finals = np.full(self.num_envs, None, dtype=object)
+        if isinstance(final_obs, dict):
+            for i in finished:
+                finals[i] = {k: v[i] for k, v in final_obs.items()}
+        else:
+            for i in finished:
+                finals[i] = final_obs[i]
+        self._new_episodes(finished)
+        self._mask = batch_action_mask(self._boards.visible, self.flag_actions)
+        info = self._info()
+        info["final_obs"] = finals
+        info["_final_obs"] = done.copy()
+        info["final_info"] = final_info
+        info["_final_info"] = done.copy()
+        return info
