@@ -63,6 +63,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="first-click rule (default safe)",
     )
     board.add_argument(
+        "--pairing",
+        default="board",
+        choices=("board", "seed"),
+        help="board (default): every agent meets the same layout for a seed, whatever its first "
+        "click (same distribution as the env's rule); seed: the env's own generator",
+    )
+    board.add_argument(
         "--score-mode",
         action="store_true",
         help="CS520 scoring: mines do not end the game; score = mines identified safely / mines",
@@ -117,7 +124,14 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
     presets = [p.strip() for p in args.preset.split(",")] if args.preset else None
     densities = parse_float_list(args.density, "--density") if args.density else None
     settings = build_settings(
-        presets, args.rows, args.cols, args.mines, densities, args.first_click, args.score_mode
+        presets,
+        args.rows,
+        args.cols,
+        args.mines,
+        densities,
+        args.first_click,
+        args.score_mode,
+        args.pairing,
     )
     workers = default_workers() if args.workers is None else args.workers
     return EvalConfig(
@@ -133,6 +147,7 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
             "command_line": command_line(),
             "first_click": args.first_click,
             "score_mode": args.score_mode,
+            "pairing": args.pairing,
         },
     )
 

@@ -27,6 +27,10 @@ class Setting:
     """CS520 scoring: a mine does not end the game; the score is the mines never stepped on."""
     name: str = ""
     """A preset name, or empty for a custom board."""
+    pairing: str = "board"
+    """``board``: coupled generators so all agents meet the same layout (see
+    :mod:`eval.pairing`); ``seed``: the env's own generator (same seed, but under ``safe`` and
+    ``opening`` the layout then depends on each agent's first click)."""
 
     @property
     def density(self) -> float:
@@ -52,9 +56,14 @@ class Setting:
 
     def make_env(self) -> Any:
         """A fresh env for this setting (raises the env's ValueError for impossible boards)."""
+        from eval.pairing import COUPLED_RULES, CoupledFirstClick
         from mswp_gym import MinesweeperEnv
 
-        return MinesweeperEnv(**self.env_kwargs())
+        env = MinesweeperEnv(**self.env_kwargs())
+        if self.pairing == "board" and self.first_click in COUPLED_RULES:
+            # Same distribution as the env's rule, but coupled across first clicks.
+            env.generator = CoupledFirstClick(self.first_click)
+        return env
 
     def as_dict(self) -> dict[str, Any]:
         """Every field plus label and density, for JSON."""
@@ -98,6 +107,7 @@ def build_settings(
     densities: list[float] | None,
     first_click: str,
     score_mode: bool,
+    pairing: str = "board",
 ) -> list[Setting]:
     """Every setting of an evaluation, validated by building its env.
 
@@ -107,6 +117,10 @@ def build_settings(
     Raises:
         ValueError: conflicting or missing arguments, a bad density, or a board the env refuses.
     """
+    from eval.pairing import PAIRINGS
+
+    if pairing not in PAIRINGS:
+        raise ValueError(f"unknown pairing {pairing!r}; choose one of {', '.join(PAIRINGS)}")
     custom = rows is not None or cols is not None
     if presets and custom:
         raise ValueError("give --preset or --rows/--cols, not both")
@@ -135,7 +149,7 @@ def build_settings(
         counts = [mines_for_density(r, c, d) for d in densities] if densities else [m]
         for count in counts:
             assert count is not None
-            setting = Setting(r, c, count, first_click, score_mode, name)
+            setting = Setting(r, c, count, first_click, score_mode, name, pairing)
             if setting not in settings:
                 settings.append(setting)
     for setting in settings:
