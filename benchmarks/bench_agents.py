@@ -85,9 +85,9 @@ def wilson(successes: int, trials: int) -> tuple[float, float]:
 def cs50_rules_game(agent: Any, rows: int, cols: int, mines: int, seed: int) -> GameStats:
     """One game under the CS50 runner's rules: mines placed up front, one cell per click."""
     rng = np.random.default_rng(seed)
-    layout = np.zeros(rows * cols, dtype=bool)
-    layout[rng.choice(rows * cols, size=mines, replace=False)] = True
-    layout = layout.reshape(rows, cols)
+    flat_layout = np.zeros(rows * cols, dtype=bool)
+    flat_layout[rng.choice(rows * cols, size=mines, replace=False)] = True
+    layout = flat_layout.reshape(rows, cols)
     counts = neighbour_counts(layout)
     visible = np.full((rows, cols), HIDDEN, dtype=np.int8)
     agent.reset(seed, GameSpec(rows, cols, mines, first_click="any"))

@@ -140,6 +140,7 @@ SENTENCES = [({(0, 0), (0, 1)}, 1), ({(0, 1), (0, 2), (1, 2)}, 1)]
 def test_risk_map__sentence_max_takes_largest_ratio_and_global_density() -> None:
     undetermined = np.ones((2, 3), dtype=bool)
     risk = risk_map("sentence-max", undetermined, SENTENCES, total_mines=3, known_mines=0)
+    assert risk is not None
     expected = np.array([[0.5, 0.5, 1 / 3], [0.5, 0.5, 1 / 3]])
     assert np.allclose(risk, expected)
 
@@ -147,6 +148,7 @@ def test_risk_map__sentence_max_takes_largest_ratio_and_global_density() -> None
 def test_risk_map__global_gives_free_cells_the_unexplained_density() -> None:
     undetermined = np.ones((2, 3), dtype=bool)
     risk = risk_map("global", undetermined, SENTENCES, total_mines=3, known_mines=0)
+    assert risk is not None
     free = (3 - (0.5 + 0.5 + 1 / 3 + 1 / 3)) / 2
     expected = np.array([[0.5, 0.5, 1 / 3], [free, free, 1 / 3]])
     assert np.allclose(risk, expected)
@@ -155,6 +157,7 @@ def test_risk_map__global_gives_free_cells_the_unexplained_density() -> None:
 def test_risk_map__global_density_is_clipped_at_zero() -> None:
     undetermined = np.ones((2, 3), dtype=bool)
     risk = risk_map("global", undetermined, SENTENCES, total_mines=1, known_mines=0)
+    assert risk is not None
     assert risk[1, 0] == 0.0 and risk[1, 1] == 0.0
 
 
@@ -162,6 +165,7 @@ def test_risk_map__known_cells_count_against_remaining_mines() -> None:
     undetermined = np.ones((2, 3), dtype=bool)
     undetermined[0, 0] = False
     risk = risk_map("sentence-max", undetermined, [({(0, 1), (0, 2)}, 1)], 3, known_mines=1)
+    assert risk is not None
     assert risk[0, 0] == 0.0
     assert np.isclose(risk[1, 0], 2 / 5)
 

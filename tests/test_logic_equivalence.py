@@ -14,12 +14,12 @@ from mswp_gym.cells import neighbour_counts
 def cs50_runner_game(ai_class: type, rows: int, cols: int, mines: int, seed: int) -> list[tuple]:
     """Play the CS50 runner's way (one cell per move, no flood fill); record each step's state."""
     rng = np.random.default_rng(seed)
-    layout = np.zeros(rows * cols, dtype=bool)
-    layout[rng.choice(rows * cols, size=mines, replace=False)] = True
-    layout = layout.reshape(rows, cols)
+    flat_layout = np.zeros(rows * cols, dtype=bool)
+    flat_layout[rng.choice(rows * cols, size=mines, replace=False)] = True
+    layout = flat_layout.reshape(rows, cols)
     counts = neighbour_counts(layout)
     ai = ai_class(rows, cols, rng=np.random.default_rng(seed + 1))
-    trace = []
+    trace: list[tuple] = []
     while True:
         move = ai.make_safe_move() or ai.make_random_move()
         if move is None or layout[move]:
