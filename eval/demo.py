@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from itertools import pairwise
 from pathlib import Path
 
 from eval.agent_specs import AgentSpec, parse_agent_spec
@@ -136,7 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     config = EvalConfig(
         agents=tuple(agents),
         settings=(beginner,),
-        compare=tuple(zip(labels, labels[1:])),
+        compare=tuple(pairwise(labels)),
         games=args.games,
         seed=args.seed,
         workers=workers,
