@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from agents.solver import analyse, mine_probabilities
+from agents.solver.probability import RegionCache, analyse_reveal
 from agents.solver.deduce import deduce
 from mswp_gym.cells import neighbour_counts, neighbour_table
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, NO_CLUE
@@ -157,3 +158,23 @@ def test_deduce__single_and_pairwise_rules() -> None:
 def test_mine_probabilities__rejects_bad_input(board: object, total: object, error: type, words: str) -> None:
     with pytest.raises(error, match=words.replace("(", r"\(").replace(")", r"\)")):
         mine_probabilities(board, total)  # type: ignore[arg-type]
+
+
+def test_analyse_reveal__equals_analysing_the_board_with_the_clue_written_in() -> None:
+    rng = np.random.default_rng(21)
+    compared = 0
+    for _ in range(150):
+        board, total, layout = random_position(rng)
+        base = analyse(board, total)
+        counts = neighbour_counts(layout)
+        for r, c in np.argwhere((board == HIDDEN) & ~layout):
+            cell = int(r) * board.shape[1] + int(c)
+            after = analyse_reveal(base, cell, int(counts[r, c]), total, RegionCache())
+            written = board.copy()
+            written[r, c] = counts[r, c]
+            expected = analyse(written, total)
+            np.testing.assert_allclose(after.probability, expected.probability, atol=1e-9, equal_nan=True)
+            assert after.safe == expected.safe and after.mines == expected.mines
+            assert after.log_layouts == pytest.approx(expected.log_layouts, abs=1e-9)
+            compared += 1
+    assert compared > 100

@@ -30,7 +30,11 @@ class Deduction:
     constraints: tuple[Constraint, ...]
 
 
-def deduce(constraints: tuple[Constraint, ...] | list[Constraint], pairwise: bool = True) -> Deduction:
+def deduce(
+    constraints: tuple[Constraint, ...] | list[Constraint],
+    pairwise: bool = True,
+    changed: list[int] | None = None,
+) -> Deduction:
     """Apply the single-clue rule, then the pairwise rule, until neither finds anything new.
 
     Single clue: a clue needing 0 more mines clears its cells; one needing as many mines as it has
@@ -41,6 +45,8 @@ def deduce(constraints: tuple[Constraint, ...] | list[Constraint], pairwise: boo
     Args:
         constraints: ``(cells, mines)`` pairs over unknown flat cells.
         pairwise: Whether to use the pairwise rule (the single-clue rule always runs).
+        changed: Indices of the constraints that may not be at a fixed point yet (all if None):
+            the others are known to give nothing by themselves or pairwise among themselves.
 
     Returns:
         The settled cells and the reduced constraints.
@@ -55,7 +61,8 @@ def deduce(constraints: tuple[Constraint, ...] | list[Constraint], pairwise: boo
         for cell in cells:
             touching.setdefault(cell, []).append(index)
     settled: dict[int, bool] = {}
-    dirty = list(range(len(cells_of)))
+    dirty = list(range(len(cells_of))) if changed is None else list(changed)
+    recheck = set(dirty)
 
     def settle(cell: int, is_mine: bool) -> None:
         if cell in settled:
@@ -68,6 +75,7 @@ def deduce(constraints: tuple[Constraint, ...] | list[Constraint], pairwise: boo
             if is_mine:
                 need[index] -= 1
             dirty.append(index)
+            recheck.add(index)
 
     while True:
         while dirty:
@@ -79,7 +87,11 @@ def deduce(constraints: tuple[Constraint, ...] | list[Constraint], pairwise: boo
                 continue
             for cell in list(cells):
                 settle(cell, mines > 0)
-        if not pairwise or not _pairwise_pass(cells_of, need, touching, settle):
+        if not pairwise or not recheck:
+            break
+        todo = sorted(recheck)
+        recheck.clear()
+        if not _pairwise_pass(todo, cells_of, need, touching, settle):
             break
         if not dirty:
             break
@@ -93,36 +105,44 @@ def deduce(constraints: tuple[Constraint, ...] | list[Constraint], pairwise: boo
     )
 
 
-def _pairwise_pass(cells_of: list[set[int]], need: list[int], touching: dict[int, list[int]], settle) -> bool:  # type: ignore[no-untyped-def]
-    """One sweep of the pairwise rule over clues that share a cell; True if it settled anything."""
+def _pairwise_pass(todo: list[int], cells_of: list[set[int]], need: list[int], touching: dict[int, list[int]], settle) -> bool:  # type: ignore[no-untyped-def]
+    """The pairwise rule over every pair of clues that share a cell and include one in ``todo``,
+    both ways round; True if it settled anything."""
     found = False
-    for a, cells_a in enumerate(cells_of):
-        if len(cells_a) < 1:
+    for a in todo:
+        cells_a = cells_of[a]
+        if not cells_a:
             continue
         partners = {b for cell in cells_a for b in touching[cell] if b != a}
         for b in partners:
-            cells_b = cells_of[b]
-            if not cells_a or not cells_b:
-                continue
-            common = len(cells_a & cells_b)
-            if common == 0:
-                continue
-            only_a = len(cells_a) - common
-            only_b = len(cells_b) - common
-            if only_b == 0:
-                continue
-            need_a, need_b = need[a], need[b]
-            most_common = min(need_a, need_b, common)
-            least_common = max(0, need_a - only_a, need_b - only_b)
-            if need_b - most_common == only_b:
-                for cell in list(cells_b - cells_a):
-                    settle(cell, True)
-                found = True
-            elif need_b - least_common == 0:
-                for cell in list(cells_b - cells_a):
-                    settle(cell, False)
-                found = True
+            for first, second in ((a, b), (b, a)):
+                if _pair_rule(cells_of[first], cells_of[second], need[first], need[second], settle):
+                    found = True
     return found
+
+
+def _pair_rule(cells_a: set[int], cells_b: set[int], need_a: int, need_b: int, settle) -> bool:  # type: ignore[no-untyped-def]
+    """Settle ``B - A`` if clues A and B force all or none of it to be mines."""
+    if not cells_a or not cells_b:
+        return False
+    common = len(cells_a & cells_b)
+    if common == 0:
+        return False
+    only_a = len(cells_a) - common
+    only_b = len(cells_b) - common
+    if only_b == 0:
+        return False
+    most_common = min(need_a, need_b, common)
+    least_common = max(0, need_a - only_a, need_b - only_b)
+    if need_b - most_common == only_b:
+        for cell in list(cells_b - cells_a):
+            settle(cell, True)
+        return True
+    if need_b - least_common == 0:
+        for cell in list(cells_b - cells_a):
+            settle(cell, False)
+        return True
+    return False
 
 
 def _unique(constraints: tuple[Constraint, ...]) -> tuple[Constraint, ...]:

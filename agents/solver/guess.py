@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.solver.probability import Analysis, RegionCache, analyse
+from agents.solver.probability import Analysis, RegionCache, analyse_reveal
 from mswp_gym.cells import neighbour_table
 from mswp_gym.constants import EXPLODED, MINE
 
@@ -110,7 +110,7 @@ def choose_guess(
     shortlist = _shortlist(order, probability, analysis.frontier, best, tolerance, candidates, rng)
     scored: list[tuple[float, float, int]] = []
     for cell in shortlist:
-        score = _two_step_score(cell, float(probability[cell]), board, total_mines, legal, cache, table, progress_weight)
+        score = _two_step_score(cell, float(probability[cell]), analysis, total_mines, legal, cache, table, progress_weight)
         scored.append((score, -float(probability[cell]), cell))
     top = max(s for s, _, _ in scored)
     winners = [item for item in scored if item[0] >= top - 1e-12]
@@ -149,7 +149,7 @@ def _shortlist(
 def _two_step_score(
     cell: int,
     risk: float,
-    board: np.ndarray,
+    analysis: Analysis,
     total_mines: int,
     legal: np.ndarray,
     cache: RegionCache,
@@ -157,24 +157,21 @@ def _two_step_score(
     progress_weight: float,
 ) -> float:
     """``(1 - p) * (E_v[next safety] + progress_weight * P(next has a safe cell))`` for ``cell``."""
-    rows, cols = board.shape
-    flat = board.ravel()
-    known = sum(1 for n in table[cell] if flat[n] == EXPLODED or flat[n] == MINE)
-    unknown = sum(1 for n in table[cell] if -2 <= flat[n] < 0)
-    row, col = divmod(cell, cols)
+    visible = analysis.visible_mines
+    unknown = set(analysis.position.unknown)
+    known = sum(1 for n in table[cell] if n in visible)
+    hidden_around = sum(1 for n in table[cell] if n in unknown)
     outcomes: list[tuple[float, float, float]] = []
-    for value in range(known, known + unknown + 1):
-        trial = board.copy()
-        trial[row, col] = value
+    for value in range(known, known + hidden_around + 1):
         try:
-            after = analyse(trial, total_mines, cache)
+            after = analyse_reveal(analysis, cell, value, total_mines, cache)
         except ValueError:
             continue
         if after.safe:
             safety, progress = 1.0, 1.0
         else:
-            hidden = [c for c in after.position.unknown if legal[c] and c != cell and c not in after.mines]
-            safety = 1.0 - float(min(after.probability[hidden])) if hidden else 1.0
+            hidden = [c for c in after.position.unknown if legal[c] and c not in after.mines]
+            safety = 1.0 - float(after.probability[hidden].min()) if hidden else 1.0
             progress = 0.0
         outcomes.append((after.log_layouts, safety, progress))
     if not outcomes:

@@ -29,6 +29,7 @@ import numpy as np
 from agents.solver.deduce import Contradiction, deduce
 from agents.solver.enumerate import DEFAULT_NODE_BUDGET, RegionCounts, RegionTooLarge, count_region, split_regions
 from agents.solver.position import Constraint, Position, read_position
+from mswp_gym.cells import neighbour_table
 from mswp_gym.constants import EXPLODED, MINE
 
 _CACHE_SIZE = 4096
@@ -65,7 +66,8 @@ class Analysis:
     """Everything known about one position.
 
     Attributes:
-        position: The parsed position.
+        position: The parsed position (for a hypothetical reveal, its constraints are the reduced
+            ones the analysis started from).
         probability: ``(rows * cols,)`` float64 flat mine probabilities of the unknown cells; NaN on
             revealed safe cells, 1.0 on visible mines.
         safe: Flat indices of the unknown cells that are certainly safe.
@@ -73,6 +75,10 @@ class Analysis:
         log_layouts: Natural log of the number of layouts consistent with the position.
         approximate: True if a region was too large to count exactly (see module docstring).
         frontier: Flat indices of unknown cells that touch a clue and are not settled.
+        deduced_safe: The cells the local rules settled as safe (a subset of ``safe``).
+        deduced_mines: The cells the local rules settled as mines (a subset of ``mines``).
+        reduced: The constraints left after the local rules (settled cells removed).
+        visible_mines: Flat indices of the visible mines (``EXPLODED``/``MINE``).
     """
 
     position: Position
@@ -82,6 +88,10 @@ class Analysis:
     log_layouts: float
     approximate: bool
     frontier: frozenset[int]
+    deduced_safe: frozenset[int]
+    deduced_mines: frozenset[int]
+    reduced: tuple[Constraint, ...]
+    visible_mines: frozenset[int]
 
 
 def analyse(
@@ -106,32 +116,111 @@ def analyse(
         TypeError, ValueError: bad input, or no layout fits the position (the message names why).
     """
     position = read_position(board, total_mines)
+    template = np.full(position.rows * position.cols, np.nan)
+    flat_board = board.ravel()
+    visible = (flat_board == EXPLODED) | (flat_board == MINE)
+    template[visible] = 1.0
+    return _solve(
+        position, position.constraints, frozenset(), frozenset(), template,
+        frozenset(np.flatnonzero(visible).tolist()), total_mines,
+        cache if cache is not None else RegionCache(), node_budget,
+    )
+
+
+def analyse_reveal(
+    base: Analysis,
+    cell: int,
+    value: int,
+    total_mines: int,
+    cache: RegionCache,
+    node_budget: int = DEFAULT_NODE_BUDGET,
+) -> Analysis:
+    """The analysis of ``base``'s position after ``cell`` is revealed safe showing ``value``.
+
+    Equivalent to :func:`analyse` on the board with that clue written in (flood fill aside), but it
+    starts from ``base``'s reduced constraints, so only the changed part is worked out again.
+
+    Raises:
+        ValueError: no layout fits the new position (the value is impossible there).
+    """
+    position = base.position
+    rows, cols = position.rows, position.cols
+    settled_mines = base.deduced_mines
+    settled = base.deduced_safe | settled_mines
+    around = neighbour_table(rows, cols)[cell]
+    unknown = set(position.unknown)
+    own = tuple(n for n in around if n in unknown and n not in settled)
+    need = value - sum(1 for n in around if n in base.visible_mines or n in settled_mines)
+    if need < 0 or need > len(own):
+        raise ValueError(f"cell {cell} cannot show {value} here")
+    constraints: list[Constraint] = []
+    changed: list[int] = []
+    for cells, mines in base.reduced:
+        if cell in cells:
+            cells = tuple(c for c in cells if c != cell)
+            if not cells:
+                if mines:
+                    raise ValueError(f"cell {cell} must be a mine here")
+                continue
+            changed.append(len(constraints))
+        constraints.append((cells, mines))
+    if own:
+        changed.append(len(constraints))
+        constraints.append((own, need))
+    new_position = Position(
+        rows=rows,
+        cols=cols,
+        unknown=tuple(c for c in position.unknown if c != cell),
+        known_mines=position.known_mines,
+        mines_left=position.mines_left,
+        constraints=tuple(constraints),
+    )
+    template = base.probability.copy()
+    template[cell] = np.nan
+    return _solve(
+        new_position, new_position.constraints, base.deduced_safe - {cell}, settled_mines, template,
+        base.visible_mines, total_mines, cache, node_budget, changed,
+    )
+
+
+def _solve(
+    position: Position,
+    constraints: tuple[Constraint, ...],
+    known_safe: frozenset[int],
+    known_mines: frozenset[int],
+    template: np.ndarray,
+    visible_mines: frozenset[int],
+    total_mines: int,
+    cache: RegionCache,
+    node_budget: int,
+    changed: list[int] | None = None,
+) -> Analysis:
+    """Deduce, count, combine: the common core of :func:`analyse` and :func:`analyse_reveal`."""
     try:
-        deduction = deduce(position.constraints)
+        deduction = deduce(constraints, changed=changed)
     except Contradiction as error:
         raise ValueError(f"no layout fits this board: {error}") from None
-    cache = cache if cache is not None else RegionCache()
+    deduced_safe = known_safe | deduction.safe
+    deduced_mines = known_mines | deduction.mines
     regions: list[RegionCounts] = []
     approximate = False
     for region in split_regions(deduction.constraints):
         counted, exact = _count_with_fallback(region, cache, node_budget)
         regions.extend(counted)
         approximate = approximate or not exact
-    mines_left = position.mines_left - len(deduction.mines)
+    mines_left = position.mines_left - len(deduced_mines)
     frontier = {cell for region in regions for group in region.groups for cell in group}
-    settled = deduction.safe | deduction.mines
+    settled = deduced_safe | deduced_mines
     off = [cell for cell in position.unknown if cell not in frontier and cell not in settled]
     combined = _combine(regions, len(off), mines_left, total_mines)
 
-    probability = np.full(position.rows * position.cols, np.nan)
-    flat_board = board.ravel()
-    probability[(flat_board == EXPLODED) | (flat_board == MINE)] = 1.0
-    safe = set(deduction.safe)
-    mines = set(deduction.mines)
-    for cell in deduction.safe:
-        probability[cell] = 0.0
-    for cell in deduction.mines:
-        probability[cell] = 1.0
+    probability = template.copy()
+    safe = set(deduced_safe)
+    mines = set(deduced_mines)
+    if deduced_safe:
+        probability[list(deduced_safe)] = 0.0
+    if deduced_mines:
+        probability[list(deduced_mines)] = 1.0
     for region, (group_p, group_state) in zip(regions, combined.groups):
         for group, p, state in zip(region.groups, group_p, group_state):
             _assign(probability, group, p, state, safe, mines)
@@ -145,6 +234,10 @@ def analyse(
         log_layouts=combined.log_layouts,
         approximate=approximate,
         frontier=frozenset(frontier),
+        deduced_safe=deduced_safe,
+        deduced_mines=deduced_mines,
+        reduced=deduction.constraints,
+        visible_mines=visible_mines,
     )
 
 
