@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from mswp_gym.cells import neighbour_counts
+from mswp_gym.clues import EXACT, ClueModel
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, Outcome
 from mswp_gym.floodfill import reveal_region
 from mswp_gym.pictures import parse_picture, render_picture
@@ -29,12 +30,21 @@ class Board:
             safe cell is revealed (the CS520 report's scoring).
     """
 
-    def __init__(self, mines: np.ndarray, *, score_mode: bool = False) -> None:
+    def __init__(
+        self,
+        mines: np.ndarray,
+        *,
+        score_mode: bool = False,
+        clues: ClueModel = EXACT,
+        rng: np.random.Generator | None = None,
+    ) -> None:
         """Start a game on the given layout with nothing revealed.
 
         Args:
             mines: ``(rows, cols)`` array of truth values; any non-zero entry is a mine.
             score_mode: see the class docstring.
+            clues: how revealed clues are shown (:mod:`mswp_gym.clues`); exact by default.
+            rng: the generator that draws uncertain clues; required unless ``clues`` is exact.
 
         Raises:
             ValueError: if ``mines`` is not two-dimensional, is empty, or has no safe cell.
@@ -60,6 +70,10 @@ class Board:
         self.safe_revealed = 0
         self.exploded = 0
         self._counts_list: list[int] | None = None
+        if not clues.exact and rng is None:
+            raise ValueError("uncertain clues need an rng to draw them from")
+        self.clues = clues
+        self.rng = rng
 
     # ------------------------------------------------------------------ moves
     def reveal(self, row: int, col: int) -> int:
@@ -87,11 +101,24 @@ class Board:
             else:
                 self.outcome = Outcome.LOST
             return 1
-        opened = reveal_region(self, row, col)
+        if self.clues.exact:
+            opened = reveal_region(self, row, col)
+        else:
+            opened = self._reveal_one_uncertain(row, col)
         self.safe_revealed += opened
         if self.safe_revealed == self.safe_total:
             self.outcome = Outcome.WON if self.exploded == 0 else Outcome.CLEARED
         return opened
+
+    def _reveal_one_uncertain(self, row: int, col: int) -> int:
+        assert self.rng is not None
+        around = (min(row + 2, self.rows) - max(row - 1, 0)) * (
+            min(col + 2, self.cols) - max(col - 1, 0)
+        ) - 1
+        self.revealed[row, col] = True
+        self.flagged[row, col] = False
+        self.visible[row, col] = self.clues.shown(int(self.counts[row, col]), around, self.rng)
+        return 1
 
     def toggle_flag(self, row: int, col: int) -> bool:
         """Flag or unflag a hidden cell. Returns whether the cell is flagged afterwards.

@@ -46,6 +46,23 @@ def neighbour_table(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
     )
 
 
+@lru_cache(maxsize=64)
+def neighbour_sets(rows: int, cols: int) -> tuple[frozenset[int], ...]:
+    """:func:`neighbour_table` as frozensets, for set arithmetic in cell-by-cell walks."""
+    return tuple(frozenset(around) for around in neighbour_table(rows, cols))
+
+
+@lru_cache(maxsize=64)
+def neighbour_index(rows: int, cols: int) -> np.ndarray:
+    """``(rows*cols, 8)`` intp: each cell's neighbours' flat indices, padded with ``rows*cols``."""
+    cells = rows * cols
+    out = np.full((cells, 8), cells, dtype=np.intp)
+    for index, around in enumerate(neighbour_table(rows, cols)):
+        out[index, : len(around)] = around
+    out.flags.writeable = False
+    return out
+
+
 def neighbour_counts(mask: np.ndarray) -> np.ndarray:
     """How many ``True`` cells of ``mask`` surround each cell (the cell itself excluded).
 
@@ -56,6 +73,10 @@ def neighbour_counts(mask: np.ndarray) -> np.ndarray:
         ``(rows, cols)`` int8 counts in ``0..8``.
     """
     rows, cols = mask.shape
+    if rows * cols <= 4096:
+        # Few mines: scatter each mine's neighbours (fast for the standard boards).
+        around = neighbour_index(rows, cols)[np.flatnonzero(mask)].ravel()
+        return np.bincount(around, minlength=rows * cols + 1)[:-1].astype(np.int8).reshape(rows, cols)
     padded = np.zeros((rows + 2, cols + 2), dtype=np.int8)
     padded[1:-1, 1:-1] = mask
     out = (

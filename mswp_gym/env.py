@@ -11,6 +11,7 @@ from gymnasium import spaces
 
 from mswp_gym.board import Board
 from mswp_gym.cells import neighbour_table
+from mswp_gym.clues import ClueModel
 from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
 from mswp_gym.encoding import check_obs_mode, encode, observation_space
 from mswp_gym.generators import Generator, check_mines, check_size, make_generator
@@ -91,7 +92,10 @@ class MinesweeperEnv(gym.Env[Any, int]):
     ``first_click`` (``any``/``safe``/``opening``/``fixed``; default ``safe``, or ``fixed`` with
     ``layout``); ``rewards`` (RewardConfig or dict); ``obs_mode``; ``flag_actions``;
     ``score_mode``; ``render_mode`` (``ansi``, ``rgb_array``, ``human``); ``layout`` (bool array
-    or text picture, for ``fixed``); ``max_steps``.
+    or text picture, for ``fixed``); ``max_steps``; ``clue_reveal_prob`` (a revealed safe cell
+    shows its clue with this probability, else ``NO_CLUE``) and ``clue_noise`` (``exact``,
+    ``optimistic``: shown <= true, ``cautious``: shown >= true), the CS520 report's uncertain
+    clues (see :mod:`mswp_gym.clues`; under any uncertainty there is no flood fill).
 
     ## Version history
     * v0: first release.
@@ -117,6 +121,8 @@ class MinesweeperEnv(gym.Env[Any, int]):
         render_mode: str | None = None,
         layout: np.ndarray | str | None = None,
         max_steps: int | None = None,
+        clue_reveal_prob: float = 1.0,
+        clue_noise: str = "exact",
     ) -> None:
         rule = first_click if first_click is not None else ("fixed" if layout is not None else "safe")
         self.generator: Generator = make_generator(rule, layout)
@@ -130,6 +136,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         mines = resolve_mine_count(rows, cols, mines, density)
         check_mines(rule, rows, cols, mines)
         check_obs_mode(obs_mode)
+        self.clues = ClueModel(reveal_prob=clue_reveal_prob, noise=clue_noise)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"unknown render_mode {render_mode!r}; choose one of "
@@ -145,7 +152,10 @@ class MinesweeperEnv(gym.Env[Any, int]):
             raise TypeError(f"rewards must be a RewardConfig or a dict, got {type(rewards).__name__}")
 
         self.rows, self.cols, self.mines = int(rows), int(cols), int(mines)
-        self.game_spec = GameSpec(self.rows, self.cols, self.mines, rule, bool(score_mode))
+        self.game_spec = GameSpec(
+            self.rows, self.cols, self.mines, rule, bool(score_mode),
+            float(clue_reveal_prob), clue_noise,
+        )
         self.rewards = rewards
         self.obs_mode = obs_mode
         self.flag_actions = bool(flag_actions)
@@ -191,7 +201,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         """Reveal (or flag) one cell. See the class docstring for rewards and the episode end."""
         index = self._check_action(action)
         if self._done:
-            raise RuntimeError("the episode has ended: call reset() before step()")
+            raise RuntimeError("no episode in progress (never reset, or ended): call reset() before step()")
         self._steps += 1
         if index >= self._cells:
             reward = self._toggle_flag(index - self._cells)
@@ -272,7 +282,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
 
     def _new_board(self, first_click: tuple[int, int] | None) -> Board:
         layout = self.generator.layout(self.rows, self.cols, self.mines, self.np_random, first_click)
-        board = Board(layout, score_mode=self.score_mode)
+        board = Board(layout, score_mode=self.score_mode, clues=self.clues, rng=self.np_random)
         if self._board is None and first_click is not None:
             flagged = self._pre_visible == FLAGGED
             board.flagged |= flagged

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from mswp_gym.cells import neighbour_table
+from mswp_gym.cells import neighbour_sets
 
 if TYPE_CHECKING:
     from mswp_gym.board import Board
@@ -62,19 +62,22 @@ def reveal_region(board: Board, row: int, col: int, *, method: str | None = None
 
 
 def _walk(board: Board, start: int) -> np.ndarray:
-    table = neighbour_table(board.rows, board.cols)
+    # A hidden zero's component cannot contain a revealed zero (that zero's cascade would have
+    # opened it), so the walk ignores what is revealed and the caller's filter drops old cells.
+    around = neighbour_sets(board.rows, board.cols)
     counts = board.counts_list()
-    revealed = board.revealed.ravel()
     opened = {start}
     stack = [start]
+    pop, push = stack.pop, stack.append
     while stack:
-        for n in table[stack.pop()]:
-            if n in opened or revealed[n]:
-                continue
-            opened.add(n)
-            if counts[n] == 0:
-                stack.append(n)
-    return np.fromiter(opened, dtype=np.intp, count=len(opened))
+        new = around[pop()] - opened
+        if new:
+            opened |= new
+            for n in new:
+                if counts[n] == 0:
+                    push(n)
+    cells = np.fromiter(opened, dtype=np.intp, count=len(opened))
+    return cells[~board.revealed.ravel()[cells]]
 
 
 def _offsets(width: int) -> np.ndarray:

@@ -27,6 +27,16 @@ class GameSpec:
     score_mode: bool = False
     """If True, stepping on a mine does not end the game (the CS520 report's scoring)."""
 
+    clue_reveal_prob: float = 1.0
+    """Probability that a revealed safe cell shows its clue (else ``NO_CLUE``)."""
+    clue_noise: str = "exact"
+    """``exact``, ``optimistic`` (shown <= true count) or ``cautious`` (shown >= true count)."""
+
+    @property
+    def exact_clues(self) -> bool:
+        """Whether every clue is shown and true (the classic game)."""
+        return self.clue_reveal_prob == 1.0 and self.clue_noise == "exact"
+
     @property
     def cells(self) -> int:
         """``rows * cols``."""

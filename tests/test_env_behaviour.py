@@ -68,7 +68,7 @@ def test_env__step_after_end_is_a_clear_error() -> None:
     env = fixed_env()
     env.reset(seed=0)
     env.step(13)  # the mine at (2, 3)
-    with pytest.raises(RuntimeError, match="call reset"):
+    with pytest.raises(RuntimeError, match="no episode in progress"):
         env.step(0)
 
 

@@ -1,0 +1,58 @@
+"""How clues are shown: exactly, or under one of the CS520 report's three uncertainty models.
+
+1. ``reveal_prob=p``: a revealed safe cell shows its clue only with probability ``p``; otherwise
+   it shows ``NO_CLUE`` (the cell is still known to be safe).
+2. ``noise="optimistic"``: the number shown is drawn uniformly from ``0..true`` (a lower bound).
+3. ``noise="cautious"``: the number shown is drawn uniformly from ``true..neighbours`` (an upper
+   bound; ``neighbours`` is 8 inside, 5 on an edge, 3 in a corner).
+
+Each cell's clue is drawn once, when it is revealed, from the env's RNG. Under any uncertainty
+there is no flood fill: a zero that opened its neighbours would tell the truth the model hides,
+so every reveal opens exactly one cell and the player does its own inference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from mswp_gym.constants import NO_CLUE
+
+CLUE_NOISES: tuple[str, ...] = ("exact", "optimistic", "cautious")
+
+
+@dataclass(frozen=True)
+class ClueModel:
+    """What a revealed safe cell shows."""
+
+    reveal_prob: float = 1.0
+    """Probability that a revealed safe cell shows a clue at all."""
+    noise: str = "exact"
+    """``exact``, ``optimistic`` (shown <= true) or ``cautious`` (shown >= true)."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.reveal_prob, bool) or not isinstance(self.reveal_prob, (int, float)) or not (
+            0.0 <= self.reveal_prob <= 1.0
+        ):
+            raise ValueError(f"clue_reveal_prob must be a number in [0, 1], got {self.reveal_prob!r}")
+        if self.noise not in CLUE_NOISES:
+            raise ValueError(f"unknown clue_noise {self.noise!r}; choose one of {', '.join(CLUE_NOISES)}")
+
+    @property
+    def exact(self) -> bool:
+        """Whether clues are always shown and always true (the classic game, with flood fill)."""
+        return self.reveal_prob == 1.0 and self.noise == "exact"
+
+    def shown(self, true_count: int, neighbours: int, rng: np.random.Generator) -> int:
+        """The code a revealed safe cell shows, given its true count and number of neighbours."""
+        if self.reveal_prob < 1.0 and rng.random() >= self.reveal_prob:
+            return NO_CLUE
+        if self.noise == "optimistic":
+            return int(rng.integers(0, true_count + 1))
+        if self.noise == "cautious":
+            return int(rng.integers(true_count, neighbours + 1))
+        return true_count
+
+
+EXACT = ClueModel()
