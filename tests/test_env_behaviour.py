@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from mswp_gym import FLAGGED, HIDDEN, MinesweeperEnv, Outcome, RewardConfig
-from mswp_gym.encoding import N_CHANNELS, board_from_observation
 from mswp_gym.constants import EXPLODED
+from mswp_gym.encoding import N_CHANNELS, board_from_observation
 
 LAYOUT = """
 . . . . .
@@ -53,7 +53,7 @@ def test_env__win_reward_and_end_info() -> None:
     assert terminated and info["outcome"] == Outcome.WON and info["is_success"]
     assert reward == RewardConfig().win
     assert info["cells_revealed"] == 23
-    assert np.array_equal(info["layout"], env.unwrapped._board.mines)  # noqa: SLF001
+    assert np.array_equal(info["layout"], env.unwrapped._board.mines)
 
 
 def test_env__layout_only_in_info_at_the_end() -> None:

@@ -14,7 +14,7 @@ def play_all_safe(env: MinesweeperEnv, seed: int) -> tuple[np.ndarray, dict]:
     """Reveal every safe cell (reading the layout from a throwaway copy of the game)."""
     twin = MinesweeperEnv(env.rows, env.cols, env.mines, first_click="any")
     twin.reset(seed=seed)
-    layout = twin.unwrapped._board.mines  # noqa: SLF001 - the test needs the truth
+    layout = twin.unwrapped._board.mines
     env.reset(seed=seed)
     obs, info = None, {}
     terminated = False
@@ -47,7 +47,7 @@ def test_clues__noise_bounds_hold(noise: str) -> None:
 
 def test_clues__noise_really_varies() -> None:
     env = MinesweeperEnv(8, 8, 12, first_click="any", clue_noise="cautious")
-    obs, info = play_all_safe(env, 3)
+    obs, _info = play_all_safe(env, 3)
     exact = MinesweeperEnv(8, 8, 12, first_click="any")
     exact_obs, _ = play_all_safe(exact, 3)
     assert (obs != exact_obs).any()
