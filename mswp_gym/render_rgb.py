@@ -68,7 +68,7 @@ _FLAT, _RAISED, _BLOWN = 0, 1, 2
 @lru_cache(maxsize=32)
 def _tiles(cell_px: int) -> np.ndarray:
     """``(3, cell_px, cell_px, 3)`` uint8: one cell's background for each kind (read-only)."""
-    width = max(1, cell_px // 12)
+    width = max(1, cell_px // 10) + 1  # the first row and column are covered by the grid line
     tiles = np.empty((3, cell_px, cell_px, 3), dtype=np.uint8)
     tiles[_FLAT] = REVEALED_RGB
     tiles[_BLOWN] = EXPLODED_RGB

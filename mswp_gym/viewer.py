@@ -1,4 +1,8 @@
-"""The pygame window behind ``render_mode="human"``; pygame is imported only here, lazily."""
+"""The pygame window behind ``render_mode="human"``; pygame is imported only here, lazily.
+
+It shows the frames of :func:`mswp_gym.render_rgb.render_rgb`, the same board drawing the
+``mswp-play`` app uses (both go through :mod:`mswp_gym.drawing`).
+"""
 
 from __future__ import annotations
 
@@ -6,16 +10,9 @@ from typing import Any
 
 import numpy as np
 
-INSTALL_HINT = "render_mode='human' needs pygame: pip install 'mswp-gym[gui]'"
+from mswp_gym.drawing import INSTALL_HINT, frame_surface, import_pygame
 
-
-def import_pygame() -> Any:
-    """Import pygame or raise an ImportError that says how to install it."""
-    try:
-        import pygame
-    except ImportError as err:  # pragma: no cover - depends on the environment
-        raise ImportError(INSTALL_HINT) from err
-    return pygame
+__all__ = ["INSTALL_HINT", "HumanViewer", "import_pygame"]
 
 
 class HumanViewer:
@@ -37,8 +34,7 @@ class HumanViewer:
             self.screen = pygame.display.set_mode((width, height))
             pygame.display.set_caption(self.title)
         pygame.event.pump()
-        surface = pygame.surfarray.make_surface(np.ascontiguousarray(frame.transpose(1, 0, 2)))
-        self.screen.blit(surface, (0, 0))
+        self.screen.blit(frame_surface(frame), (0, 0))
         pygame.display.flip()
         self.clock.tick(fps)
 
