@@ -19,7 +19,7 @@ venv: $(STAMP)
 
 ## The main job: play agents on seeded boards and compare them.
 demo: $(STAMP)
-	$(PY) -m mswp_gym.demo
+	$(PY) -m eval.demo
 
 ## The test suite.
 test: $(STAMP)

@@ -11,9 +11,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import gymnasium as gym  # noqa: E402
+import gymnasium as gym
 
-import mswp_gym  # noqa: E402, F401  (registers the ids)
+import mswp_gym  # noqa: F401  (registers the ids)
 
 # ``bench_envs`` is injected into this module by the harness before it runs.
 bench_envs = globals()["bench_envs"]
