@@ -52,6 +52,11 @@ class SolverAgent(SeededAgent):
         node_budget: Search nodes per frontier region before the approximation (see
             :mod:`agents.solver.probability`).
         opening_offset: First click ``(k, k)`` under the ``opening`` rule.
+        linked: Depth 1: clears that follow from the guess being safe whatever it shows are not
+            counted as progress.
+        dead_last: Depth 1: a cell that can show only one number (no information) is guessed only if
+            nothing else is near the lowest risk.
+        near_off: Depth 1: also look ahead at off-frontier cells two steps from a clue.
 
     Raises:
         ValueError: a depth outside ``0..MAX_DEPTH`` or a negative option.
@@ -71,6 +76,9 @@ class SolverAgent(SeededAgent):
         endgame_layouts: int = DEFAULT_ENDGAME_LAYOUTS,
         node_budget: int = DEFAULT_NODE_BUDGET,
         opening_offset: int = DEFAULT_OPENING_OFFSET,
+        linked: bool = True,
+        dead_last: bool = True,
+        near_off: bool = True,
     ) -> None:
         super().__init__(seed)
         if not 0 <= depth <= MAX_DEPTH:
@@ -88,6 +96,9 @@ class SolverAgent(SeededAgent):
         self.endgame_layouts = endgame_layouts
         self.node_budget = node_budget
         self.opening_offset = opening_offset
+        self.linked = bool(linked)
+        self.dead_last = bool(dead_last)
+        self.near_off = bool(near_off)
         self.cache = RegionCache()
         self._pending: list[int] = []
         self._board: np.ndarray | None = None
@@ -110,34 +121,48 @@ class SolverAgent(SeededAgent):
     def act(self, observation: Any, action_mask: np.ndarray) -> int:
         """The flat index of the cell to reveal next (always legal).
 
+        Certain safe cells found by one analysis are queued and returned one per call while they
+        stay hidden and legal.
+
         Raises:
             ValueError: no spec (the mine count is unknown), a board that does not match the spec or
                 the mask, no legal action, or an inconsistent board.
         """
-        board = _board_of(observation).copy()
-        rows, cols = self.board_size(board)
-        spec = self._require_spec()
-        mask = np.asarray(action_mask).ravel()
-        if mask.shape[0] < rows * cols:
-            raise ValueError(f"action mask of length {mask.shape[0]} is shorter than {rows}x{cols}")
-        legal = mask[: rows * cols].astype(bool)
-        if not legal.any():
-            raise ValueError("the action mask allows no reveal")
-        self._board = board
-        self._analysis = None
+        board, legal = self._read(observation, action_mask)
         flat = board.ravel()
         unknown = (flat == HIDDEN) | (flat == FLAGGED)
-        if unknown.all():
-            self._pending = []
-            return self._first_click(spec, legal, cols)
         self._pending = [c for c in self._pending if unknown[c] and legal[c]]
-        if not self._pending:
-            self._pending = self._certain_safe(board, spec.mines, deep=False)
-        if self._pending:
+        if self._pending and not unknown.all():
             self._certain = True
             self._last = {"reason": "certain"}
             return self._pending.pop(0)
-        return self._guess(board, spec.mines, legal)
+        cells = self._plan(board, legal)
+        self._pending = cells[1:]
+        return cells[0]
+
+    def next_cells(self, observation: Any, action_mask: np.ndarray | None = None) -> list[Cell]:
+        """The cells to reveal now: every certain safe cell the cheapest proof finds, else one guess.
+
+        The batch form of :meth:`act`, for drivers that reveal many cells per step. The cheapest
+        proof is the local rules; only when they find nothing is the exact analysis run, so the batch
+        may miss cells that only the global count proves until the next call (see :meth:`safe_cells`
+        for all of them at once).
+
+        Args:
+            observation: The visible board (any observation form).
+            action_mask: Legal reveals; every hidden or flagged cell if None.
+
+        Raises:
+            ValueError: see :meth:`act`.
+        """
+        board = _board_of(observation)
+        if action_mask is None:
+            flat = board.ravel()
+            action_mask = (flat == HIDDEN) | (flat == FLAGGED)
+        board, legal = self._read(board, action_mask)
+        cols = board.shape[1]
+        self._pending = []
+        return [to_cell(c, cols) for c in self._plan(board, legal)]
 
     def explain(self) -> dict[str, Any]:
         """What the agent knows about the last board it saw.
@@ -191,6 +216,34 @@ class SolverAgent(SeededAgent):
             raise ValueError("SolverAgent needs a GameSpec (for the mine count): pass spec= to reset or the constructor")
         return self.spec
 
+    def _read(self, observation: Any, action_mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Check and copy the board and the reveal part of the mask; remember the board."""
+        board = _board_of(observation).copy()
+        rows, cols = self.board_size(board)
+        self._require_spec()
+        mask = np.asarray(action_mask).ravel()
+        if mask.shape[0] < rows * cols:
+            raise ValueError(f"action mask of length {mask.shape[0]} is shorter than {rows}x{cols}")
+        legal = mask[: rows * cols].astype(bool)
+        if not legal.any():
+            raise ValueError("the action mask allows no reveal")
+        self._board = board
+        self._analysis = None
+        return board, legal
+
+    def _plan(self, board: np.ndarray, legal: np.ndarray) -> list[int]:
+        """Flat cells to reveal now: all certain safe ones found (sets ``certain``), else one choice."""
+        spec = self._require_spec()
+        flat = board.ravel()
+        if ((flat == HIDDEN) | (flat == FLAGGED)).all():
+            return [self._first_click(spec, legal, board.shape[1])]
+        found = [c for c in self._certain_safe(board, spec.mines, deep=False) if legal[c]]
+        if found:
+            self._certain = True
+            self._last = {"reason": "certain"}
+            return found
+        return [self._guess(board, spec.mines, legal)]
+
     def _first_click(self, spec: GameSpec, legal: np.ndarray, cols: int) -> int:
         rows = spec.rows
         if spec.first_click == FirstClick.OPENING:
@@ -241,6 +294,7 @@ class SolverAgent(SeededAgent):
             guess: Guess = choose_guess(
                 analysis, board, mines, legal, self.rng, self.depth, self.cache,
                 self.candidates, self.tolerance, self.progress_weight,
+                self.linked, self.dead_last, self.near_off,
             )
         except ValueError:
             index = int(np.flatnonzero(legal)[0])

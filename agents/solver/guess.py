@@ -66,6 +66,9 @@ def choose_guess(
     candidates: int = DEFAULT_CANDIDATES,
     tolerance: float = DEFAULT_TOLERANCE,
     progress_weight: float = DEFAULT_PROGRESS_WEIGHT,
+    linked: bool = True,
+    dead_last: bool = True,
+    near_off: bool = True,
 ) -> Guess:
     """Pick the cell to reveal when no unknown cell is certainly safe.
 
@@ -80,6 +83,9 @@ def choose_guess(
         candidates: Depth 1: most cells scored.
         tolerance: Depth 1: how far above the lowest risk a candidate may be.
         progress_weight: Depth 1: weight of the progress term.
+        linked: Depth 1: discount clears that follow from the guess being safe whatever it shows.
+        dead_last: Depth 1: cells that can show only one number are tried last.
+        near_off: Depth 1: also try off-frontier cells two steps from a clue.
 
     Returns:
         The :class:`Guess`.
@@ -107,16 +113,18 @@ def choose_guess(
         cell = ties[int(rng.integers(len(ties)))] if len(ties) > 1 else ties[0]
         return Guess(cell=cell, risk=best, score=None, forced=False, tried=1)
 
-    shortlist = _shortlist(order, probability, analysis.frontier, best, tolerance, candidates, rng)
-    scored: list[tuple[float, float, int]] = []
+    shortlist = _shortlist(order, probability, analysis.frontier, best, tolerance, candidates, near_off, table, unknown_flat, board)
+    scored: list[tuple[bool, float, float, int, int]] = []
     for cell in shortlist:
-        score = _two_step_score(cell, float(probability[cell]), analysis, total_mines, legal, cache, table, progress_weight)
-        scored.append((score, -float(probability[cell]), cell))
-    top = max(s for s, _, _ in scored)
-    winners = [item for item in scored if item[0] >= top - 1e-12]
-    winners.sort(key=lambda item: (-item[1], openness[item[2]]))
-    _, neg_risk, cell = winners[0]
-    return Guess(cell=cell, risk=-neg_risk, score=top, forced=False, tried=len(scored))
+        outcomes = _outcomes(cell, analysis, total_mines, legal, cache, table)
+        risk = float(probability[cell])
+        score = _two_step_score(outcomes, risk, progress_weight, linked)
+        # A cell that can show only one number tells nothing: it goes last unless nothing else is left.
+        dead = dead_last and len(outcomes) == 1 and risk > 0.0
+        scored.append((dead, -score, risk, openness[cell], cell))
+    scored.sort()
+    dead, neg_score, risk, _, cell = scored[0]
+    return Guess(cell=cell, risk=risk, score=-neg_score, forced=False, tried=len(scored))
 
 
 def _unknown_flat(board: np.ndarray) -> list[bool]:
@@ -131,57 +139,83 @@ def _shortlist(
     best: float,
     tolerance: float,
     candidates: int,
-    rng: np.random.Generator,
-) -> list[int]:
-    """The cells worth a look-ahead: near the lowest risk, off-frontier cells sampled sparingly."""
-    near = [c for c in order if probability[c] <= best + tolerance]
-    on = [c for c in near if c in frontier]
-    off = [c for c in near if c not in frontier]
-    picked = on[:candidates]
-    if off:
-        # Off-frontier cells share one risk; the ones with the fewest unknown neighbours (``order``
-        # sorts them first) are the likeliest to open an area.
-        picked += off[:OFF_FRONTIER_SAMPLES]
-    picked.sort(key=lambda c: probability[c])
-    return picked[: max(candidates, 1)] if len(picked) > candidates else picked
-
-
-def _two_step_score(
-    cell: int,
-    risk: float,
-    analysis: Analysis,
-    total_mines: int,
-    legal: np.ndarray,
-    cache: RegionCache,
+    near_off: bool,
     table: tuple[tuple[int, ...], ...],
-    progress_weight: float,
-) -> float:
-    """``(1 - p) * (E_v[next safety] + progress_weight * P(next has a safe cell))`` for ``cell``."""
+    unknown_flat: list[bool],
+    board: np.ndarray,
+) -> list[int]:
+    """The cells worth a look-ahead: near the lowest risk, off-frontier cells sampled sparingly.
+
+    Off-frontier cells share one risk; the ones tried are those with the fewest unknown neighbours
+    (``order`` sorts them first: likeliest to open an area) and, with ``near_off``, those two steps
+    from a clue, whose number would join the frontier.
+    """
+    near = [c for c in order if probability[c] <= best + tolerance]
+    on = [c for c in near if c in frontier][:candidates]
+    off = [c for c in near if c not in frontier]
+    picked = on + off[:OFF_FRONTIER_SAMPLES]
+    if off and near_off:
+        revealed = board.ravel() >= 0
+        close = [c for c in off if any(unknown_flat[n] and any(revealed[m] for m in table[n]) for n in table[c])]
+        picked += [c for c in close[:OFF_FRONTIER_SAMPLES] if c not in picked]
+    return picked
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    weight: float
+    """Share of the layouts (with the cell safe) that show this value."""
+    safety: float
+    """Best safety of a cell that is not certain in the next position."""
+    safe: frozenset[int]
+    """Certain safe cells of the next position."""
+
+
+def _outcomes(
+    cell: int, analysis: Analysis, total_mines: int, legal: np.ndarray, cache: RegionCache,
+    table: tuple[tuple[int, ...], ...],
+) -> list[_Outcome]:
+    """For each number ``cell`` can show: its probability, and what the next position offers."""
     visible = analysis.visible_mines
     unknown = set(analysis.position.unknown)
     known = sum(1 for n in table[cell] if n in visible)
     hidden_around = sum(1 for n in table[cell] if n in unknown)
-    outcomes: list[tuple[float, float, float]] = []
+    found: list[tuple[float, float, frozenset[int]]] = []
     for value in range(known, known + hidden_around + 1):
         try:
             after = analyse_reveal(analysis, cell, value, total_mines, cache)
         except ValueError:
             continue
-        if after.safe:
-            safety, progress = 1.0, 1.0
-        else:
-            hidden = [c for c in after.position.unknown if legal[c] and c not in after.mines]
-            safety = 1.0 - float(after.probability[hidden].min()) if hidden else 1.0
-            progress = 0.0
-        outcomes.append((after.log_layouts, safety, progress))
+        hidden = [c for c in after.position.unknown if legal[c] and c not in after.mines and c not in after.safe]
+        safety = 1.0 - float(after.probability[hidden].min()) if hidden else 1.0
+        found.append((after.log_layouts, safety, after.safe))
+    if not found:
+        return []
+    top = max(log for log, _, _ in found)
+    weights = [math.exp(log - top) for log, _, _ in found]
+    total = sum(weights)
+    return [_Outcome(w / total, safety, safe) for w, (_, safety, safe) in zip(weights, found)]
+
+
+def _two_step_score(outcomes: list[_Outcome], risk: float, progress_weight: float, linked: bool) -> float:
+    """``(1 - p) * (E_v[s(v)] + progress_weight * P(progress))`` (see the module docstring).
+
+    With ``linked``, cells that are safe after every value (safe merely because ``cell`` is) do not
+    count as progress, and a next position whose only safe cells are those is scored by its best
+    safety among the other cells.
+    """
     if not outcomes:
         return 0.0
-    top = max(log for log, _, _ in outcomes)
-    weights = [math.exp(log - top) for log, _, _ in outcomes]
-    total = sum(weights)
-    expected_safety = sum(w * s for w, (_, s, _) in zip(weights, outcomes)) / total
-    expected_progress = sum(w * p for w, (_, _, p) in zip(weights, outcomes)) / total
-    return (1.0 - risk) * (expected_safety + progress_weight * expected_progress)
+    common: frozenset[int] = frozenset()
+    if linked and len(outcomes) > 1:
+        common = frozenset.intersection(*(o.safe for o in outcomes))
+    expected_safety = 0.0
+    progress = 0.0
+    for outcome in outcomes:
+        moves_on = bool(outcome.safe - common) if linked else bool(outcome.safe)
+        expected_safety += outcome.weight * (1.0 if moves_on else outcome.safety)
+        progress += outcome.weight * moves_on
+    return (1.0 - risk) * (expected_safety + progress_weight * progress)
 
 
 def forced_guess(

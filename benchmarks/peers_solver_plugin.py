@@ -1,0 +1,51 @@
+"""Plugin for the peers harness (``/work/shared/peers/bench_solvers.py``): our solver beside ms-toollib.
+
+The harness drives every player with its own numpy simulator on the same seeded boards, first click
+in the corner, and calls ``choose(view)`` for the list of cells to reveal now. Our players return
+every certain safe cell the local rules find (else the exact analysis finds), or one guess, exactly
+like the harness's ms-toollib player returns all its P == 0 cells or one lowest-risk cell.
+
+Run (the peers venv lacks gymnasium, which ``mswp_gym/__init__`` imports, so install it once)::
+
+    bash /work/shared/peers/setup.sh
+    /tmp/peers-venv/bin/pip install gymnasium
+    cd /work/shared/peers && /tmp/peers-venv/bin/python bench_solvers.py \\
+        --plugin /work/main/benchmarks/peers_solver_plugin.py \\
+        --only ms-toollib,mswp-solver-d0,mswp-solver --out /tmp/solver_runs/peers.json
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, Callable
+
+import numpy as np
+
+_REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if _REPO not in sys.path:
+    sys.path.insert(0, _REPO)
+
+from agents.solver import SolverAgent  # noqa: E402
+from mswp_gym.spec import GameSpec  # noqa: E402
+
+
+def _player(depth: int) -> Callable[[int, int, int, np.random.Generator], Callable[[np.ndarray], list[tuple[int, int]]]]:
+    def factory(rows: int, cols: int, mines: int, rng: np.random.Generator) -> Callable[[np.ndarray], list[tuple[int, int]]]:
+        agent = SolverAgent(seed=int(rng.integers(2**31)), depth=depth)
+        agent.reset(spec=GameSpec(rows=rows, cols=cols, mines=mines))
+
+        def choose(view: np.ndarray) -> list[tuple[int, int]]:
+            return agent.next_cells(np.asarray(view, dtype=np.int8))
+
+        return choose
+
+    return factory
+
+
+SOLVERS: dict[str, tuple[Any, str, str]] = {
+    "mswp-solver-d0": (_player(0), "mswp-gym",
+                       "exact probabilities (Python); all certain cells, else lowest risk"),
+    "mswp-solver": (_player(1), "mswp-gym",
+                    "exact probabilities + two-step look-ahead + endgame search (Python)"),
+}
