@@ -114,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def config_from_args(args: argparse.Namespace) -> EvalConfig:
+def config_from_args(args: argparse.Namespace, argv: Sequence[str] | None = None) -> EvalConfig:
     """Turn parsed arguments into a validated-shape :class:`EvalConfig` (no agent built yet).
 
     Raises:
@@ -144,7 +144,7 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
         ray_address=args.ray_address,
         compare=tuple((a, b) for a, b in args.compare or ()),
         extra={
-            "command_line": command_line(),
+            "command_line": command_line(PROG if argv is not None else None, argv),
             "first_click": args.first_click,
             "score_mode": args.score_mode,
             "pairing": args.pairing,
@@ -157,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        config = config_from_args(args)
+        config = config_from_args(args, argv)
         if args.backend == "ray":
             from eval.backends import import_ray
 

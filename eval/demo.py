@@ -142,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed=args.seed,
         workers=workers,
         extra={
-            "command_line": command_line(),
+            "command_line": command_line("python -m eval.demo" if argv is not None else None, argv),
             "first_click": "safe",
             "score_mode": False,
             "pairing": "board",
@@ -167,7 +167,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             workers=workers,
             compare=(),
             extra={
-                "command_line": command_line(),
+                "command_line": command_line(
+                    "python -m eval.demo" if argv is not None else None, argv
+                ),
                 "first_click": "safe",
                 "score_mode": False,
                 "pairing": "board",

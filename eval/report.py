@@ -7,6 +7,7 @@ import importlib.metadata
 import json
 import math
 import platform
+import shlex
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -237,6 +238,13 @@ def write_csv(path: Path, records: Sequence[GameRecord]) -> None:
             writer.writerow(record.as_dict())
 
 
-def command_line() -> str:
-    """How this process was started, for the record."""
-    return " ".join([Path(sys.executable).name, *sys.argv])
+def command_line(prog: str | None = None, argv: Sequence[str] | None = None) -> str:
+    """The command that made a run, for the record (shell-quoted).
+
+    Args:
+        prog: the program name to show; None shows the interpreter and ``sys.argv``.
+        argv: the arguments; None means ``sys.argv[1:]``.
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
+    head = [prog] if prog is not None else [Path(sys.executable).name, sys.argv[0]]
+    return shlex.join([*head, *args])
