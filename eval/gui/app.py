@@ -1,0 +1,480 @@
+"""The ``mswp-play`` window: the board on the left, the controls and the agent's reasoning on the right.
+
+Left click reveals, right click flags. The panel's buttons (and keys) make one agent move, start
+autoplay at a chosen speed, start a new game or replay this one, pick the agent, the board and the
+first-click rule, and toggle the overlays: the agent's proven safe cells and mines (plus its next
+move), and the solver's mine-probability heat map with the exact number under the mouse.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from eval.agent_specs import AgentSpec
+from eval.gui.choices import FIRST_CLICK_RULES, BoardSetup, build_agent
+from eval.gui.layout import MARGIN, PANEL_WIDTH, Layout, layout_for
+from eval.gui.session import GameSession
+from eval.gui.widgets import MUTED_RGB, Button, Fonts, draw_button, draw_text, wrap
+from mswp_gym.cells import Cell
+from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
+from mswp_gym.drawing import (
+    board_surface,
+    cell_at,
+    draw_cell_outline,
+    draw_heat_map,
+    draw_knowledge,
+    heat_colour,
+    import_pygame,
+)
+
+SPEEDS: tuple[float, ...] = (0.5, 1, 2, 4, 8, 16, 32, 0)
+"""Autoplay speeds in moves per second; 0 means one move every frame."""
+DEFAULT_SPEED = 4.0
+FPS = 60
+"""Frames per second of the window loop."""
+BACKGROUND_RGB = (40, 44, 52)
+WON_RGB = (100, 225, 130)
+LOST_RGB = (255, 100, 100)
+ERROR_RGB = (255, 150, 120)
+LAST_MOVE_RGB = (255, 200, 0)
+NEXT_MOVE_RGB = (30, 110, 255)
+HOVER_RGB = (255, 255, 255)
+BUTTON_HEIGHT = 32
+BUTTON_GAP = 8
+BUTTONS_TOP = 200
+"""y of the first button row, below the status text."""
+MOUSE_LEFT, MOUSE_RIGHT = 1, 3
+
+
+@dataclass
+class Overlays:
+    """Which reasoning overlays are shown."""
+
+    knowledge: bool = False
+    """The agent's proven safe cells and mines, and the move it would make next."""
+    heat: bool = False
+    """The solver's mine probability of every hidden cell."""
+
+
+def nearest_speed(speed: float) -> int:
+    """Index in ``SPEEDS`` of the speed closest to ``speed`` (0 picks "every frame")."""
+    if speed == 0:
+        return SPEEDS.index(0)
+    return min((i for i, s in enumerate(SPEEDS) if s > 0), key=lambda i: abs(SPEEDS[i] - speed))
+
+
+def speed_label(speed: float) -> str:
+    """E.g. ``4 moves/s``, ``0.5 moves/s``, ``max``."""
+    return "max" if speed == 0 else f"{speed:g} moves/s"
+
+
+class PlayApp:
+    """The window around a :class:`~eval.gui.session.GameSession`.
+
+    Args:
+        session: the game (board, agent, seed).
+        specs: the agents the agent button cycles through; ``specs[0]`` is playing.
+        setups: the boards the board buttons offer.
+        autoplay: start with autoplay on.
+        speed: autoplay moves per second (0: every frame); snapped to the nearest of ``SPEEDS``.
+        overlays: which overlays start on.
+        headless: draw off-screen (SDL's dummy driver); ``run`` then plays autoplay to the end of
+            the game (or draws one frame) and returns.
+        screenshot: where ``run`` saves the final window as PNG (and where the S key saves it).
+        stop_after: autoplay switches itself off after this many agent moves in the game.
+    """
+
+    def __init__(
+        self,
+        session: GameSession,
+        specs: list[AgentSpec],
+        setups: list[BoardSetup],
+        *,
+        autoplay: bool = False,
+        speed: float = DEFAULT_SPEED,
+        overlays: Overlays | None = None,
+        headless: bool = False,
+        screenshot: Path | None = None,
+        stop_after: int | None = None,
+    ) -> None:
+        if headless:
+            os.environ["SDL_VIDEODRIVER"] = "dummy"
+            os.environ["SDL_AUDIODRIVER"] = "dummy"
+        self.pygame = import_pygame()
+        self.pygame.init()
+        self.session = session
+        self.specs = specs
+        self.agent_index = 0
+        self.setups = setups
+        self.autoplay = autoplay
+        self.speed_index = nearest_speed(speed)
+        self.overlays = overlays if overlays is not None else Overlays()
+        self.headless = headless
+        self.screenshot = screenshot
+        self.stop_after = stop_after
+        self.fonts = Fonts()
+        self.hover: tuple[int, int] | None = None
+        self.message = ""
+        self.message_is_error = False
+        self.failed = False
+        self.running = True
+        self._last_auto = float("-inf")
+        self.layout: Layout = layout_for(session.spec.rows, session.spec.cols)
+        self.screen: Any = None
+        self._open_window()
+
+    # ------------------------------------------------------------ geometry
+    def _open_window(self) -> None:
+        self.layout = layout_for(self.session.spec.rows, self.session.spec.cols)
+        if self.screen is None or self.screen.get_size() != self.layout.size:
+            self.screen = self.pygame.display.set_mode(self.layout.size)
+        self.pygame.display.set_caption("Minesweeper: mswp-play")
+
+    def cell_under(self, pos: tuple[int, int]) -> Cell | None:
+        """The board cell under pixel ``pos``, or None."""
+        spec = self.session.spec
+        return cell_at(pos, self.layout.board_origin, self.layout.cell_px, spec.rows, spec.cols)
+
+    def cell_centre(self, cell: Cell) -> tuple[int, int]:
+        """Pixel (x, y) at the centre of ``cell`` (what tests click)."""
+        x0, y0 = self.layout.board_origin
+        size = self.layout.cell_px
+        return x0 + cell[1] * size + size // 2, y0 + cell[0] * size + size // 2
+
+    def buttons(self) -> list[Button]:
+        """The panel's buttons as they are now (labels follow the state)."""
+        left, width = self.layout.panel_left, PANEL_WIDTH
+        rows: list[list[tuple[str, str, bool]]] = [
+            [("ai_move", "AI Move  [space]", False)],
+            [("autoplay", f"Autoplay: {'on' if self.autoplay else 'off'}  [a]", self.autoplay)],
+            [("slower", "-", False), ("speed", f"Speed: {speed_label(SPEEDS[self.speed_index])}", False),
+             ("faster", "+", False)],
+            [("new_game", "New game  [r]", False), ("replay", "Replay", False)],
+            [("agent", f"Agent: {self.specs[self.agent_index].label}", False)],
+            [(f"board:{i}", setup.name.capitalize(), self._is_current_board(setup))
+             for i, setup in enumerate(self.setups)],
+            [("rule", f"First click: {self.session.board.first_click}", False)],
+            [("knowledge", f"Known safe/mines: {'on' if self.overlays.knowledge else 'off'}  [k]",
+              self.overlays.knowledge)],
+            [("heat", f"Heat map: {'on' if self.overlays.heat else 'off'}  [h]", self.overlays.heat)],
+        ]
+        buttons: list[Button] = []
+        top = BUTTONS_TOP
+        for row in rows:
+            widths = self._row_widths(row, width)
+            x = left
+            for (key, label, on), w in zip(row, widths):
+                buttons.append(Button(key, (x, top, w, BUTTON_HEIGHT), label, on))
+                x += w + BUTTON_GAP
+            top += BUTTON_HEIGHT + BUTTON_GAP
+        return buttons
+
+    @staticmethod
+    def _row_widths(row: list[tuple[str, str, bool]], width: int) -> list[int]:
+        if row[0][0] == "slower":  # small -/+ around the speed label
+            small = 40
+            return [small, width - 2 * small - 2 * BUTTON_GAP, small]
+        each = (width - BUTTON_GAP * (len(row) - 1)) // len(row)
+        return [each] * len(row)
+
+    def _is_current_board(self, setup: BoardSetup) -> bool:
+        board = self.session.board
+        return (setup.rows, setup.cols, setup.mines) == (board.rows, board.cols, board.mines)
+
+    # -------------------------------------------------------------- events
+    def handle_event(self, event: Any) -> None:
+        """React to one pygame event (quit, key, mouse motion or click)."""
+        pygame = self.pygame
+        if event.type == pygame.QUIT:
+            self.running = False
+        elif event.type == pygame.MOUSEMOTION:
+            self.hover = tuple(event.pos)
+        elif event.type == pygame.MOUSEBUTTONDOWN:
+            self.hover = tuple(event.pos)
+            self.click(tuple(event.pos), event.button)
+        elif event.type == pygame.KEYDOWN:
+            self.press_key(event.key)
+
+    def click(self, pos: tuple[int, int], button: int = MOUSE_LEFT) -> None:
+        """A mouse click at ``pos``: left reveals / presses a button, right flags."""
+        cell = self.cell_under(pos)
+        if cell is not None:
+            if button == MOUSE_LEFT:
+                self.session.reveal(cell)
+            elif button == MOUSE_RIGHT:
+                self.session.toggle_flag(cell)
+            self._after_move()
+            return
+        if button != MOUSE_LEFT:
+            return
+        for item in self.buttons():
+            if item.contains(pos):
+                self.press(item.key)
+                return
+
+    def press_key(self, key: int) -> None:
+        """Keyboard shortcuts: space AI move, a autoplay, r new game, k/h overlays, +/- speed,
+        s screenshot, q/Esc quit."""
+        pygame = self.pygame
+        actions = {
+            pygame.K_SPACE: "ai_move", pygame.K_a: "autoplay", pygame.K_r: "new_game",
+            pygame.K_k: "knowledge", pygame.K_h: "heat", pygame.K_PLUS: "faster",
+            pygame.K_EQUALS: "faster", pygame.K_MINUS: "slower", pygame.K_s: "screenshot",
+        }
+        if key in (pygame.K_q, pygame.K_ESCAPE):
+            self.running = False
+        elif key in actions:
+            self.press(actions[key])
+
+    def press(self, key: str) -> None:
+        """Do what the button ``key`` does."""
+        self.message = ""
+        if key == "ai_move":
+            self.ai_move()
+        elif key == "autoplay":
+            self.autoplay = not self.autoplay and not self.session.over
+        elif key in ("slower", "faster"):
+            step = 1 if key == "faster" else -1
+            self.speed_index = min(max(self.speed_index + step, 0), len(SPEEDS) - 1)
+        elif key == "new_game":
+            self.session.new_game()
+        elif key == "replay":
+            self.session.replay()
+        elif key == "agent":
+            self._next_agent()
+        elif key.startswith("board:"):
+            self._set_board(self.setups[int(key.partition(":")[2])].with_rule(self.session.board.first_click))
+        elif key == "rule":
+            rules = FIRST_CLICK_RULES
+            current = self.session.board.first_click
+            following = rules[(rules.index(current) + 1) % len(rules)] if current in rules else rules[0]
+            self._set_board(self.session.board.with_rule(following))
+        elif key == "knowledge":
+            self.overlays.knowledge = not self.overlays.knowledge
+        elif key == "heat":
+            self.overlays.heat = not self.overlays.heat
+        elif key == "screenshot":
+            path = self.screenshot or Path("mswp-play.png")
+            self.save_screenshot(path)
+            self._say(f"saved {path}")
+
+    def ai_move(self) -> None:
+        """One agent move; says whether it was certain or a guess (or why it could not move)."""
+        if self.session.over:
+            self._say("the game is over: press New game")
+            return
+        try:
+            self.session.ai_move()
+        except Exception as err:  # noqa: BLE001 - the window shows any agent failure instead of dying
+            self.autoplay = False
+            self.failed = True
+            self._say(f"agent error: {type(err).__name__}: {err}", error=True)
+        self._after_move()
+
+    def update(self, now: float) -> None:
+        """Autoplay: make a move when one is due at time ``now`` (seconds)."""
+        if not self.autoplay or self.session.over:
+            return
+        speed = SPEEDS[self.speed_index]
+        if self.headless or speed == 0 or now - self._last_auto >= 1.0 / speed:
+            self._last_auto = now
+            self.ai_move()
+
+    def _after_move(self) -> None:
+        if self.session.over or (self.stop_after is not None and self.session.counts.ai >= self.stop_after):
+            self.autoplay = False
+
+    def _next_agent(self) -> None:
+        index = (self.agent_index + 1) % len(self.specs)
+        spec = self.specs[index]
+        try:
+            agent = build_agent(spec)
+        except (ValueError, ImportError, FileNotFoundError) as err:
+            self._say(f"cannot use agent {spec.label!r}: {err}", error=True)
+            return
+        self.agent_index = index
+        self.session.set_agent(agent)
+
+    def _set_board(self, board: BoardSetup) -> None:
+        try:
+            self.session.set_board(board)
+        except (ValueError, TypeError) as err:
+            self._say(str(err), error=True)
+            return
+        self.autoplay = False
+        self._open_window()
+
+    def _say(self, text: str, error: bool = False) -> None:
+        self.message, self.message_is_error = text, error
+
+    # ------------------------------------------------------------- drawing
+    def draw(self) -> None:
+        """Draw the whole window (board, overlays, panel) on the screen surface."""
+        screen = self.screen
+        screen.fill(BACKGROUND_RGB)
+        self._draw_board()
+        self._draw_panel()
+
+    def _draw_board(self) -> None:
+        session, layout = self.session, self.layout
+        origin, size = layout.board_origin, layout.cell_px
+        self.screen.blit(board_surface(session.visible, size, session.layout, session.exploded), origin)
+        if not session.over:
+            if self.overlays.heat:
+                heat, _ = session.heat_map()
+                if heat is not None:
+                    flagged = session.visible == FLAGGED
+                    draw_heat_map(self.screen, heat.probability, origin, size, flagged)
+            if self.overlays.knowledge:
+                plan = self._plan()
+                if plan is not None:
+                    explanation = plan.move.explanation
+                    visible = session.visible
+                    mines = [cell for cell in explanation.get("mines", ()) if visible[cell] != FLAGGED]
+                    draw_knowledge(self.screen, explanation.get("safe", ()), mines, origin, size)
+                    draw_cell_outline(self.screen, plan.move.cell, origin, size, NEXT_MOVE_RGB)
+        if session.last_cell is not None:
+            draw_cell_outline(self.screen, session.last_cell, origin, size, LAST_MOVE_RGB, 2)
+        hovered = self.cell_under(self.hover) if self.hover else None
+        if hovered is not None:
+            draw_cell_outline(self.screen, hovered, origin, size, HOVER_RGB, 1)
+
+    def _plan(self) -> Any:
+        try:
+            return self.session.plan()
+        except Exception as err:  # noqa: BLE001 - shown, not raised: the overlay is optional
+            self.overlays.knowledge = False
+            self._say(f"agent error while planning: {type(err).__name__}: {err}", error=True)
+            return None
+
+    def _status(self) -> tuple[str, tuple[int, int, int]]:
+        outcome = self.session.outcome
+        if outcome == Outcome.WON:
+            return "You won!" if self.session.counts.ai == 0 else "Won!", WON_RGB
+        if outcome == Outcome.LOST:
+            return "Boom! Lost.", LOST_RGB
+        return "Playing", (235, 235, 235)
+
+    def _draw_panel(self) -> None:
+        session, counts = self.session, self.session.counts
+        x, y = self.layout.panel_left, MARGIN
+        screen, fonts = self.screen, self.fonts
+        y += draw_text(screen, fonts, "Minesweeper", (x, y), 40) + 4
+        y += draw_text(screen, fonts, session.board.describe(session.spec.mines), (x, y), 24) + 2
+        y += draw_text(screen, fonts, f"first click: {session.board.first_click}   game {session.game + 1}, "
+                       f"seed {session.game_seed}", (x, y), 20, MUTED_RGB) + 8
+        status, colour = self._status()
+        y += draw_text(screen, fonts, status, (x, y), 40, colour) + 4
+        y += draw_text(screen, fonts, f"Mines left: {session.mines_left}    Moves: {counts.reveals}", (x, y)) + 2
+        y += draw_text(screen, fonts, f"Agent moves: {counts.ai}  ({counts.certain} certain, "
+                       f"{counts.guessed} guessed)", (x, y), 20) + 2
+        last = session.last_ai
+        if last is not None:
+            kind = "certain" if last.certain else "a guess"
+            draw_text(screen, fonts, f"Last agent move: {last.cell}, {kind}", (x, y), 20,
+                      (140, 220, 160) if last.certain else (255, 200, 120))
+        for button in self.buttons():
+            draw_button(screen, fonts, button)
+        y = BUTTONS_TOP + 9 * (BUTTON_HEIGHT + BUTTON_GAP) + 4
+        y = self._draw_hover_info(x, y)
+        if self.overlays.knowledge or self.overlays.heat:
+            y = self._draw_legend(x, y)
+        if self.message:
+            for line in wrap(self.message, fonts, 20, PANEL_WIDTH):
+                y += draw_text(screen, fonts, line, (x, y), 20, ERROR_RGB if self.message_is_error else MUTED_RGB)
+
+    def _draw_hover_info(self, x: int, y: int) -> int:
+        screen, fonts = self.screen, self.fonts
+        cell = self.cell_under(self.hover) if self.hover else None
+        if not self.overlays.heat:
+            return y
+        heat, problem = self.session.heat_map()
+        if heat is None:
+            for line in wrap(f"no heat map: {problem}", fonts, 20, PANEL_WIDTH):
+                y += draw_text(screen, fonts, line, (x, y), 20, ERROR_RGB)
+            return y
+        if cell is not None and np.isfinite(heat.probability[cell]) and self.session.visible[cell] <= HIDDEN:
+            p = float(heat.probability[cell])
+            text = f"P(mine) at {cell} = {p:.4f}"
+            y += draw_text(screen, fonts, text, (x, y), 24, heat_colour(p)) + 2
+            self._draw_tooltip(f"{p:.4f}", heat_colour(p))
+        else:
+            y += draw_text(screen, fonts, "hover a hidden cell for its P(mine)", (x, y), 20, MUTED_RGB) + 2
+        if heat.approximate:
+            y += draw_text(screen, fonts, "(some probabilities approximate)", (x, y), 20, MUTED_RGB) + 2
+        return y
+
+    def _draw_tooltip(self, text: str, colour: tuple[int, int, int]) -> None:
+        if self.hover is None:
+            return
+        pygame = self.pygame
+        rendered = self.fonts.get(24).render(text, True, (0, 0, 0))
+        box = rendered.get_rect(topleft=(self.hover[0] + 14, self.hover[1] + 14)).inflate(10, 6)
+        box.clamp_ip(self.screen.get_rect())
+        pygame.draw.rect(self.screen, (255, 255, 255), box, border_radius=4)
+        pygame.draw.rect(self.screen, colour, box, 3, border_radius=4)
+        self.screen.blit(rendered, rendered.get_rect(center=box.center))
+
+    def _draw_legend(self, x: int, y: int) -> int:
+        screen, fonts = self.screen, self.fonts
+        pygame = self.pygame
+        if self.overlays.heat:
+            ramp_width = PANEL_WIDTH - 80
+            for i in range(ramp_width):
+                pygame.draw.line(screen, heat_colour(i / (ramp_width - 1)), (x + 40 + i, y + 2), (x + 40 + i, y + 14))
+            draw_text(screen, fonts, "safe", (x, y), 20, MUTED_RGB)
+            draw_text(screen, fonts, "mine", (x + ramp_width + 44, y), 20, MUTED_RGB)
+            y += 20
+        if self.overlays.knowledge:
+            y += draw_text(screen, fonts, "green ring: proven safe; red X: proven mine", (x, y), 20, MUTED_RGB)
+            y += draw_text(screen, fonts, "blue box: agent's next move", (x, y), 20, MUTED_RGB)
+        y += draw_text(screen, fonts, "yellow box: last move", (x, y), 20, MUTED_RGB) + 4
+        return y
+
+    # ---------------------------------------------------------------- run
+    def frame(self) -> None:
+        """One loop step: handle queued events, make a due autoplay move, draw, flip."""
+        for event in self.pygame.event.get():
+            self.handle_event(event)
+        self.update(time.monotonic())
+        self.draw()
+        self.pygame.display.flip()
+
+    def run(self, max_frames: int | None = None) -> int:
+        """Run the window until it is closed (headless: until autoplay ends the game, or one
+        frame). Saves the screenshot if one was asked for.
+
+        Returns:
+            0, or 1 if the agent failed during a headless run.
+        """
+        clock = self.pygame.time.Clock()
+        limit = max_frames if max_frames is not None else (10 * self.session.spec.cells + 10 if self.headless else None)
+        frames = 0
+        while self.running:
+            self.frame()
+            frames += 1
+            if self.headless and (not self.autoplay or self.session.over):
+                break
+            if limit is not None and frames >= limit:
+                break
+            if not self.headless:
+                clock.tick(FPS)
+        if self.screenshot is not None:
+            self.draw()
+            self.save_screenshot(self.screenshot)
+        return 1 if (self.headless and self.failed) else 0
+
+    def save_screenshot(self, path: Path) -> None:
+        """Save the window as PNG at ``path`` (its folder is created)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.pygame.image.save(self.screen, str(path))
+
+    def close(self) -> None:
+        """Close the window."""
+        self.pygame.display.quit()

@@ -1,0 +1,136 @@
+"""The ``mswp-play`` command line, checked before any window opens."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from eval.agent_specs import AgentSpec, parse_agent_spec
+from eval.gui.app import DEFAULT_SPEED
+from eval.gui.choices import FIRST_CLICK_RULES, BoardSetup, agent_specs, preset_setup
+from mswp_gym.presets import PRESETS
+
+AGENT_HELP = (
+    "agent spec: logic (CS50 logic, random guesses), logic:sentence-max, logic:global, solver, "
+    "solver:0 (no look-ahead), ppo:PATH (a trained checkpoint), random, local"
+)
+
+
+@dataclass(frozen=True)
+class PlayOptions:
+    """Everything the command line sets."""
+
+    board: BoardSetup
+    """Board size, mine count and first-click rule."""
+    agent: str
+    """The agent spec that plays "AI Move" and autoplay (see ``AGENT_HELP``)."""
+    seed: int
+    """Seed of the first game (drawn from fresh entropy when not given)."""
+    autoplay: bool = False
+    """Start with autoplay on."""
+    speed: float = DEFAULT_SPEED
+    """Autoplay moves per second (0: as fast as the window draws)."""
+    knowledge: bool = False
+    """Start with the proven safe/mines overlay on."""
+    heat: bool = False
+    """Start with the heat map on."""
+    headless: bool = False
+    """No display: play (autoplay) to the end, save the screenshot, exit."""
+    screenshot: Path | None = None
+    """PNG of the final window."""
+    moves: int | None = None
+    """Autoplay stops after this many agent moves (for mid-game screenshots)."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``mswp-play``."""
+    parser = argparse.ArgumentParser(
+        prog="mswp-play",
+        description="Play Minesweeper in a window and watch any agent think. Left click reveals, "
+        "right click flags; space: AI move, a: autoplay, r: new game, k: known safe/mines, "
+        "h: heat map, s: screenshot, q: quit.",
+    )
+    parser.add_argument("--preset", choices=sorted(PRESETS), default=None, help="standard board (default beginner)")
+    parser.add_argument("--rows", type=int, default=None, help="custom board height")
+    parser.add_argument("--cols", type=int, default=None, help="custom board width")
+    parser.add_argument("--mines", type=int, default=None, help="mine count (default: the Beginner density)")
+    parser.add_argument("--first-click", choices=FIRST_CLICK_RULES, default="safe", help="first-click rule")
+    parser.add_argument("--agent", default="logic:global", help=AGENT_HELP + " (default logic:global)")
+    parser.add_argument("--guess", default=None, help="guess policy of the logic agent (same as logic:POLICY)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the first game (game k uses seed+k)")
+    parser.add_argument("--autoplay", action="store_true", help="start with autoplay on")
+    parser.add_argument("--speed", type=float, default=DEFAULT_SPEED, help="autoplay moves per second (0 = max)")
+    parser.add_argument("--knowledge", action="store_true", help="start with the known safe/mines overlay on")
+    parser.add_argument("--heat", action="store_true", help="start with the mine-probability heat map on")
+    parser.add_argument("--moves", type=int, default=None, help="autoplay stops after this many agent moves")
+    parser.add_argument("--headless", action="store_true", help="no display: autoplay to the end and exit")
+    parser.add_argument("--screenshot", type=Path, default=None, help="save the final window as this PNG")
+    return parser
+
+
+def board_from_args(args: argparse.Namespace) -> BoardSetup:
+    """The board the arguments ask for: a preset, or a custom size (missing sides from Beginner).
+
+    Raises:
+        ValueError: a preset together with a custom size.
+    """
+    custom = args.rows is not None or args.cols is not None
+    if args.preset is not None and custom:
+        raise ValueError(f"give --preset or --rows/--cols, not both (got --preset {args.preset})")
+    if not custom:
+        board = preset_setup(args.preset or "beginner", args.first_click)
+        if args.mines is not None:
+            return BoardSetup("custom", board.rows, board.cols, args.mines, args.first_click)
+        return board
+    beginner = PRESETS["beginner"]
+    rows = args.rows if args.rows is not None else beginner.rows
+    cols = args.cols if args.cols is not None else beginner.cols
+    return BoardSetup("custom", rows, cols, args.mines, args.first_click)
+
+
+def agent_from_args(args: argparse.Namespace) -> AgentSpec:
+    """The agent spec from ``--agent`` and ``--guess``.
+
+    Raises:
+        ValueError: a bad spec, or ``--guess`` with an agent other than ``logic``.
+    """
+    spec = parse_agent_spec(args.agent)
+    if args.guess is None:
+        return spec
+    if spec.make_name != "logic" or spec.options:
+        raise ValueError(f"--guess {args.guess!r} applies to the plain 'logic' agent, not {args.agent!r}")
+    return parse_agent_spec(f"logic:{args.guess}")
+
+
+def parse_options(argv: list[str] | None = None) -> PlayOptions:
+    """Parse the command line (argparse exits with status 2 on malformed flags).
+
+    Raises:
+        ValueError: inconsistent flags (see :func:`board_from_args`, :func:`agent_from_args`).
+    """
+    args = build_parser().parse_args(argv)
+    if args.speed < 0:
+        raise ValueError(f"--speed must be >= 0, got {args.speed}")
+    if args.moves is not None and args.moves < 0:
+        raise ValueError(f"--moves must be >= 0, got {args.moves}")
+    seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2**31))
+    return PlayOptions(
+        board=board_from_args(args),
+        agent=agent_from_args(args).label,
+        seed=seed,
+        autoplay=args.autoplay,
+        speed=args.speed,
+        knowledge=args.knowledge,
+        heat=args.heat,
+        headless=args.headless,
+        screenshot=args.screenshot,
+        moves=args.moves,
+    )
+
+
+def agent_cycle(options: PlayOptions) -> list[AgentSpec]:
+    """The agents the window offers, the chosen one first."""
+    return agent_specs(options.agent)

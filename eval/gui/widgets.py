@@ -1,0 +1,89 @@
+"""Buttons and text for the control panel (pygame; the default font, so nothing to install)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from mswp_gym.drawing import import_pygame
+
+Rect = tuple[int, int, int, int]
+"""(left, top, width, height)."""
+
+TEXT_RGB = (235, 235, 235)
+MUTED_RGB = (170, 175, 185)
+BUTTON_RGB = (222, 222, 222)
+BUTTON_ON_RGB = (120, 190, 255)
+BUTTON_TEXT_RGB = (20, 20, 20)
+BUTTON_EDGE_RGB = (90, 90, 90)
+FONT_SIZES = (24, 20, 16)
+"""Button labels use the largest of these that fits."""
+
+
+@dataclass(frozen=True)
+class Button:
+    """A clickable box in the panel."""
+
+    key: str
+    """What clicking it does (handled by the app)."""
+    rect: Rect
+    label: str
+    on: bool = False
+    """Drawn highlighted (a toggle that is on, the current choice)."""
+
+    def contains(self, pos: tuple[int, int]) -> bool:
+        """Whether the pixel ``pos`` (x, y) lies inside the button."""
+        left, top, width, height = self.rect
+        return left <= pos[0] < left + width and top <= pos[1] < top + height
+
+
+class Fonts:
+    """pygame's default font at the sizes the panel uses (created once)."""
+
+    def __init__(self) -> None:
+        pygame = import_pygame()
+        pygame.font.init()
+        self._fonts = {size: pygame.font.Font(None, size) for size in (*FONT_SIZES, 30, 40)}
+
+    def get(self, size: int) -> Any:
+        """The default font at ``size`` (one of the sizes made in ``__init__``)."""
+        return self._fonts[size]
+
+
+def draw_text(
+    surface: Any, fonts: Fonts, text: str, pos: tuple[int, int], size: int = 24, colour: tuple[int, int, int] = TEXT_RGB
+) -> int:
+    """Draw one line of text with its top-left at ``pos``; returns the line's height."""
+    rendered = fonts.get(size).render(text, True, colour)
+    surface.blit(rendered, pos)
+    return int(rendered.get_height())
+
+
+def draw_button(surface: Any, fonts: Fonts, button: Button) -> None:
+    """Draw a button: a box with its label centred, in the largest font that fits."""
+    pygame = import_pygame()
+    rect = pygame.Rect(button.rect)
+    pygame.draw.rect(surface, BUTTON_ON_RGB if button.on else BUTTON_RGB, rect, border_radius=5)
+    pygame.draw.rect(surface, BUTTON_EDGE_RGB, rect, 1, border_radius=5)
+    for size in FONT_SIZES:
+        rendered = fonts.get(size).render(button.label, True, BUTTON_TEXT_RGB)
+        if rendered.get_width() <= rect.width - 8:
+            break
+    surface.blit(rendered, rendered.get_rect(center=rect.center))
+
+
+def wrap(text: str, fonts: Fonts, size: int, width: int) -> list[str]:
+    """Split ``text`` into lines no wider than ``width`` pixels (words longer than that stay whole)."""
+    font = fonts.get(size)
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if line and font.size(trial)[0] > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    if line:
+        lines.append(line)
+    return lines

@@ -1,0 +1,70 @@
+"""``mswp-play``: a window to play Minesweeper yourself and watch any agent think.
+
+    mswp-play                                   # Beginner, logic agent with global guesses
+    mswp-play --preset expert --agent solver --heat
+    mswp-play --rows 20 --cols 30 --mines 120 --first-click opening
+    mswp-play --headless --agent solver --seed 3 --autoplay --screenshot out.png
+
+Bad input (unknown agent, bad size or mine count, missing checkpoint) is reported before any window
+opens, with exit status 2. See ``docs/play.md``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from eval.gui.options import PlayOptions, agent_cycle, parse_options
+
+
+def launch(options: PlayOptions) -> int:
+    """Check everything, then open the window and run it; returns the exit status.
+
+    Raises:
+        ValueError, TypeError, FileNotFoundError, ImportError: bad board or agent (before the
+            window opens).
+    """
+    from eval.gui.choices import board_setups, build_agent
+    from eval.gui.session import GameSession, make_env
+
+    make_env(options.board).close()  # a bad size, count or rule fails here, before pygame starts
+    specs = agent_cycle(options)
+    session = GameSession(options.board, build_agent(specs[0]), options.seed)
+
+    from eval.gui.app import Overlays, PlayApp
+
+    app = PlayApp(
+        session,
+        specs,
+        board_setups(options.board),
+        autoplay=options.autoplay,
+        speed=options.speed,
+        overlays=Overlays(knowledge=options.knowledge, heat=options.heat),
+        headless=options.headless,
+        screenshot=options.screenshot,
+        stop_after=options.moves,
+    )
+    try:
+        status = app.run()
+    finally:
+        app.close()
+    if options.screenshot is not None:
+        print(f"saved {options.screenshot}")
+    print(f"game {session.game + 1} (seed {session.game_seed}): {session.outcome.name.lower()}, "
+          f"{session.counts.reveals} moves, {session.counts.certain} certain, {session.counts.guessed} guessed")
+    if app.message and app.message_is_error:
+        print(app.message, file=sys.stderr)
+    return status
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``mswp-play`` (and ``python -m eval.play``)."""
+    try:
+        options = parse_options(argv)
+        return launch(options)
+    except (ValueError, TypeError, FileNotFoundError, ImportError) as err:
+        print(f"mswp-play: error: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
