@@ -75,6 +75,16 @@ def test_session__ai_moves_are_counted_as_certain_or_guessed() -> None:
     assert [m.certain for m in moves if m is not None] == [False, True, True]
     assert (session.counts.ai, session.counts.certain, session.counts.guessed) == (3, 2, 1)
     assert session.last_ai == moves[-1]
+    guess = moves[0]
+    assert guess is not None and guess.risk == 0.0  # the first click is safe under the "safe" rule
+    assert all(m is None or m.risk is None for m in moves[1:])  # certain moves carry no risk
+
+
+def test_session__heat_map_before_the_first_click_follows_the_rule() -> None:
+    safe, _ = GameSession(BEGINNER, ScriptedAgent(), seed=1).heat_map()
+    assert safe is not None and (safe.probability == 0.0).all()
+    blind, _ = GameSession(BEGINNER.with_rule("any"), ScriptedAgent(), seed=1).heat_map()
+    assert blind is not None and np.allclose(blind.probability, 10 / 81)
 
 
 def test_session__illegal_agent_move_is_an_error_naming_the_cell() -> None:

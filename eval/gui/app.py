@@ -377,6 +377,8 @@ class PlayApp:
         last = session.last_ai
         if last is not None:
             kind = "certain" if last.certain else "a guess"
+            if last.risk is not None:
+                kind += f", P(mine) {last.risk:.3f}"
             draw_text(screen, fonts, f"Last agent move: {last.cell}, {kind}", (x, y), 20,
                       (140, 220, 160) if last.certain else (255, 200, 120))
         for button in self.buttons():

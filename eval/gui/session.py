@@ -8,7 +8,7 @@ actions); the agent sees only the visible board and the reveal half of the actio
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -16,9 +16,12 @@ import numpy as np
 from agents.base import Agent
 from eval.gui.choices import BoardSetup
 from mswp_gym.cells import Cell, to_cell, to_index
-from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
+from mswp_gym.constants import FLAGGED, HIDDEN, FirstClick, Outcome
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
+
+SAFE_FIRST_CLICK: tuple[str, ...] = (FirstClick.SAFE, FirstClick.OPENING)
+"""Rules under which the first reveal can never hit a mine."""
 
 
 @dataclass
@@ -47,6 +50,9 @@ class AiMove:
     certain: bool
     explanation: dict[str, Any]
     """``agent.explain()`` right after it chose the move."""
+    risk: float | None = None
+    """For a guess: the solver's exact probability that the cell held a mine, before the move
+    (None for certain moves, or when the solver could not say)."""
 
 
 @dataclass(frozen=True)
@@ -216,6 +222,10 @@ class GameSession:
             raise ValueError(
                 f"agent {self.agent.name!r} chose cell {move.cell}, which cannot be revealed"
             )
+        if not move.certain:
+            heat, _ = self.heat_map()
+            if heat is not None and np.isfinite(heat.probability[move.cell]):
+                move = replace(move, risk=float(heat.probability[move.cell]))
         self._reveal(move.cell)
         self.counts.ai += 1
         if move.certain:
@@ -280,6 +290,9 @@ class GameSession:
         if self._region_cache is None:
             self._region_cache = RegionCache()
         visible = self.visible
+        if self.counts.reveals == 0 and self.spec.first_click in SAFE_FIRST_CLICK:
+            # No mine is placed yet and the rule keeps them off the first click: any click is safe.
+            return HeatMap(np.where(visible < 0, 0.0, np.nan), False), None
         try:
             analysis = analyse(visible, self.spec.mines, self._region_cache)
         except ValueError as err:
