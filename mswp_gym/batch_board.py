@@ -35,7 +35,12 @@ class BatchBoards:
     """
 
     def __init__(
-        self, num_boards: int, rows: int, cols: int, *, score_mode: bool = False,
+        self,
+        num_boards: int,
+        rows: int,
+        cols: int,
+        *,
+        score_mode: bool = False,
         flood: str | None = None,
     ) -> None:
         """Make ``num_boards`` empty, unplaced boards.
@@ -57,9 +62,13 @@ class BatchBoards:
         if flood is None:
             flood = "bits" if cols <= MAX_BITS_COLS else "dense"
         if flood not in FLOOD_METHODS:
-            raise ValueError(f"unknown flood method {flood!r}; choose one of {', '.join(FLOOD_METHODS)}")
+            raise ValueError(
+                f"unknown flood method {flood!r}; choose one of {', '.join(FLOOD_METHODS)}"
+            )
         if flood == "bits" and cols > MAX_BITS_COLS:
-            raise ValueError(f"flood='bits' handles at most {MAX_BITS_COLS} columns, got cols={cols}")
+            raise ValueError(
+                f"flood='bits' handles at most {MAX_BITS_COLS} columns, got cols={cols}"
+            )
         self.num_boards, self.rows, self.cols = int(num_boards), int(rows), int(cols)
         self.cells = self.rows * self.cols
         self.score_mode = bool(score_mode)
@@ -111,7 +120,9 @@ class BatchBoards:
         self.placed[boards] = True
         self.safe_total[boards] = self.cells - layouts.sum(axis=1, dtype=np.int32)
         zero = (counts == 0) & ~layouts
-        self._zeros[boards] = pack_rows(zero, self.rows, self.cols) if self.flood == "bits" else zero
+        self._zeros[boards] = (
+            pack_rows(zero, self.rows, self.cols) if self.flood == "bits" else zero
+        )
 
     # ---------------------------------------------------------------- moves
     def has_revealed_neighbour(self, boards: np.ndarray, cells: np.ndarray) -> np.ndarray:

@@ -2,13 +2,15 @@
 
 Same contract as :mod:`mswp_gym.floodfill`: clicking a safe zero opens its whole 8-connected zero
 region and that region's border. Both implementations grow the region of every board in the
-batch one ring at a time (iterative dilation of the zero cells reached so far) and drop boards
-from the batch as soon as their region stops growing, so a step costs as many rounds as the
-deepest region in the batch, each round a handful of whole-batch NumPy operations:
+batch one ring at a time (iterative dilation of the zero cells reached so far), so a call costs
+as many rounds as the deepest region in the batch, each round a handful of NumPy operations on
+the whole batch:
 
 * :func:`flood_bits` keeps each board row as the bits of one uint64 (boards up to 64 columns):
-  a round is a few shifts and ors on a ``(k, rows)`` array, so it is cheap even for 1024 boards;
-* :func:`flood_dense` works on bool arrays and takes any width (the fallback, and a cross-check).
+  a round is seven shifts and ors on one flat ``k * (rows + 2)`` word array, so its cost is
+  mostly NumPy's per-call overhead, even for 1024 boards;
+* :func:`flood_dense` works on bool arrays and takes any width (the fallback, and a cross-check);
+  it drops boards from the batch as soon as their region stops growing.
 
 Already-revealed cells need no special care: a revealed zero always has its neighbours revealed,
 so growing through it opens nothing new; the caller keeps only the cells not yet revealed.
@@ -51,6 +53,10 @@ def unpack_rows(words: np.ndarray, rows: int, cols: int) -> np.ndarray:
 def flood_bits(zero_bits: np.ndarray, starts: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """Cells opened by clicking ``starts`` (safe zeros), one click per board, on row bits.
 
+    The boards' words are laid end to end in one flat array: the empty frame rows keep boards
+    apart (a frame row holds no zero, so nothing grows through it), and each round is a few
+    whole-array operations whose cost barely depends on the batch size.
+
     Args:
         zero_bits: ``(k, rows + 2)`` uint64 packed safe zero cells (see :func:`pack_rows`).
         starts: ``(k,)`` flat cells clicked, each a safe zero of its board.
@@ -61,28 +67,31 @@ def flood_bits(zero_bits: np.ndarray, starts: np.ndarray, rows: int, cols: int) 
         ``(k, rows*cols)`` bool: the zero region of each click and its border.
     """
     k = zero_bits.shape[0]
-    width_mask = np.uint64((1 << cols) - 1)
-    region = np.zeros((k, rows + 2), dtype=np.uint64)
+    height = rows + 2
+    region = np.zeros(k * height, dtype=np.uint64)
     start_row, start_col = np.divmod(starts, cols)
-    region[np.arange(k), start_row + 1] = np.left_shift(np.uint64(1), start_col.astype(np.uint64))
-    done = region.copy()
-    active = np.arange(k)
-    zeros = zero_bits
+    region[np.arange(k) * height + start_row + 1] = np.left_shift(
+        np.uint64(1), start_col.astype(np.uint64)
+    )
+    zeros = zero_bits.reshape(-1)
     one = np.uint64(1)
-    while active.size:
-        seeds = region & zeros
-        across = (seeds | (seeds << one) | (seeds >> one)) & width_mask
-        grown = region.copy()
-        grown[:, 1:-1] |= across[:, :-2] | across[:, 1:-1] | across[:, 2:]
-        growing = (grown != region).any(axis=1)
-        finished = ~growing
-        if finished.any():
-            done[active[finished]] = grown[finished]
-            active = active[growing]
-            grown = grown[growing]
-            zeros = zeros[growing]
-        region = grown
-    return unpack_rows(done, rows, cols)
+    seeds = np.empty_like(region)
+    across = np.empty_like(region)
+    grown = np.empty_like(region)
+    while True:
+        # Bits may spill one column past the board's edge: they are never zeros, so they never
+        # grow further, and unpacking drops them.
+        np.bitwise_and(region, zeros, out=seeds)
+        np.left_shift(seeds, one, out=across)
+        across |= seeds
+        across |= seeds >> one
+        np.bitwise_or(across, region, out=grown)
+        grown[1:] |= across[:-1]
+        grown[:-1] |= across[1:]
+        if np.array_equal(grown, region):
+            break
+        region, grown = grown, region
+    return unpack_rows(grown.reshape(k, height), rows, cols)
 
 
 def flood_dense(zero: np.ndarray, starts: np.ndarray, rows: int, cols: int) -> np.ndarray:

@@ -10,7 +10,7 @@ streams); this module is the adapter that adds spaces, rewards, info, seeding an
 from __future__ import annotations
 
 import operator
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -33,7 +33,9 @@ from mswp_gym.spec import GameSpec
 
 PLACEMENTS: tuple[str, ...] = ("batched", "generator")
 AUTORESET_MODES: tuple[AutoresetMode, ...] = (
-    AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED,
+    AutoresetMode.NEXT_STEP,
+    AutoresetMode.SAME_STEP,
+    AutoresetMode.DISABLED,
 )
 
 
@@ -118,7 +120,7 @@ class MinesweeperVectorEnv(VectorEnv):
     * v0: first release.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium reads it as a class attribute
         "render_modes": ["ansi", "rgb_array"],
         "autoreset_mode": AutoresetMode.NEXT_STEP,
     }
@@ -144,13 +146,21 @@ class MinesweeperVectorEnv(VectorEnv):
         placement: str = "batched",
         flood: str | None = None,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+        if (
+            isinstance(num_envs, bool)
+            or not isinstance(num_envs, (int, np.integer))
+            or num_envs < 1
+        ):
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
-        rule = first_click if first_click is not None else ("fixed" if layout is not None else "safe")
+        rule = (
+            first_click if first_click is not None else ("fixed" if layout is not None else "safe")
+        )
         fixed_layouts = None
         if layout is not None and not isinstance(layout, str) and np.asarray(layout).ndim == 3:
             if rule != "fixed":
-                raise ValueError(f"a layout was given but first_click={rule!r}; use first_click='fixed'")
+                raise ValueError(
+                    f"a layout was given but first_click={rule!r}; use first_click='fixed'"
+                )
             fixed_layouts = self._check_layout_stack(np.asarray(layout), int(num_envs))
             self.generator: Generator = make_generator("fixed", fixed_layouts[0])
         else:
@@ -172,13 +182,19 @@ class MinesweeperVectorEnv(VectorEnv):
                 f"unknown render_mode {render_mode!r}; choose one of "
                 f"{', '.join(self.metadata['render_modes'])}"
             )
-        if max_steps is not None and max_episode_steps is not None and max_steps != max_episode_steps:
+        if (
+            max_steps is not None
+            and max_episode_steps is not None
+            and max_steps != max_episode_steps
+        ):
             raise ValueError(
                 f"max_steps={max_steps} and max_episode_steps={max_episode_steps} disagree; give one"
             )
         max_steps = max_steps if max_steps is not None else max_episode_steps
         if max_steps is not None and (
-            isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1
+            isinstance(max_steps, bool)
+            or not isinstance(max_steps, (int, np.integer))
+            or max_steps < 1
         ):
             raise ValueError(f"max_steps must be an integer >= 1 or None, got {max_steps!r}")
         try:
@@ -189,13 +205,17 @@ class MinesweeperVectorEnv(VectorEnv):
                 f"{', '.join(m.value for m in AUTORESET_MODES)}"
             ) from None
         if placement not in PLACEMENTS:
-            raise ValueError(f"unknown placement {placement!r}; choose one of {', '.join(PLACEMENTS)}")
+            raise ValueError(
+                f"unknown placement {placement!r}; choose one of {', '.join(PLACEMENTS)}"
+            )
         if isinstance(rewards, dict):
             rewards = RewardConfig.from_dict(rewards)
         elif rewards is None:
             rewards = RewardConfig()
         elif not isinstance(rewards, RewardConfig):
-            raise TypeError(f"rewards must be a RewardConfig or a dict, got {type(rewards).__name__}")
+            raise TypeError(
+                f"rewards must be a RewardConfig or a dict, got {type(rewards).__name__}"
+            )
 
         self.num_envs = int(num_envs)
         self.rows, self.cols, self.mines = int(rows), int(cols), int(mines)
@@ -368,15 +388,15 @@ class MinesweeperVectorEnv(VectorEnv):
         if not self._seeded:
             # First reset: boards without a seed get fresh entropy (never global state).
             entropy = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
-            seeds = [entropy + i if s is None else s for i, s in enumerate(seeds)]
-            self._board_seeds[:] = seeds_to_uint64(seeds)
+            filled = [entropy + i if s is None else s for i, s in enumerate(seeds)]
+            self._board_seeds[:] = seeds_to_uint64(filled)
             self._episodes[:] = 0
             self._seeded = True
             return
         given = np.array([seeds[i] is not None for i in boards], dtype=bool)
         reseed = boards[given]
         if reseed.size:
-            self._board_seeds[reseed] = seeds_to_uint64([seeds[i] for i in reseed])
+            self._board_seeds[reseed] = seeds_to_uint64([int(seeds[i] or 0) for i in reseed])
             self._episodes[reseed] = 0
         self._episodes[boards[~given]] += np.uint64(1)
 
@@ -441,13 +461,22 @@ class MinesweeperVectorEnv(VectorEnv):
             layouts = place_mines(keys, self.mines, clicks, self.rule, self.rows, self.cols)
         else:
             assert self._rngs is not None
-            layouts = np.stack([
-                self.generator.layout(
-                    self.rows, self.cols, self.mines, self._rngs[b],
-                    None if clicks is None else to_cell(int(clicks[j]), self.cols),
-                ).reshape(self._cells)
-                for j, b in enumerate(boards)
-            ]) if boards.size else np.zeros((0, self._cells), dtype=bool)
+            layouts = (
+                np.stack(
+                    [
+                        self.generator.layout(
+                            self.rows,
+                            self.cols,
+                            self.mines,
+                            self._rngs[b],
+                            None if clicks is None else to_cell(int(clicks[j]), self.cols),
+                        ).reshape(self._cells)
+                        for j, b in enumerate(boards)
+                    ]
+                )
+                if boards.size
+                else np.zeros((0, self._cells), dtype=bool)
+            )
         self._boards.lay(boards, layouts)
 
     def _reveal(self, boards: np.ndarray, cells: np.ndarray, rewards: np.ndarray) -> None:

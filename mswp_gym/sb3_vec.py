@@ -1,0 +1,215 @@
+"""Stable-Baselines3 ``VecEnv`` over the batched :class:`~mswp_gym.vector.MinesweeperVectorEnv`.
+
+SB3 and sb3-contrib train on a ``VecEnv``; this adapter lets them drive B boards with the batched
+engine instead of B single envs in a ``DummyVecEnv``/``SubprocVecEnv``::
+
+    from sb3_contrib import MaskablePPO
+    from mswp_gym.sb3_vec import MinesweeperSB3VecEnv
+
+    venv = MinesweeperSB3VecEnv(num_envs=64, rows=9, cols=9, mines=10)
+    MaskablePPO("MlpPolicy", venv).learn(10_000)
+
+SB3 conventions: observations batched as SB3 expects (arrays, or a dict of arrays for
+``obs_mode="dict"``), rewards float32, ``dones = terminated | truncated``, a finished board is
+reset within the same step and its last observation is in ``infos[i]["terminal_observation"]``,
+``infos[i]["TimeLimit.truncated"]`` on every board. Masks: sb3-contrib's ``get_action_masks``
+calls ``env_method("action_masks")`` and stacks the result; here that returns the rows of one
+batched mask, with no per-board Python work.
+
+``infos`` is a list of B small dicts: ``"TimeLimit.truncated"`` for every board and, for a board
+whose episode just ended, the single env's final info (``outcome``, ``is_success``, ``layout``...)
+and ``"terminal_observation"``. Live boards' step info (``cells_revealed``...) is not copied into
+the list (B dicts per step would dominate the step time); read the batched arrays from
+:attr:`last_info` instead.
+
+This module imports stable_baselines3; nothing in :mod:`mswp_gym` imports it at package import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.vector import AutoresetMode
+from stable_baselines3.common.vec_env.base_vec_env import (
+    VecEnv,
+    VecEnvIndices,
+    VecEnvObs,
+    VecEnvStepReturn,
+)
+
+from mswp_gym.vector import MinesweeperVectorEnv
+
+PER_BOARD_METHODS: tuple[str, ...] = ("action_masks",)
+"""Methods ``env_method`` answers per board (their batched result is split into rows)."""
+
+
+class MinesweeperSB3VecEnv(VecEnv):
+    """An SB3 ``VecEnv`` of B Minesweeper boards stepped together.
+
+    Args:
+        num_envs: B, when building the batched env here.
+        venv: an existing :class:`MinesweeperVectorEnv` with ``autoreset_mode=SAME_STEP``
+            (give either this or ``num_envs`` and the env's keyword arguments).
+        **env_kwargs: arguments of :class:`MinesweeperVectorEnv` (``rows``, ``cols``, ``mines``,
+            ``obs_mode``, ``rewards``...); ``autoreset_mode`` is always ``SAME_STEP``.
+
+    Raises:
+        ValueError: for a ``venv`` that does not reset in the same step, or both ``venv`` and
+            keyword arguments.
+    """
+
+    def __init__(
+        self,
+        num_envs: int | None = None,
+        *,
+        venv: MinesweeperVectorEnv | None = None,
+        **env_kwargs: Any,
+    ) -> None:
+        if venv is None:
+            if "autoreset_mode" in env_kwargs:
+                raise ValueError(
+                    "the SB3 adapter always resets in the same step; drop autoreset_mode"
+                )
+            venv = MinesweeperVectorEnv(
+                1 if num_envs is None else num_envs,
+                autoreset_mode=AutoresetMode.SAME_STEP,
+                **env_kwargs,
+            )
+        else:
+            if env_kwargs or (num_envs is not None and num_envs != venv.num_envs):
+                raise ValueError(
+                    f"give venv or num_envs with env arguments, not both (got num_envs={num_envs}, "
+                    f"arguments {sorted(env_kwargs)})"
+                )
+            if venv.autoreset_mode != AutoresetMode.SAME_STEP:
+                raise ValueError(
+                    f"SB3 needs same-step autoreset; the venv has autoreset_mode={venv.autoreset_mode}"
+                )
+        self.venv = venv
+        self.last_info: dict[str, Any] = {}
+        """The batched env's last info dict (Gymnasium vector layout, arrays with ``_key`` masks)."""
+        self._actions: np.ndarray | None = None
+        super().__init__(venv.num_envs, venv.single_observation_space, venv.single_action_space)
+
+    @classmethod
+    def from_id(cls, env_id: str, num_envs: int, **kwargs: Any) -> MinesweeperSB3VecEnv:
+        """Build from a registered id (e.g. ``"Minesweeper-Expert-v0"``) via ``gymnasium.make_vec``."""
+        venv = gym.make_vec(
+            env_id,
+            num_envs=num_envs,
+            vectorization_mode="vector_entry_point",
+            autoreset_mode=AutoresetMode.SAME_STEP,
+            **kwargs,
+        )
+        if not isinstance(venv, MinesweeperVectorEnv):
+            raise TypeError(
+                f"{env_id!r} did not build a MinesweeperVectorEnv, got {type(venv).__name__}"
+            )
+        return cls(venv=venv)
+
+    # ------------------------------------------------------------ VecEnv API
+    def reset(self) -> VecEnvObs:
+        """Reset every board, using the seeds/options set by ``seed()``/``set_options()`` once."""
+        seeds = None if all(s is None for s in self._seeds) else list(self._seeds)
+        options = self._options[0] if self._options and self._options[0] else None
+        obs, info = self.venv.reset(seed=seeds, options=options)
+        self.last_info = info
+        self.reset_infos = [{} for _ in range(self.num_envs)]
+        self._reset_seeds()
+        self._reset_options()
+        return obs
+
+    def step_async(self, actions: np.ndarray) -> None:
+        """Remember the actions; :meth:`step_wait` applies them."""
+        self._actions = np.asarray(actions)
+
+    def step_wait(self) -> VecEnvStepReturn:
+        """Step every board; see the module docstring for the info list."""
+        if self._actions is None:
+            raise RuntimeError("step_wait() called without step_async()")
+        obs, rewards, terminated, truncated, info = self.venv.step(self._actions)
+        self._actions = None
+        self.last_info = info
+        dones = terminated | truncated
+        timeouts = truncated & ~terminated
+        infos: list[dict[str, Any]] = [{"TimeLimit.truncated": False} for _ in range(self.num_envs)]
+        finished = np.flatnonzero(dones)
+        if finished.size:
+            final_obs = info["final_obs"]
+            final_info = info["final_info"]
+            keys = [k for k in final_info if not k.startswith("_")]
+            for i in finished:
+                board_info = infos[i]
+                for key in keys:
+                    if final_info[f"_{key}"][i]:
+                        value = final_info[key][i]
+                        board_info[key] = value.item() if np.ndim(value) == 0 else value
+                board_info["TimeLimit.truncated"] = bool(timeouts[i])
+                board_info["terminal_observation"] = final_obs[i]
+                self.reset_infos[i] = {}
+        return obs, rewards.astype(np.float32), dones, infos
+
+    def close(self) -> None:
+        """Close the batched env."""
+        self.venv.close()
+
+    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
+        """The batched env's attribute, once per requested board (all boards share it)."""
+        value = getattr(self.venv, attr_name)
+        return [value for _ in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        """Set an attribute of the batched env (shared by every board, so ``indices`` must be all)."""
+        chosen = list(self._get_indices(indices))
+        if len(chosen) != self.num_envs:
+            raise ValueError(
+                f"attribute {attr_name!r} is shared by all {self.num_envs} boards; cannot set it "
+                f"for indices {chosen}"
+            )
+        setattr(self.venv, attr_name, value)
+
+    def env_method(
+        self,
+        method_name: str,
+        *method_args: Any,
+        indices: VecEnvIndices = None,
+        **method_kwargs: Any,
+    ) -> list[Any]:
+        """Call a per-board method (``action_masks``): one result per requested board.
+
+        Raises:
+            AttributeError: for a method that has no per-board meaning here.
+        """
+        if method_name not in PER_BOARD_METHODS:
+            raise AttributeError(
+                f"env_method({method_name!r}) is not supported by the batched Minesweeper VecEnv; "
+                f"per-board methods: {', '.join(PER_BOARD_METHODS)}"
+            )
+        batched = getattr(self.venv, method_name)(*method_args, **method_kwargs)
+        chosen = self._get_indices(indices)
+        if indices is None:
+            return list(batched)
+        return [batched[i] for i in chosen]
+
+    def env_is_wrapped(
+        self, wrapper_class: type[gym.Wrapper], indices: VecEnvIndices = None
+    ) -> list[bool]:
+        """No board is a wrapped single env."""
+        return [False for _ in self._get_indices(indices)]
+
+    def get_images(self) -> Sequence[np.ndarray | None]:
+        """One RGB frame per board (needs ``render_mode="rgb_array"``)."""
+        frames = self.venv.render()
+        if frames is None or self.render_mode != "rgb_array":
+            return [None for _ in range(self.num_envs)]
+        return list(frames)
+
+    def _get_indices(self, indices: VecEnvIndices) -> Iterable[int]:
+        if indices is None:
+            return range(self.num_envs)
+        if isinstance(indices, (int, np.integer)):
+            return [int(indices)]
+        return indices
