@@ -4,6 +4,8 @@
     mswp-play --preset expert --agent solver --heat
     mswp-play --rows 20 --cols 30 --mines 120 --first-click opening
     mswp-play --headless --agent solver --seed 3 --autoplay --screenshot out.png
+    mswp-play --headless --preset intermediate --seed 7 --autoplay --moves 25 --heat --knowledge \
+        --hover 4,15 --screenshot overlays.png
 
 Bad input (unknown agent, bad size or mine count, missing checkpoint) is reported before any window
 opens, with exit status 2. See ``docs/play.md``.
@@ -27,6 +29,9 @@ def launch(options: PlayOptions) -> int:
     from eval.gui.session import GameSession, make_env
 
     make_env(options.board).close()  # a bad size, count or rule fails here, before pygame starts
+    rows, cols = options.board.rows, options.board.cols
+    if options.hover is not None and not (0 <= options.hover[0] < rows and 0 <= options.hover[1] < cols):
+        raise ValueError(f"--hover cell {options.hover} is off the {rows}x{cols} board")
     specs = agent_cycle(options)
     session = GameSession(options.board, build_agent(specs[0]), options.seed)
 
@@ -43,6 +48,8 @@ def launch(options: PlayOptions) -> int:
         screenshot=options.screenshot,
         stop_after=options.moves,
     )
+    if options.hover is not None:
+        app.hover = app.cell_centre(options.hover)
     try:
         status = app.run()
     finally:

@@ -35,6 +35,8 @@ def no_window(monkeypatch: pytest.MonkeyPatch) -> None:
         (["--agent", "solver", "--guess", "global"], "--guess"),
         (["--guess", "sometimes"], "sometimes"),
         (["--speed", "-1"], "-1"),
+        (["--hover", "3"], "'3'"),
+        (["--hover", "3,30"], "(3, 30)"),
     ],
 )
 def test_play_main__bad_input_is_a_clear_error_before_the_window(

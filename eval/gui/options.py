@@ -43,6 +43,8 @@ class PlayOptions:
     """PNG of the final window."""
     moves: int | None = None
     """Autoplay stops after this many agent moves (for mid-game screenshots)."""
+    hover: tuple[int, int] | None = None
+    """Start with the mouse over this cell ``(row, col)`` (shows its P(mine) in screenshots)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -66,6 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--knowledge", action="store_true", help="start with the known safe/mines overlay on")
     parser.add_argument("--heat", action="store_true", help="start with the mine-probability heat map on")
     parser.add_argument("--moves", type=int, default=None, help="autoplay stops after this many agent moves")
+    parser.add_argument("--hover", default=None, metavar="ROW,COL",
+                        help="put the mouse over this cell (screenshots of the P(mine) tooltip)")
     parser.add_argument("--headless", action="store_true", help="no display: autoplay to the end and exit")
     parser.add_argument("--screenshot", type=Path, default=None, help="save the final window as this PNG")
     return parser
@@ -105,6 +109,16 @@ def agent_from_args(args: argparse.Namespace) -> AgentSpec:
     return parse_agent_spec(f"logic:{args.guess}")
 
 
+def parse_cell(text: str) -> tuple[int, int]:
+    """``"ROW,COL"`` as a cell (raises ValueError naming a malformed one)."""
+    parts = text.split(",")
+    try:
+        row, col = (int(part) for part in parts)
+    except ValueError:
+        raise ValueError(f"--hover expects ROW,COL (two integers), got {text!r}") from None
+    return row, col
+
+
 def parse_options(argv: list[str] | None = None) -> PlayOptions:
     """Parse the command line (argparse exits with status 2 on malformed flags).
 
@@ -116,6 +130,7 @@ def parse_options(argv: list[str] | None = None) -> PlayOptions:
         raise ValueError(f"--speed must be >= 0, got {args.speed}")
     if args.moves is not None and args.moves < 0:
         raise ValueError(f"--moves must be >= 0, got {args.moves}")
+    hover = parse_cell(args.hover) if args.hover is not None else None
     seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2**31))
     return PlayOptions(
         board=board_from_args(args),
@@ -128,6 +143,7 @@ def parse_options(argv: list[str] | None = None) -> PlayOptions:
         headless=args.headless,
         screenshot=args.screenshot,
         moves=args.moves,
+        hover=hover,
     )
 
 
