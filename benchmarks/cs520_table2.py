@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from eval.agent_specs import parse_agent_list
 from eval.backends import default_workers
 from eval.cs520 import MINES, TABLE_2, table2_config
 from eval.evaluate import evaluate
@@ -32,10 +33,15 @@ def main(argv: list[str] | None = None) -> None:
         "--out", type=Path, default=None, help="also write results.json, games.csv, plots"
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    args = parser.parse_args(argv)
-    config = table2_config(
-        args.games, args.seed, default_workers() if args.workers is None else args.workers
+    parser.add_argument(
+        "--reference",
+        default="",
+        help="extra agent specs to play beside the table, comma-separated (e.g. solver:0)",
     )
+    args = parser.parse_args(argv)
+    workers = default_workers() if args.workers is None else args.workers
+    extra = tuple(parse_agent_list(args.reference)) if args.reference else ()
+    config = table2_config(args.games, args.seed, workers, extra)
     config.extra["command_line"] = command_line(None, argv)
     evaluation = evaluate(config, args.out, quiet=args.quiet, plots=args.out is not None)
     by_agent = {s.agent: s for s in evaluation.summary.agents}
@@ -53,6 +59,21 @@ def main(argv: list[str] | None = None) -> None:
                 f"{found.estimate:.1f} [{found.low:.1f}, {found.high:.1f}]",
                 f"{found.estimate - row.mines_found:+.1f}",
                 inside,
+                f"{100 * ours.win_rate.estimate:.1f}%",
+            ]
+        )
+    for spec in extra:
+        ours = by_agent[spec.label]
+        assert ours.mines_found is not None
+        found = ours.mines_found
+        rows.append(
+            [
+                "reference (not in the report)",
+                spec.label,
+                "-",
+                f"{found.estimate:.1f} [{found.low:.1f}, {found.high:.1f}]",
+                "",
+                "",
                 f"{100 * ours.win_rate.estimate:.1f}%",
             ]
         )

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from eval.agent_specs import parse_agent_spec
+from eval.agent_specs import AgentSpec, parse_agent_spec
 from eval.config import EvalConfig
 from eval.settings import Setting
 
@@ -52,10 +52,19 @@ def table2_setting() -> Setting:
     return Setting(ROWS, COLS, MINES, FIRST_CLICK, score_mode=True, name="cs520")
 
 
-def table2_config(games: int, seed: int = 0, workers: int = 1) -> EvalConfig:
-    """The evaluation that reproduces Table 2 (``games`` games per agent)."""
+def table2_config(
+    games: int, seed: int = 0, workers: int = 1, extra_agents: tuple[AgentSpec, ...] = ()
+) -> EvalConfig:
+    """The evaluation that reproduces Table 2 (``games`` games per agent).
+
+    Args:
+        games: games per agent.
+        seed: base seed.
+        workers: local worker processes.
+        extra_agents: reference agents played beside the table's (e.g. the exact solver).
+    """
     return EvalConfig(
-        agents=tuple(parse_agent_spec(row.spec) for row in TABLE_2),
+        agents=tuple(parse_agent_spec(row.spec) for row in TABLE_2) + extra_agents,
         settings=(table2_setting(),),
         games=games,
         seed=seed,

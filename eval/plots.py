@@ -20,6 +20,8 @@ from eval.stats import Interval
 from eval.summary import AgentSummary
 
 DPI = 120
+DODGE = 0.008
+"""Horizontal offset between agents in the density plot, as a share of the density range."""
 
 
 def _pyplot() -> Any:
@@ -100,9 +102,11 @@ def plot_win_rate_vs_density(
     by_key = {(s.setting, s.agent): s for s in summaries}
     fig, axes = plt.subplots(1, len(groups), figsize=(5.5 * len(groups), 4.2), squeeze=False)
     for ax, ((rows, cols, rule, score), group) in zip(axes[0], groups.items(), strict=True):
-        for agent in agents:
+        spread = group[-1].density - group[0].density
+        for j, agent in enumerate(agents):
             values = [_figure_value(by_key[(s.label, agent)]) for s in group]
-            xs = [s.density for s in group]
+            dodge = DODGE * spread * (j - (len(agents) - 1) / 2)  # keep whiskers apart
+            xs = [s.density + dodge for s in group]
             ys = [v.estimate for v in values]
             ax.errorbar(
                 xs,
@@ -118,7 +122,10 @@ def plot_win_rate_vs_density(
         ax.set_xlabel("mine density (mines / cells)")
         ax.set_ylabel("mines identified safely / mines" if score else "win rate")
         ax.set_ylim(0, 1.02)
-        ax.set_title(f"{rows}x{cols}, first click {rule}" + (", score mode" if score else ""))
+        ax.set_title(
+            f"{rows}x{cols}, first click {rule}"
+            + (", score mode (normal 95% CI)" if score else " (Wilson 95% CI)")
+        )
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
     fig.tight_layout()

@@ -173,3 +173,17 @@ def test_main__corrupt_checkpoint_fails_clearly(
     corrupt.write_bytes(b"this is not a checkpoint")
     assert main(["--agents", f"ppo:{corrupt}", "--quiet", "--workers", "1"]) == 2
     assert "ppo" in capsys.readouterr().err
+
+
+def test_progress_bar_factory__off_when_quiet_or_not_a_tty(monkeypatch: pytest.MonkeyPatch) -> None:
+    from eval.progress import progress_bar_factory
+
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True)
+    assert progress_bar_factory(quiet=True) is None
+    factory = progress_bar_factory(quiet=False)
+    assert factory is not None
+    update, close = factory(3)
+    update(3)
+    close()
+    monkeypatch.setattr("sys.stderr.isatty", lambda: False)
+    assert progress_bar_factory(quiet=False) is None

@@ -17,7 +17,10 @@ from eval.summary import summarise_run
 def _config(agents: str = "random,local,logic", games: int = 6, workers: int = 1) -> EvalConfig:
     settings = build_settings(["beginner"], None, None, None, None, "safe", False)
     return EvalConfig(
-        agents=tuple(parse_agent_list(agents)), settings=tuple(settings), games=games, workers=workers
+        agents=tuple(parse_agent_list(agents)),
+        settings=tuple(settings),
+        games=games,
+        workers=workers,
     )
 
 
