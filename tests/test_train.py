@@ -1,0 +1,231 @@
+"""Tests of the training package: tiny budgets on a 5x5 board, a few seconds each."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch as th
+
+pytest.importorskip("sb3_contrib")
+
+from mswp_gym.constants import HIDDEN  # noqa: E402
+from mswp_gym.env import MinesweeperEnv  # noqa: E402
+from mswp_gym.spec import GameSpec  # noqa: E402
+from train import run as run_module  # noqa: E402
+from train.agent import PolicyAgent, load_ppo_agent  # noqa: E402
+from train.checkpoint import load_model, read_state  # noqa: E402
+from train.dataset import load_positions, save_positions  # noqa: E402
+from train.rollout import RolloutConfig, collect_positions  # noqa: E402
+from train.settings import TrainSettings, read_toml, settings_from_args  # noqa: E402
+
+TINY = TrainSettings(
+    preset="beginner", rows=5, cols=5, mines=3, channels=4, blocks=1, workers=1,
+    games_per_iteration=12, gradient_steps_per_iteration=3, bc_batch_size=16, dagger_iterations=1,
+    total_timesteps=128, n_envs=2, n_steps=32, batch_size=32, n_epochs=1, eval_games=4,
+    eval_every_steps=64, eval_baselines=False, time_budget_minutes=0.0, labels="truth",
+)
+
+
+def tiny_run(tmp_path: Path, **changes: object) -> Path:
+    settings = replace(TINY, out=str(tmp_path), **changes).check()
+    return run_module.train(settings)
+
+
+def optimizer_tensors(model: object) -> list[th.Tensor]:
+    state = model.policy.optimizer.state_dict()["state"]  # type: ignore[attr-defined]
+    return [value for key in sorted(state) for value in state[key].values()
+            if isinstance(value, th.Tensor)]
+
+
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tiny_run(tmp_path_factory.mktemp("runs"), algo="imitation+ppo")
+
+
+def test_train__smoke_run_writes_checkpoint_state_and_curve(finished_run: Path) -> None:
+    state = read_state(finished_run)
+    assert finished_run.name.startswith("beginner__imitation+ppo__0__")
+    assert state["iteration"] == 1
+    assert state["num_timesteps"] >= TINY.total_timesteps
+    assert (finished_run / state["model_file"]).is_file()
+    phases = [point["phase"] for point in state["curve"]]
+    assert phases[0] == "imitation" and phases[-1] == "final" and "ppo" in phases
+    assert (finished_run / "curve.csv").read_text().startswith("phase,iteration,wall_seconds")
+
+
+def test_checkpoint__save_load_round_trip_gives_same_actions(finished_run: Path) -> None:
+    model = load_model(finished_run)
+    again = load_model(finished_run / read_state(finished_run)["model_file"])
+    boards = np.random.default_rng(0).integers(-1, 4, size=(16, 5, 5)).astype(np.int8)
+    masks = boards.reshape(16, -1) == HIDDEN
+    masks[:, 0] = True
+    first, _ = model.predict(boards, deterministic=True, action_masks=masks)
+    second, _ = again.predict(boards, deterministic=True, action_masks=masks)
+    assert np.array_equal(first, second)
+    for a, b in zip(model.policy.state_dict().values(), again.policy.state_dict().values()):
+        assert th.equal(a, b)
+
+
+@pytest.mark.parametrize("deterministic", [True, False])
+def test_policy__never_chooses_a_masked_action(finished_run: Path, deterministic: bool) -> None:
+    model = load_model(finished_run)
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        masks = rng.random((32, 25)) < 0.2
+        masks[np.arange(32), rng.integers(0, 25, 32)] = True
+        boards = np.where(masks.reshape(32, 5, 5), HIDDEN, 1).astype(np.int8)
+        actions, _ = model.predict(boards, deterministic=deterministic, action_masks=masks)
+        assert masks[np.arange(32), actions].all()
+
+
+def test_agent__plays_legal_moves_to_the_end(finished_run: Path) -> None:
+    agent = load_ppo_agent(str(finished_run), seed=3, deterministic=False)
+    env = MinesweeperEnv(5, 5, 3)
+    observation, info = env.reset(seed=5)
+    agent.reset(5, env.game_spec)
+    done = False
+    while not done:
+        action = agent.act(observation, info["action_mask"])
+        assert info["action_mask"][action] == 1
+        observation, _, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+    risk = agent.explain()["risk"]
+    assert risk.shape == (5, 5) and agent.explain()["certain"] is False
+
+
+def test_agent__wrong_board_size_is_a_clear_error(finished_run: Path) -> None:
+    agent = load_ppo_agent(str(finished_run))
+    with pytest.raises(ValueError, match="trained on 5x5 with 3 mines"):
+        agent.reset(0, GameSpec(9, 9, 10))
+    with pytest.raises(ValueError, match="shape"):
+        agent.act(np.full((9, 9), HIDDEN, np.int8), np.ones(81, bool))
+
+
+def test_agent__missing_or_corrupt_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="nowhere.zip"):
+        load_ppo_agent(str(tmp_path / "nowhere.zip"))
+    corrupt = tmp_path / "corrupt.zip"
+    corrupt.write_bytes(b"not a zip at all")
+    with pytest.raises(ValueError, match="corrupt.zip"):
+        load_ppo_agent(str(corrupt))
+    with pytest.raises(TypeError, match="colour"):
+        load_ppo_agent(str(corrupt), colour="red")
+
+
+def test_agent__registry_builds_it_by_path(finished_run: Path) -> None:
+    agents = pytest.importorskip("agents")
+    agent = agents.make(f"ppo:{finished_run}")
+    assert isinstance(agent, PolicyAgent)
+
+
+def test_train__resume_after_interruption_keeps_steps_and_optimizer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupt(self: run_module.PPOProgress) -> bool:
+        if self.model.num_timesteps >= 100:
+            raise KeyboardInterrupt
+        return True
+
+    monkeypatch.setattr(run_module.PPOProgress, "_on_step", interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        tiny_run(tmp_path, algo="ppo", total_timesteps=256)
+    monkeypatch.undo()
+    (run_dir,) = tmp_path.iterdir()
+    state = read_state(run_dir)
+    assert state["num_timesteps"] == 64  # the checkpoint taken at the rollout start after 64 steps
+    saved = load_model(run_dir)
+    saved_optimizer = optimizer_tensors(saved)
+    assert saved.num_timesteps == 64 and saved_optimizer
+
+    loaded: list[object] = []
+    original = run_module.load_model
+
+    def spy(*args: object, **kwargs: object) -> object:
+        model = original(*args, **kwargs)  # type: ignore[arg-type]
+        loaded.append((model.num_timesteps, [t.clone() for t in optimizer_tensors(model)]))
+        return model
+
+    monkeypatch.setattr(run_module, "load_model", spy)
+    resumed = run_module.train(replace(TINY, algo="ppo", total_timesteps=256, resume=str(run_dir)))
+    assert resumed == run_dir
+    steps_at_load, optimizer_at_load = loaded[0]  # type: ignore[misc]
+    assert steps_at_load == 64
+    assert all(th.equal(a, b) for a, b in zip(optimizer_at_load, saved_optimizer))
+    final = read_state(run_dir)
+    assert final["num_timesteps"] == 256
+    assert final["name"] == run_dir.name
+
+
+def test_train__imitation_resume_continues_the_rounds(tmp_path: Path) -> None:
+    run_dir = tiny_run(tmp_path, algo="imitation")
+    first = read_state(run_dir)
+    run_module.train(replace(TINY, algo="imitation", dagger_iterations=2, resume=str(run_dir)))
+    second = read_state(run_dir)
+    assert (first["iteration"], second["iteration"]) == (1, 2)
+    assert second["positions_seen"] > first["positions_seen"]
+    assert [p["iteration"] for p in second["curve"] if p["phase"] == "imitation"] == [1, 2]
+
+
+def test_rollout__labels_every_visited_position_on_its_hidden_cells() -> None:
+    from train.network import BoardTrunk, CellNet
+
+    net = CellNet(BoardTrunk(3, 4, 1), th.nn.Conv2d(4, 2, 1)).eval()
+    spec = GameSpec(5, 5, 3)
+    positions, stats = collect_positions(net, spec, 6, np.random.default_rng(0),
+                                         RolloutConfig(labels="truth"))
+    assert len(positions) == stats["positions"] >= 6
+    assert np.array_equal(positions.mine_masks, positions.boards == HIDDEN)
+    assert ((positions.mine_targets >= 0) & (positions.mine_targets <= 1)).all()
+    # Revealed cells never carry a mine target of 1: the clicked cells were safe.
+    assert not (positions.mine_targets[positions.boards >= 0] > 0).any()
+
+
+def test_dataset__round_trip_and_bad_files(tmp_path: Path) -> None:
+    from train.network import BoardTrunk, CellNet
+
+    net = CellNet(BoardTrunk(3, 4, 1), th.nn.Conv2d(4, 2, 1)).eval()
+    positions, _ = collect_positions(net, GameSpec(5, 5, 3), 3, np.random.default_rng(0),
+                                     RolloutConfig(labels="truth"))
+    path = tmp_path / "data.npz"
+    save_positions(path, positions, {"rows": 5})
+    again, meta = load_positions(path)
+    assert meta["rows"] == 5 and again.boards.dtype == np.int8
+    assert np.array_equal(again.mine_targets, positions.mine_targets)
+    with pytest.raises(FileNotFoundError, match="missing.npz"):
+        load_positions(tmp_path / "missing.npz")
+    (tmp_path / "bad.npz").write_bytes(b"junk")
+    with pytest.raises(ValueError, match="bad.npz"):
+        load_positions(tmp_path / "bad.npz")
+
+
+def test_settings__flags_config_and_errors(tmp_path: Path) -> None:
+    settings = settings_from_args(["--preset", "intermediate", "--seed", "7", "--eval-baselines",
+                                   "false", "--total-timesteps", "1000"])
+    assert settings.board == (16, 16, 40)
+    assert (settings.seed, settings.eval_baselines, settings.total_timesteps) == (7, False, 1000)
+    config = tmp_path / "c.toml"
+    config.write_text('channels = 8\nlearning_rate = 0.5\n')
+    assert settings_from_args(["--config", str(config)]).channels == 8
+    config.write_text('chanels = 8\n')
+    with pytest.raises(ValueError, match="chanels"):
+        read_toml(config)
+    with pytest.raises(ValueError, match="'huge'"):
+        settings_from_args(["--preset", "huge"])
+    with pytest.raises(ValueError, match="'sac'"):
+        settings_from_args(["--algo", "sac"])
+
+
+def test_cli__bad_setting_exits_2_with_message(capsys: pytest.CaptureFixture[str]) -> None:
+    from train.cli import main
+
+    assert main(["--algo", "sac"]) == 2
+    assert "sac" in capsys.readouterr().err
+
+
+def test_run_state__is_json(finished_run: Path) -> None:
+    state = json.loads((finished_run / "state.json").read_text())
+    assert state["settings"]["rows"] == 5

@@ -1,0 +1,97 @@
+"""The imitation data set: visited positions and their per-cell targets, cached as ``.npz``.
+
+On-disk format (``numpy.savez_compressed``), ``N`` positions of a ``rows x cols`` board:
+
+================== ===================== =======================================================
+key                dtype, shape          meaning
+================== ===================== =======================================================
+``boards``         int8 (N, rows, cols)  the visible board (codes of :mod:`mswp_gym.constants`)
+``mine_targets``   float32 (N, rows, cols) P(mine) per cell: the solver's exact probability, or
+                                         the true layout (0/1) when labelled by truth
+``mine_masks``     bool (N, rows, cols)  cells the mine loss is taken on (the hidden cells)
+``open_targets``   float32 (N, rows, cols) 1 where the cell is safe with clue 0 (truth)
+``open_masks``     bool (N, rows, cols)  cells the opening loss is taken on
+``meta``           str (JSON)            rows, cols, mines, first_click, labels, format version
+================== ===================== =======================================================
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+FORMAT_VERSION = 1
+_ARRAYS = ("boards", "mine_targets", "mine_masks", "open_targets", "open_masks")
+
+
+@dataclass
+class PositionSet:
+    """A batch of labelled positions (see the module docstring for each array)."""
+
+    boards: np.ndarray  # (N, rows, cols) int8
+    mine_targets: np.ndarray  # (N, rows, cols) float32
+    mine_masks: np.ndarray  # (N, rows, cols) bool
+    open_targets: np.ndarray  # (N, rows, cols) float32
+    open_masks: np.ndarray  # (N, rows, cols) bool
+
+    def __len__(self) -> int:
+        return int(self.boards.shape[0])
+
+    @classmethod
+    def empty(cls, rows: int, cols: int) -> PositionSet:
+        """A set with no positions."""
+        shape = (0, rows, cols)
+        return cls(
+            np.zeros(shape, np.int8), np.zeros(shape, np.float32), np.zeros(shape, bool),
+            np.zeros(shape, np.float32), np.zeros(shape, bool),
+        )
+
+    @classmethod
+    def concatenate(cls, parts: list[PositionSet]) -> PositionSet:
+        """All positions of ``parts`` in order (``parts`` must not be empty)."""
+        if not parts:
+            raise ValueError("concatenate needs at least one PositionSet")
+        return cls(*(np.concatenate([getattr(p, name) for p in parts]) for name in _ARRAYS))
+
+    def tail(self, limit: int) -> PositionSet:
+        """The last ``limit`` positions (all of them if there are fewer)."""
+        start = max(len(self) - limit, 0)
+        return PositionSet(*(getattr(self, name)[start:] for name in _ARRAYS))
+
+
+def save_positions(path: str | Path, positions: PositionSet, meta: dict[str, object]) -> None:
+    """Write ``positions`` to ``path`` atomically (temp file + ``os.replace``)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp.npz")
+    full_meta = {"format_version": FORMAT_VERSION, **meta}
+    np.savez_compressed(
+        temporary, **{name: getattr(positions, name) for name in _ARRAYS}, meta=json.dumps(full_meta)
+    )
+    os.replace(temporary, path)
+
+
+def load_positions(path: str | Path) -> tuple[PositionSet, dict[str, object]]:
+    """Read a data set written by :func:`save_positions`.
+
+    Raises:
+        FileNotFoundError: no file at ``path``.
+        ValueError: the file is not a data set of this format (the message names the path).
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no imitation data set at {str(path)!r}")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in _ARRAYS}
+            meta = json.loads(str(data["meta"]))
+    except (OSError, KeyError, ValueError) as exc:
+        raise ValueError(f"{str(path)!r} is not a readable imitation data set: {exc}") from exc
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise ValueError(f"{str(path)!r} has format {meta.get('format_version')!r}, "
+                         f"expected {FORMAT_VERSION}")
+    return PositionSet(**arrays), meta

@@ -1,0 +1,113 @@
+"""Imitation by DAgger: the learner plays, the expert labels, the network fits the labels.
+
+Each round: the current network plays ``games_per_iteration`` games (in ``workers`` processes),
+every visited position is labelled with the expert's per-cell mine probabilities
+(:mod:`train.rollout`), the positions join a buffer of the most recent ``buffer_positions``, and
+the network takes ``gradient_steps_per_iteration`` Adam steps on a masked per-cell binary
+cross-entropy (mine head + opening head), with random board symmetries as augmentation. The
+network is the PPO policy's own trunk and cell head, so the result is a PPO checkpoint.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+import torch as th
+from torch.nn import functional
+
+from mswp_gym.spec import GameSpec
+from train.dataset import PositionSet
+from train.network import MINE_HEAD, OPENING_HEAD, CellNet
+from train.rollout import RolloutConfig, collect_positions
+
+
+def _init_worker() -> None:
+    th.set_num_threads(1)
+
+
+def _collect_job(
+    net: CellNet, spec: GameSpec, games: int, seed: int, config: RolloutConfig
+) -> tuple[PositionSet, dict[str, float]]:
+    return collect_positions(net, spec, games, np.random.default_rng(seed), config)
+
+
+class Collector:
+    """Runs :func:`collect_positions` split over worker processes (or in process for 1 worker)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+        if workers > 1:
+            self._pool = ProcessPoolExecutor(
+                workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker
+            )
+
+    def collect(
+        self, net: CellNet, spec: GameSpec, games: int, rng: np.random.Generator,
+        config: RolloutConfig,
+    ) -> tuple[PositionSet, dict[str, float]]:
+        """Play ``games`` games with ``net``; seeds for the workers are drawn from ``rng``."""
+        shares = [games // self.workers + (i < games % self.workers) for i in range(self.workers)]
+        seeds = [int(s) for s in rng.integers(0, 2**63 - 1, size=self.workers)]
+        jobs = [(net, spec, n, s, config) for n, s in zip(shares, seeds) if n > 0]
+        if self._pool is None:
+            results = [_collect_job(*job) for job in jobs]
+        else:
+            results = list(self._pool.map(_collect_job, *zip(*jobs)))
+        positions = PositionSet.concatenate([r[0] for r in results])
+        stats = {key: sum(r[1][key] for r in results) for key in results[0][1]}
+        return positions, stats
+
+    def close(self) -> None:
+        """Stop the worker processes."""
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+
+def symmetries(square: bool) -> list[Callable[[th.Tensor], th.Tensor]]:
+    """Board symmetries on ``(B, rows, cols)`` tensors: 8 for a square board, else 4."""
+    flips: list[Callable[[th.Tensor], th.Tensor]] = [
+        lambda x: x, lambda x: x.flip(1), lambda x: x.flip(2), lambda x: x.flip(1, 2),
+    ]
+    if not square:
+        return flips
+    return flips + [lambda x, f=f: f(x).transpose(1, 2) for f in flips]
+
+
+def masked_bce(logits: th.Tensor, targets: th.Tensor, masks: th.Tensor) -> th.Tensor:
+    """Mean binary cross-entropy over the cells where ``masks`` is True."""
+    losses = functional.binary_cross_entropy_with_logits(logits, targets, reduction="none")
+    weight = masks.to(losses.dtype)
+    return (losses * weight).sum() / weight.sum().clamp(min=1.0)
+
+
+def train_steps(
+    net: CellNet, optimizer: th.optim.Optimizer, buffer: PositionSet, steps: int,
+    batch_size: int, rng: np.random.Generator,
+) -> float:
+    """``steps`` Adam steps on random minibatches of ``buffer``; returns the mean loss."""
+    net.train()
+    square = buffer.boards.shape[1] == buffer.boards.shape[2]
+    transforms = symmetries(square)
+    total = 0.0
+    for _ in range(steps):
+        index = rng.integers(0, len(buffer), size=batch_size)
+        transform = transforms[int(rng.integers(len(transforms)))]
+        boards, mine_t, mine_m, open_t, open_m = (
+            transform(th.as_tensor(array[index]))
+            for array in (buffer.boards, buffer.mine_targets, buffer.mine_masks,
+                          buffer.open_targets, buffer.open_masks)
+        )
+        logits = net(boards.to(th.float32))
+        loss = masked_bce(logits[:, MINE_HEAD], mine_t, mine_m) + masked_bce(
+            logits[:, OPENING_HEAD], open_t, open_m)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total += loss.item()
+    net.eval()
+    return total / max(steps, 1)

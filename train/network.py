@@ -1,0 +1,106 @@
+"""The fully-convolutional board network: visible board in, per-cell mine and opening logits out.
+
+One network serves imitation (supervised per-cell targets) and PPO (its per-cell scores are the
+policy's action logits, its pooled features feed the value head), so a behaviour-cloned network
+*is* a PPO policy and one checkpoint type covers both.
+
+Input: the visible board as codes (``(B, rows, cols)``, any float/int dtype, codes of
+:mod:`mswp_gym.constants`). It is one-hot encoded in :func:`board_planes` together with a
+"mines per unknown cell" plane (the global mine count is part of the public spec) and an
+"on the board" plane, so zero padding marks the border. Every layer is a convolution, so the same
+weights run on any board size; only the mine count is fixed per network.
+"""
+
+from __future__ import annotations
+
+import torch as th
+from torch import nn
+
+from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN
+from mswp_gym.encoding import CHANNEL_CODES
+
+N_INPUT_PLANES = len(CHANNEL_CODES) + 2
+"""One-hot code planes, the mine-density plane and the on-board plane."""
+MINE_HEAD, OPENING_HEAD = 0, 1
+"""Output channels of :class:`CellNet`: P(mine) and P(safe with clue 0) logits."""
+
+
+def board_planes(board: th.Tensor, mines: int) -> th.Tensor:
+    """Encode ``(B, rows, cols)`` board codes as ``(B, N_INPUT_PLANES, rows, cols)`` float32.
+
+    The density plane holds ``(mines - exploded) / unknown cells`` (flags are the player's notes,
+    not knowledge, so flagged cells count as unknown).
+    """
+    codes = board.round().to(th.int64) if board.is_floating_point() else board.to(th.int64)
+    reference = th.as_tensor(CHANNEL_CODES, dtype=th.int64, device=codes.device).view(1, -1, 1, 1)
+    onehot = (codes.unsqueeze(1) == reference).to(th.float32)
+    unknown = ((codes == HIDDEN) | (codes == FLAGGED)).sum(dim=(1, 2)).to(th.float32)
+    exploded = (codes == EXPLODED).sum(dim=(1, 2)).to(th.float32)
+    density = ((mines - exploded) / unknown.clamp(min=1.0)).clamp(0.0, 1.0)
+    density_plane = density.view(-1, 1, 1, 1).expand(-1, 1, *codes.shape[1:])
+    ones = th.ones_like(density_plane)
+    return th.cat((onehot, density_plane, ones), dim=1)
+
+
+class ResidualBlock(nn.Module):
+    """Two 3x3 convolutions with a skip connection."""
+
+    def __init__(self, channels: int) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1)
+
+    def forward(self, x: th.Tensor) -> th.Tensor:
+        """``(B, C, H, W) -> (B, C, H, W)``."""
+        return th.relu(x + self.conv2(th.relu(self.conv1(x))))
+
+
+class BoardTrunk(nn.Module):
+    """Board codes -> per-cell features ``(B, channels, rows, cols)``.
+
+    Args:
+        mines: the board's mine count (feeds the density plane).
+        channels: feature maps per layer.
+        blocks: residual blocks; each adds 4 to the receptive field (5x5 stem + 4 per block).
+    """
+
+    def __init__(self, mines: int, channels: int = 64, blocks: int = 4) -> None:
+        super().__init__()
+        if channels < 1 or blocks < 0:
+            raise ValueError(f"channels must be >= 1 and blocks >= 0, got {channels}, {blocks}")
+        self.mines = int(mines)
+        self.stem = nn.Conv2d(N_INPUT_PLANES, channels, 5, padding=2)
+        self.blocks = nn.Sequential(*(ResidualBlock(channels) for _ in range(blocks)))
+
+    def forward(self, board: th.Tensor) -> th.Tensor:
+        """``(B, rows, cols)`` codes -> ``(B, channels, rows, cols)`` features."""
+        return self.blocks(th.relu(self.stem(board_planes(board, self.mines))))
+
+
+def safety_scores(cell_logits: th.Tensor, opening_weight: float) -> th.Tensor:
+    """Per-cell action scores ``(B, rows*cols)`` from ``(B, 2, rows, cols)`` cell logits.
+
+    ``log P(safe) + opening_weight * P(opening)``: the safest cell wins, and among equally safe
+    cells the one likeliest to be a zero (which opens a region) wins. This is the policy's
+    action logit before the temperature.
+    """
+    log_safe = nn.functional.logsigmoid(-cell_logits[:, MINE_HEAD])
+    opening = th.sigmoid(cell_logits[:, OPENING_HEAD])
+    return (log_safe + opening_weight * opening).flatten(1)
+
+
+class CellNet(nn.Module):
+    """Trunk + per-cell head: ``(B, rows, cols)`` codes -> ``(B, 2, rows, cols)`` logits.
+
+    The policy (:class:`train.policy.BoardPolicy`) holds these two parts in SB3's slots; this
+    module puts them back together for imitation and data collection.
+    """
+
+    def __init__(self, trunk: BoardTrunk, cell_head: nn.Conv2d) -> None:
+        super().__init__()
+        self.trunk = trunk
+        self.cell_head = cell_head
+
+    def forward(self, board: th.Tensor) -> th.Tensor:
+        """``(B, rows, cols)`` codes -> ``(B, 2, rows, cols)`` mine/opening logits."""
+        return self.cell_head(self.trunk(board))

@@ -1,0 +1,179 @@
+"""A fully-convolutional MaskablePPO policy: one action logit per cell, any small board.
+
+SB3's default CNN needs images of at least 36x36, and its MLP heads tie the network to one board
+size through a dense layer. Here every layer is a convolution: the features extractor is the
+:class:`~train.network.BoardTrunk`, the "mlp extractor" is a 1x1 convolution giving each cell a
+mine and an opening logit (turned into a safety score, :func:`~train.network.safety_scores`) plus
+a pooled value head, and the action net only scales the scores by a learned inverse temperature.
+Masks are applied by sb3-contrib's masked distribution as usual.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import torch as th
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from torch import nn
+
+from train.network import BoardTrunk, CellNet, safety_scores
+
+VALUE_LATENT = 64
+
+
+def board_shape(observation_space: gym.Space) -> tuple[int, int]:
+    """``(rows, cols)`` of a ``board`` observation space.
+
+    Raises:
+        ValueError: the space is not a 2-D Box (use ``obs_mode="board"``).
+    """
+    shape = getattr(observation_space, "shape", None)
+    if not isinstance(observation_space, gym.spaces.Box) or shape is None or len(shape) != 2:
+        raise ValueError(
+            f"the board policy needs the (rows, cols) board observation (obs_mode='board'), "
+            f"got {observation_space}"
+        )
+    return int(shape[0]), int(shape[1])
+
+
+class BoardFeatures(BaseFeaturesExtractor):
+    """Board codes ``(B, rows, cols)`` -> per-cell features, flattened to ``(B, C*rows*cols)``.
+
+    Args:
+        observation_space: the env's board space.
+        mines: the board's mine count.
+        channels: feature maps per layer.
+        blocks: residual blocks.
+    """
+
+    def __init__(
+        self, observation_space: gym.Space, mines: int, channels: int = 48, blocks: int = 4
+    ) -> None:
+        rows, cols = board_shape(observation_space)
+        super().__init__(observation_space, features_dim=channels * rows * cols)
+        self.rows, self.cols, self.channels, self.mines = rows, cols, channels, int(mines)
+        self.trunk = BoardTrunk(mines, channels, blocks)
+
+    def forward(self, observations: th.Tensor) -> th.Tensor:
+        """See the class docstring."""
+        return self.trunk(observations).flatten(1)
+
+
+class CellHeads(nn.Module):
+    """Per-cell scores for the actor and a pooled latent for the critic (SB3's mlp_extractor slot).
+
+    Args:
+        channels, rows, cols: the trunk's feature shape.
+        opening_weight: weight of P(opening) in the score.
+    """
+
+    def __init__(self, channels: int, rows: int, cols: int, opening_weight: float) -> None:
+        super().__init__()
+        self.shape = (channels, rows, cols)
+        self.opening_weight = float(opening_weight)
+        self.cell_head = nn.Conv2d(channels, 2, 1)
+        self.value_head = nn.Sequential(nn.Linear(2 * channels, VALUE_LATENT), nn.ReLU())
+        self.latent_dim_pi = rows * cols
+        self.latent_dim_vf = VALUE_LATENT
+
+    def _maps(self, features: th.Tensor) -> th.Tensor:
+        return features.view(-1, *self.shape)
+
+    def forward_actor(self, features: th.Tensor) -> th.Tensor:
+        """``(B, rows*cols)`` safety scores."""
+        return safety_scores(self.cell_head(self._maps(features)), self.opening_weight)
+
+    def forward_critic(self, features: th.Tensor) -> th.Tensor:
+        """``(B, VALUE_LATENT)`` value features from mean- and max-pooled maps."""
+        maps = self._maps(features)
+        return self.value_head(th.cat((maps.mean(dim=(2, 3)), maps.amax(dim=(2, 3))), dim=1))
+
+    def forward(self, features: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
+        """``(actor latent, critic latent)``."""
+        return self.forward_actor(features), self.forward_critic(features)
+
+
+class InverseTemperature(nn.Module):
+    """``logits = exp(log_beta) * scores``: how sharply the policy prefers the safest cell."""
+
+    def __init__(self, beta: float) -> None:
+        super().__init__()
+        self.log_beta = nn.Parameter(th.tensor(float(np.log(beta))))
+
+    def forward(self, scores: th.Tensor) -> th.Tensor:
+        """Scaled scores, same shape."""
+        return scores * self.log_beta.exp()
+
+
+class BoardPolicy(MaskableActorCriticPolicy):
+    """MaskablePPO policy over ``Discrete(rows*cols)`` with a fully-convolutional network.
+
+    Extra keyword arguments (all saved with the model): ``mines`` (required), ``channels``,
+    ``blocks`` (through ``features_extractor_kwargs``), ``opening_weight`` and ``beta`` (the initial
+    inverse temperature).
+    """
+
+    def __init__(
+        self,
+        observation_space: gym.Space,
+        action_space: gym.Space,
+        lr_schedule: Any,
+        *args: Any,
+        opening_weight: float = 0.05,
+        beta: float = 3.0,
+        **kwargs: Any,
+    ) -> None:
+        self.opening_weight = float(opening_weight)
+        self.beta = float(beta)
+        kwargs.setdefault("features_extractor_class", BoardFeatures)
+        kwargs["ortho_init"] = False
+        kwargs.pop("net_arch", None)
+        rows, cols = board_shape(observation_space)
+        if not isinstance(action_space, gym.spaces.Discrete) or int(action_space.n) != rows * cols:
+            raise ValueError(
+                f"the board policy needs Discrete({rows * cols}) reveal actions (no flag actions), "
+                f"got {action_space}"
+            )
+        super().__init__(observation_space, action_space, lr_schedule, *args, net_arch=[], **kwargs)
+
+    def _build_mlp_extractor(self) -> None:
+        extractor = self.features_extractor
+        assert isinstance(extractor, BoardFeatures)
+        self.mlp_extractor = CellHeads(  # type: ignore[assignment]
+            extractor.channels, extractor.rows, extractor.cols, self.opening_weight
+        )
+
+    def _build(self, lr_schedule: Any) -> None:
+        self._build_mlp_extractor()
+        self.action_net = InverseTemperature(self.beta)
+        self.value_net = nn.Linear(VALUE_LATENT, 1)
+        self.optimizer = self.optimizer_class(
+            self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs
+        )
+
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        data = super()._get_constructor_parameters()
+        data.update(opening_weight=self.opening_weight, beta=self.beta)
+        data.pop("net_arch", None)
+        return data
+
+    @property
+    def board(self) -> tuple[int, int, int]:
+        """``(rows, cols, mines)`` the network was built for."""
+        extractor = self.features_extractor
+        assert isinstance(extractor, BoardFeatures)
+        return extractor.rows, extractor.cols, extractor.mines
+
+    def cell_net(self) -> CellNet:
+        """The trunk and per-cell head as one module (shares parameters with the policy)."""
+        extractor = self.features_extractor
+        assert isinstance(extractor, BoardFeatures)
+        return CellNet(extractor.trunk, self.mlp_extractor.cell_head)  # type: ignore[arg-type]
+
+    def cell_net_copy(self) -> CellNet:
+        """A detached copy of :meth:`cell_net` (to send to worker processes)."""
+        return copy.deepcopy(self.cell_net()).eval()

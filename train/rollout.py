@@ -1,0 +1,161 @@
+"""DAgger-style data collection: the learner plays, every position it visits is labelled.
+
+Games are played in a batch (one network call per move for all live games) on the plain
+:class:`mswp_gym.board.Board` engine: the collector is the teacher, so it may read the truth to
+label positions; the learner only ever sees the visible board. When the learner steps on a mine,
+with probability ``rescue`` the move is replaced by the learner's best *truly safe* cell, so the
+data also holds the later positions the learner would reach once it plays better.
+
+Labels: the mine target of a position is the exact solver probability (``labels="solver"``,
+:func:`agents.solver.mine_probabilities`) or the true layout (``labels="truth"``; an unbiased but
+noisier target with the same optimum). The opening target (safe with clue 0) is always the truth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import torch as th
+
+from mswp_gym.board import Board
+from mswp_gym.constants import HIDDEN
+from mswp_gym.generators import make_generator
+from mswp_gym.spec import GameSpec
+from train.dataset import PositionSet
+from train.network import CellNet, safety_scores
+
+LABELS: tuple[str, ...] = ("solver", "truth")
+MineLabeller = Callable[[np.ndarray, int], np.ndarray]
+
+
+def solver_labeller() -> MineLabeller | None:
+    """``agents.solver.mine_probabilities`` if it can be imported, else None."""
+    try:
+        from agents.solver import mine_probabilities
+    except ImportError:
+        return None
+    return mine_probabilities
+
+
+@dataclass(frozen=True)
+class RolloutConfig:
+    """How the learner plays while collecting."""
+
+    epsilon: float = 0.05
+    """Chance of a uniformly random legal move instead of the learner's (and a random first click)."""
+    rescue: float = 0.8
+    """Chance that a losing move is replaced by the learner's best truly safe cell."""
+    opening_weight: float = 0.05
+    """Weight of P(opening) in the move score (see :func:`train.network.safety_scores`)."""
+    labels: str = "solver"
+    """``solver`` (exact probabilities; falls back to ``truth`` if the solver is missing) or
+    ``truth``."""
+
+
+def choose_moves(
+    net: CellNet, boards: np.ndarray, opening_weight: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Masked greedy moves of ``net`` for a batch of visible boards.
+
+    Returns:
+        ``(moves, scores)``: flat indices ``(B,)`` (always hidden cells) and the masked scores
+        ``(B, rows*cols)`` (``-inf`` on illegal cells).
+    """
+    with th.no_grad():
+        logits = net(th.as_tensor(boards, dtype=th.float32))
+        scores = safety_scores(logits, opening_weight).numpy()
+    legal = boards.reshape(len(boards), -1) == HIDDEN
+    scores = np.where(legal, scores, -np.inf)
+    return scores.argmax(axis=1), scores
+
+
+def _label(
+    board: Board, visible: np.ndarray, first: int | None, spec: GameSpec, labeller: MineLabeller | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Targets and masks of one position (``first``: the flat first click, for the start)."""
+    hidden = visible == HIDDEN
+    opening = (~board.mines & (board.counts == 0)).astype(np.float32)
+    if first is not None:
+        # Before any click under a safe rule every cell is a safe first click; only the chosen
+        # cell's opening outcome is observed.
+        open_mask = np.zeros_like(hidden)
+        open_mask.flat[first] = True
+        return np.zeros(hidden.shape, np.float32), hidden, opening, open_mask
+    if labeller is not None:
+        mine = np.nan_to_num(labeller(visible, spec.mines), nan=0.0).astype(np.float32)
+    else:
+        mine = board.mines.astype(np.float32)
+    return mine, hidden, opening, hidden
+
+
+def collect_positions(
+    net: CellNet, spec: GameSpec, games: int, rng: np.random.Generator, config: RolloutConfig
+) -> tuple[PositionSet, dict[str, float]]:
+    """Play ``games`` games with ``net`` and label every visited position.
+
+    Args:
+        net: the learner (put in eval mode by the caller).
+        spec: the board and rules (``first_click`` ``safe``, ``opening`` or ``any``).
+        games: how many games to play (all at once, in one batch).
+        rng: the one Generator for layouts and exploration.
+        config: exploration, rescue and labelling.
+
+    Returns:
+        The positions, and stats: ``wins`` (games the learner won unaided, among those never
+        rescued or randomised), ``clean_games``, ``positions``.
+    """
+    if config.labels not in LABELS:
+        raise ValueError(f"unknown labels {config.labels!r}; choose one of {', '.join(LABELS)}")
+    labeller = solver_labeller() if config.labels == "solver" else None
+    generator = make_generator(spec.first_click)
+    rows, cols = spec.rows, spec.cols
+    boards: list[Board | None] = [None] * games
+    visibles = [np.full((rows, cols), HIDDEN, np.int8) for _ in range(games)]
+    if not generator.needs_first_click:
+        for g in range(games):
+            boards[g] = Board(generator.layout(rows, cols, spec.mines, rng, None))
+            visibles[g] = boards[g].visible
+    clean = np.ones(games, bool)
+    live = list(range(games))
+    started = np.zeros(games, bool)
+    parts: list[tuple[np.ndarray, ...]] = []
+    wins = 0
+    while live:
+        batch = np.stack([visibles[g] for g in live])
+        moves, scores = choose_moves(net, batch, config.opening_weight)
+        still: list[int] = []
+        for slot, g in enumerate(live):
+            visible = visibles[g]
+            move = int(moves[slot])
+            if rng.random() < config.epsilon:
+                move = int(rng.choice(np.flatnonzero(visible.ravel() == HIDDEN)))
+                clean[g] = False
+            row, col = divmod(move, cols)
+            if not started[g] and generator.needs_first_click:
+                boards[g] = Board(generator.layout(rows, cols, spec.mines, rng, (row, col)))
+            board = boards[g]
+            assert board is not None
+            parts.append((visible.copy(), *_label(
+                board, visible, move if not started[g] and generator.needs_first_click else None,
+                spec, labeller)))
+            started[g] = True
+            if board.mines[row, col]:
+                if rng.random() >= config.rescue:
+                    continue
+                clean[g] = False
+                safe = np.flatnonzero((visible.ravel() == HIDDEN) & ~board.mines.ravel())
+                move = int(safe[np.argmax(scores[slot, safe])])
+                row, col = divmod(move, cols)
+            board.reveal(row, col)
+            visibles[g] = board.visible
+            if board.done:
+                wins += int(clean[g])
+                continue
+            still.append(g)
+        live = still
+    boards_array, mine_t, mine_m, open_t, open_m = (np.stack(a) for a in zip(*parts))
+    positions = PositionSet(boards_array, mine_t, mine_m, open_t, open_m)
+    stats = {"wins": float(wins), "clean_games": float(clean.sum()), "positions": float(len(parts))}
+    return positions, stats

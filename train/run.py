@@ -1,0 +1,312 @@
+"""One training run, start to finish: naming, seeding, imitation, PPO, evaluation, checkpoints.
+
+Run folder ``<out>/<preset>__<algo>__<seed>__<UTC time>/``: ``state.json`` + checkpoint files
+(see :mod:`train.checkpoint`), ``settings.toml``-equivalent in the state, ``curve.csv`` (win
+rate against wall time and steps), ``tb/`` (TensorBoard) and ``progress.csv``.
+"""
+
+from __future__ import annotations
+
+import csv
+import time
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch as th
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.logger import Logger, configure
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
+
+from mswp_gym.env import MinesweeperEnv
+from mswp_gym.spec import GameSpec
+from train.checkpoint import commit_state, load_model, read_state, save_model_atomic
+from train.dataset import PositionSet, load_positions, save_positions
+from train.evaluate import WinRate, evaluate_agent, evaluate_net
+from train.imitation import Collector, train_steps
+from train.policy import BoardPolicy
+from train.rollout import RolloutConfig, solver_labeller
+from train.settings import TrainSettings
+
+CURVE_FIELDS = ("phase", "iteration", "wall_seconds", "env_steps", "positions", "gradient_samples",
+                "wins", "games", "win_rate", "low95", "high95")
+
+
+class LinearDecay:
+    """Learning-rate schedule: ``start`` at progress 1 down to ``end`` at progress 0 (picklable)."""
+
+    def __init__(self, start: float, end: float) -> None:
+        self.start, self.end = float(start), float(end)
+
+    def __call__(self, progress_remaining: float) -> float:
+        """SB3 passes the remaining progress, from 1 to 0."""
+        return self.end + (self.start - self.end) * progress_remaining
+
+
+def game_spec(settings: TrainSettings) -> GameSpec:
+    """The board and rules the run trains on."""
+    rows, cols, mines = settings.board
+    return GameSpec(rows, cols, mines, settings.first_click)
+
+
+def run_name(settings: TrainSettings, now: datetime) -> str:
+    """``preset__algo__seed__time``."""
+    return f"{settings.preset}__{settings.algo}__{settings.seed}__{now:%Y%m%d-%H%M%S}"
+
+
+def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
+    """``n_envs`` board envs in a Dummy- or SubprocVecEnv, with episode stats (VecMonitor)."""
+
+    def factory() -> MinesweeperEnv:
+        return MinesweeperEnv(spec.rows, spec.cols, spec.mines, first_click=spec.first_click)
+
+    makers = [factory] * settings.n_envs
+    env: VecEnv = DummyVecEnv(makers) if settings.vec_env == "dummy" else SubprocVecEnv(makers)
+    return VecMonitor(env, info_keywords=("is_success",))
+
+
+def build_model(settings: TrainSettings, spec: GameSpec, env: VecEnv, tb_dir: Path | None) -> MaskablePPO:
+    """A fresh MaskablePPO with the fully-convolutional :class:`BoardPolicy`."""
+    policy_kwargs: dict[str, Any] = {
+        "features_extractor_kwargs": {
+            "mines": spec.mines, "channels": settings.channels, "blocks": settings.blocks,
+        },
+        "opening_weight": settings.opening_weight,
+        "beta": settings.beta,
+    }
+    return MaskablePPO(
+        BoardPolicy, env, learning_rate=LinearDecay(settings.learning_rate, 0.0),
+        n_steps=settings.n_steps, batch_size=settings.batch_size, n_epochs=settings.n_epochs,
+        gamma=settings.gamma, gae_lambda=settings.gae_lambda, clip_range=settings.clip_range,
+        ent_coef=settings.ent_coef, vf_coef=settings.vf_coef, policy_kwargs=policy_kwargs,
+        tensorboard_log=None if tb_dir is None else str(tb_dir), seed=settings.seed, device="cpu",
+        verbose=0,
+    )
+
+
+class Run:
+    """The state of one run and the operations on it (checkpoint, evaluate, log)."""
+
+    def __init__(self, settings: TrainSettings, run_dir: Path, state: dict[str, Any]) -> None:
+        self.settings = settings
+        self.spec = game_spec(settings)
+        self.run_dir = run_dir
+        self.state = state
+        self.started = time.monotonic()
+        self.wall_before = float(state.get("wall_seconds", 0.0))
+        self.logger: Logger = configure(str(run_dir), ["stdout", "csv", "tensorboard"])
+
+    @property
+    def wall_seconds(self) -> float:
+        """Wall time of the whole run, across resumes."""
+        return self.wall_before + time.monotonic() - self.started
+
+    def out_of_time(self) -> bool:
+        """Whether the run's wall-time budget is spent."""
+        budget = self.settings.time_budget_minutes * 60
+        return budget > 0 and self.wall_seconds >= budget
+
+    def say(self, message: str) -> None:
+        """One log line, prefixed with the run's wall time."""
+        print(f"[{self.wall_seconds:7.1f}s] {message}", flush=True)
+
+    def evaluate(self, policy: BoardPolicy, phase: str, extra: dict[str, float]) -> WinRate:
+        """Evaluate ``policy`` on the fixed seeds and append a curve point."""
+        result = evaluate_net(policy.cell_net(), self.spec, self.settings.eval_games,
+                              self.settings.opening_weight)
+        low, high = result.interval
+        point = {"phase": phase, "iteration": self.state.get("iteration", 0),
+                 "wall_seconds": round(self.wall_seconds, 1),
+                 "env_steps": self.state.get("num_timesteps", 0),
+                 "positions": self.state.get("positions_seen", 0),
+                 "gradient_samples": self.state.get("gradient_samples", 0),
+                 "wins": result.wins, "games": result.games, "win_rate": result.rate,
+                 "low95": low, "high95": high, **extra}
+        self.state.setdefault("curve", []).append(point)
+        with open(self.run_dir / "curve.csv", "w", newline="") as handle:
+            writer = csv.DictWriter(handle, CURVE_FIELDS, extrasaction="ignore")
+            writer.writeheader()
+            writer.writerows(self.state["curve"])
+        self.say(f"{phase} eval: {result}")
+        return result
+
+    def checkpoint(self, model: MaskablePPO, tag: str) -> None:
+        """Save the model, then commit the state that names it."""
+        model_file = f"model-{tag}.zip"
+        save_model_atomic(model, self.run_dir / model_file)
+        self.state.update(model_file=model_file, wall_seconds=self.wall_seconds,
+                          num_timesteps=int(model.num_timesteps))
+        commit_state(self.run_dir, self.state)
+
+
+def baselines(run: Run) -> None:
+    """Evaluate the logic agent and the solver once on the evaluation seeds (if importable)."""
+    if not run.settings.eval_baselines or "baselines" in run.state:
+        return
+    found: dict[str, Any] = {}
+    for name in ("logic", "solver"):
+        result = evaluate_agent(name, run.spec, run.settings.eval_games)
+        if result is None:
+            run.say(f"baseline {name!r} not importable: skipped")
+            continue
+        run.say(f"baseline {result}")
+        found[name] = {"wins": result.wins, "games": result.games, "win_rate": result.rate}
+        run.logger.record(f"baseline/{name}_win_rate", result.rate)
+    run.state["baselines"] = found
+    # Reference agents are not training: the run's wall clock starts after them.
+    run.started = time.monotonic()
+
+
+def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> None:
+    """DAgger rounds until ``dagger_iterations`` or the time budget (see :mod:`train.imitation`)."""
+    settings, state = run.settings, run.state
+    policy = model.policy
+    assert isinstance(policy, BoardPolicy)
+    labels = settings.labels
+    if labels == "solver" and solver_labeller() is None:
+        run.say("agents.solver.mine_probabilities not importable: labelling by the true layout")
+        labels = "truth"
+    config = RolloutConfig(settings.epsilon, settings.rescue, settings.opening_weight, labels)
+    parts = [load_positions(run.run_dir / name)[0] for name in state.get("positions_files", [])]
+    optimizer = policy.optimizer
+    net = policy.cell_net()
+    collector = Collector(settings.workers)
+    try:
+        while state["iteration"] < settings.dagger_iterations and not run.out_of_time():
+            iteration = state["iteration"] + 1
+            positions, stats = collector.collect(
+                policy.cell_net_copy(), run.spec, settings.games_per_iteration, rng, config)
+            name = f"positions-{iteration:04d}.npz"
+            save_positions(run.run_dir / name, positions, {
+                "rows": run.spec.rows, "cols": run.spec.cols, "mines": run.spec.mines,
+                "first_click": run.spec.first_click, "labels": labels})
+            parts.append(positions)
+            files = [*state.get("positions_files", []), name]
+            while sum(len(p) for p in parts[1:]) >= settings.buffer_positions:
+                parts.pop(0)
+                files.pop(0)
+            buffer = PositionSet.concatenate(parts)
+            fraction = (iteration - 1) / max(settings.dagger_iterations - 1, 1)
+            if settings.time_budget_minutes > 0:
+                fraction = max(fraction, run.wall_seconds / (settings.time_budget_minutes * 60))
+            fraction = min(fraction, 1.0)
+            for group in optimizer.param_groups:
+                group["lr"] = settings.bc_learning_rate * (1.0 - 0.9 * fraction)
+            loss = train_steps(net, optimizer, buffer, settings.gradient_steps_per_iteration,
+                               settings.bc_batch_size, rng)
+            state.update(iteration=iteration, positions_files=files,
+                         positions_seen=state.get("positions_seen", 0) + len(positions),
+                         gradient_samples=state.get("gradient_samples", 0)
+                         + settings.gradient_steps_per_iteration * settings.bc_batch_size)
+            run.say(f"dagger {iteration}/{settings.dagger_iterations}: {len(positions)} new "
+                    f"positions, buffer {len(buffer)}, loss {loss:.4f}, "
+                    f"clean wins {stats['wins']:.0f}/{stats['clean_games']:.0f}")
+            result = run.evaluate(policy, "imitation", {"loss": loss})
+            for key, value in (("loss", loss), ("win_rate", result.rate),
+                               ("buffer", len(buffer)), ("wall_seconds", run.wall_seconds)):
+                run.logger.record(f"imitation/{key}", value)
+            run.logger.dump(iteration)
+            state["rng_state"] = rng.bit_generator.state
+            run.checkpoint(model, f"dagger{iteration:04d}")
+    finally:
+        collector.close()
+
+
+class PPOProgress(BaseCallback):
+    """Evaluates, checkpoints (at rollout starts: right after an update) and enforces the budget."""
+
+    def __init__(self, run: Run) -> None:
+        super().__init__()
+        self.run = run
+        self.last_eval = int(run.state.get("ppo_last_eval", 0))
+
+    def _on_rollout_start(self) -> None:
+        steps = int(self.model.num_timesteps)
+        if steps - self.last_eval >= self.run.settings.eval_every_steps:
+            self.last_eval = steps
+            self.run.state.update(num_timesteps=steps, ppo_last_eval=steps)
+            policy = self.model.policy
+            assert isinstance(policy, BoardPolicy)
+            result = self.run.evaluate(policy, "ppo", {})
+            self.logger.record("eval/win_rate", result.rate)
+            self.run.checkpoint(self.model, f"ppo{steps:09d}")  # type: ignore[arg-type]
+
+    def _on_step(self) -> bool:
+        return not self.run.out_of_time()
+
+
+def run_ppo(run: Run, model: MaskablePPO) -> None:
+    """MaskablePPO until ``total_timesteps`` (counted across resumes) or the time budget."""
+    remaining = run.settings.total_timesteps - int(model.num_timesteps)
+    if remaining <= 0 or run.out_of_time():
+        return
+    run.say(f"ppo: {model.num_timesteps} -> {run.settings.total_timesteps} env steps")
+    model.set_logger(run.logger)
+    model.learn(remaining, callback=PPOProgress(run), reset_num_timesteps=False,
+                progress_bar=False)
+    run.state["num_timesteps"] = int(model.num_timesteps)
+
+
+def train(settings: TrainSettings) -> Path:
+    """Run (or resume) one training run; returns its folder."""
+    if settings.resume:
+        state = read_state(settings.resume)
+        saved = TrainSettings(**state["settings"])
+        # Only the budget-type settings may change on resume; the run itself stays the same.
+        settings = replace(saved, resume=settings.resume, total_timesteps=settings.total_timesteps,
+                           time_budget_minutes=settings.time_budget_minutes,
+                           dagger_iterations=settings.dagger_iterations,
+                           final_eval_games=settings.final_eval_games).check()
+        run_dir = Path(settings.resume)
+    else:
+        run_dir = Path(settings.out) / run_name(settings, datetime.now(UTC))
+        run_dir.mkdir(parents=True, exist_ok=False)
+        state = {"name": run_dir.name, "settings": settings.to_dict(), "phase": "imitation"
+                 if settings.algo.startswith("imitation") else "ppo", "iteration": 0}
+    state["settings"] = settings.to_dict()
+    run = Run(settings, run_dir, state)
+    run.say(f"run {run_dir} ({'resumed' if settings.resume else 'new'}), board "
+            f"{run.spec.rows}x{run.spec.cols}/{run.spec.mines} first_click={run.spec.first_click}")
+
+    # ---- seeding: the one place randomness is set up --------------------------------------
+    th.set_num_threads(settings.torch_threads)
+    th.manual_seed(settings.seed)
+    rng = np.random.default_rng(settings.seed)  # layouts, exploration, minibatches (imitation)
+    if "rng_state" in state:
+        rng.bit_generator.state = state["rng_state"]
+    # PPO's env and sampling seeds come from MaskablePPO(seed=settings.seed) (SB3's own seeding).
+    # -----------------------------------------------------------------------------------------
+
+    env = make_vec_env(settings, run.spec)
+    if "model_file" in state:
+        model = load_model(run_dir / state["model_file"], env=env)
+        model.tensorboard_log = str(run_dir / "tb")
+    else:
+        model = build_model(settings, run.spec, env, run_dir / "tb")
+    try:
+        baselines(run)
+        if state["phase"] == "imitation":
+            run_imitation(run, model, rng)
+            if settings.algo == "imitation+ppo" and not run.out_of_time():
+                state["phase"] = "ppo"
+                run.checkpoint(model, "ppo000000000")
+        if state["phase"] == "ppo":
+            run_ppo(run, model)
+        policy = model.policy
+        assert isinstance(policy, BoardPolicy)
+        run.evaluate(policy, "final", {})
+        run.checkpoint(model, "final")
+        if settings.final_eval_games:
+            result = evaluate_net(policy.cell_net(), run.spec, settings.final_eval_games,
+                                  settings.opening_weight)
+            run.state["final_eval"] = {"wins": result.wins, "games": result.games,
+                                       "win_rate": result.rate, "interval": result.interval}
+            run.say(f"final evaluation: {result}")
+            commit_state(run.run_dir, run.state)
+        run.say(f"done: {run_dir / run.state['model_file']}")
+    finally:
+        env.close()
+    return run_dir
