@@ -56,7 +56,8 @@ class SolverAgent(SeededAgent):
             counted as progress.
         dead_last: Depth 1: a cell that can show only one number (no information) is guessed only if
             nothing else is near the lowest risk.
-        near_off: Depth 1: also look ahead at off-frontier cells two steps from a clue.
+        near_off: Depth 1: also look ahead at off-frontier cells two steps from a clue (off by
+            default: no measurable gain on Expert at N=1500, about 1.5x the time).
 
     Raises:
         ValueError: a depth outside ``0..MAX_DEPTH`` or a negative option.
@@ -78,7 +79,7 @@ class SolverAgent(SeededAgent):
         opening_offset: int = DEFAULT_OPENING_OFFSET,
         linked: bool = True,
         dead_last: bool = True,
-        near_off: bool = True,
+        near_off: bool = False,
     ) -> None:
         super().__init__(seed)
         if not 0 <= depth <= MAX_DEPTH:

@@ -68,7 +68,7 @@ def choose_guess(
     progress_weight: float = DEFAULT_PROGRESS_WEIGHT,
     linked: bool = True,
     dead_last: bool = True,
-    near_off: bool = True,
+    near_off: bool = False,
 ) -> Guess:
     """Pick the cell to reveal when no unknown cell is certainly safe.
 
