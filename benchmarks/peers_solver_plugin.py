@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -26,8 +27,8 @@ _REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if _REPO not in sys.path:
     sys.path.insert(0, _REPO)
 
-from agents.solver import SolverAgent  # noqa: E402
-from mswp_gym.spec import GameSpec  # noqa: E402
+from agents.solver import SolverAgent
+from mswp_gym.spec import GameSpec
 
 
 def _player(depth: int) -> Callable[[int, int, int, np.random.Generator], Callable[[np.ndarray], list[tuple[int, int]]]]:

@@ -19,7 +19,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bench_solver import DEFAULT_SEED, run_series  # noqa: E402
+from bench_solver import DEFAULT_SEED, run_series
 
 DEFAULT_AGENTS = "solver,solver:depth=0,logic,local,random"
 
@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> None:
             continue
         rows = []
         for density in densities:
-            mines = int(round(density * size * size))
+            mines = round(density * size * size)
             summary = run_series(agent, size, size, mines, args.rule, args.games, args.seed, args.workers)
             summary["density"] = mines / (size * size)
             rows.append(summary)

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from agents.solver import analyse, mine_probabilities
-from agents.solver.probability import RegionCache, analyse_reveal
 from agents.solver.deduce import deduce
+from agents.solver.probability import RegionCache, analyse_reveal
 from mswp_gym.cells import neighbour_counts, neighbour_table
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, NO_CLUE
 
@@ -41,9 +41,9 @@ def random_position(rng: np.random.Generator) -> tuple[np.ndarray, int, np.ndarr
     rows, cols = int(rng.integers(2, 6)), int(rng.integers(2, 6))
     cells = rows * cols
     total = int(rng.integers(1, max(2, cells // 2)))
-    layout = np.zeros(cells, dtype=bool)
-    layout[rng.choice(cells, total, replace=False)] = True
-    layout = layout.reshape(rows, cols)
+    flat_layout = np.zeros(cells, dtype=bool)
+    flat_layout[rng.choice(cells, total, replace=False)] = True
+    layout = flat_layout.reshape(rows, cols)
     counts = neighbour_counts(layout)
     board = np.full((rows, cols), HIDDEN, dtype=np.int8)
     for r, c in np.argwhere(~layout):
@@ -101,9 +101,9 @@ def test_mine_probabilities__flags_are_not_trusted() -> None:
 def test_mine_probabilities__large_board_does_not_overflow() -> None:
     rng = np.random.default_rng(3)
     rows = cols = 100
-    layout = np.zeros(rows * cols, dtype=bool)
-    layout[rng.choice(rows * cols, 2000, replace=False)] = True
-    layout = layout.reshape(rows, cols)
+    flat_layout = np.zeros(rows * cols, dtype=bool)
+    flat_layout[rng.choice(rows * cols, 2000, replace=False)] = True
+    layout = flat_layout.reshape(rows, cols)
     layout[45:56, 45:56] = False
     counts = neighbour_counts(layout)
     board = np.full((rows, cols), HIDDEN, dtype=np.int8)

@@ -9,6 +9,7 @@ import numpy as np
 from agents.base import SeededAgent
 from agents.solver.deduce import Contradiction, deduce
 from agents.solver.endgame import DEFAULT_ENDGAME_LAYOUTS, endgame_move
+from agents.solver.enumerate import DEFAULT_NODE_BUDGET
 from agents.solver.guess import (
     DEFAULT_CANDIDATES,
     DEFAULT_PROGRESS_WEIGHT,
@@ -18,7 +19,6 @@ from agents.solver.guess import (
 )
 from agents.solver.position import check_board, read_position
 from agents.solver.probability import Analysis, RegionCache, analyse
-from agents.solver.enumerate import DEFAULT_NODE_BUDGET
 from mswp_gym.cells import Cell, to_cell
 from mswp_gym.constants import FLAGGED, HIDDEN, FirstClick
 from mswp_gym.spec import GameSpec

@@ -91,9 +91,9 @@ def _layouts(
     index = {c: i for i, c in enumerate(cells)}
     rules = []
     for clue_cells, mines in constraints:
-        need = mines - sum(1 for c in clue_cells if c in known_mines)
+        missing = mines - sum(1 for c in clue_cells if c in known_mines)
         members = [index[c] for c in clue_cells if c in index]
-        rules.append((members, need))
+        rules.append((members, missing))
     # Frontier cells first (in clue order), then the free ones.
     order: list[int] = []
     seen: set[int] = set()

@@ -113,10 +113,10 @@ def count_region(constraints: tuple[Constraint, ...], node_budget: int = DEFAULT
         size = sizes[position]
         touched = group_constraints[position]
         low, high = 0, size
-        for c in touched:
-            if need[c] < high:
+        for c in touched:  # plain ifs: measurably faster than min/max in this hot loop
+            if need[c] < high:  # noqa: PLR1730
                 high = need[c]
-            if need[c] - (room[c] - size) > low:
+            if need[c] - (room[c] - size) > low:  # noqa: PLR1730
                 low = need[c] - (room[c] - size)
         if low > high:
             return

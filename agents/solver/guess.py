@@ -242,7 +242,7 @@ def forced_guess(
             pairs[(live[0], live[1])] = None
     if not pairs:
         return None
-    dead = set()
+    dead: set[int] = set()
     for a, b in pairs:
         if _closed_pair(a, b, settled, unknown_flat, table):
             dead.update((a, b))

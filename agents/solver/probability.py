@@ -27,7 +27,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.solver.deduce import Contradiction, deduce
-from agents.solver.enumerate import DEFAULT_NODE_BUDGET, RegionCounts, RegionTooLarge, count_region, split_regions
+from agents.solver.enumerate import (
+    DEFAULT_NODE_BUDGET,
+    RegionCounts,
+    RegionTooLarge,
+    count_region,
+    split_regions,
+)
 from agents.solver.position import Constraint, Position, read_position
 from mswp_gym.cells import neighbour_table
 from mswp_gym.constants import EXPLODED, MINE
@@ -221,8 +227,8 @@ def _solve(
         probability[list(deduced_safe)] = 0.0
     if deduced_mines:
         probability[list(deduced_mines)] = 1.0
-    for region, (group_p, group_state) in zip(regions, combined.groups):
-        for group, p, state in zip(region.groups, group_p, group_state):
+    for counts, (group_p, group_state) in zip(regions, combined.groups):
+        for group, p, state in zip(counts.groups, group_p, group_state):
             _assign(probability, group, p, state, safe, mines)
     if off:
         _assign(probability, tuple(off), combined.off_probability, combined.off_state, safe, mines)
