@@ -16,14 +16,18 @@ from mswp_gym.batch_place import batch_neighbour_counts, block_table
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, Outcome
 
 FLOOD_METHODS: tuple[str, ...] = ("bits", "dense")
+MINE_COUNT = 9
+"""``counts`` entry of a mine cell: above every clue (0..8)."""
 
 
 class BatchBoards:
     """The state of ``num_boards`` games on ``rows x cols`` boards.
 
     Attributes (all read-only by contract outside this class):
-        mines: ``(B, rows*cols)`` bool, the truth (all False until a board is placed).
-        counts: ``(B, rows*cols)`` int8 clues.
+        mines: ``(B, rows*cols)`` bool, the truth (meaningful only where ``placed``).
+        counts: ``(B, rows*cols)`` int8 clues of safe cells (meaningful only where ``placed``);
+            a mine's entry is :data:`MINE_COUNT`, which no clue can be, so ``counts == 0`` alone
+            finds the safe zeros.
         revealed: ``(B, rows*cols)`` bool, opened cells (exploded mines included).
         flagged: ``(B, rows*cols)`` bool, the player's flags.
         visible: ``(B, rows*cols)`` int8, the player's view in :mod:`mswp_gym.constants` codes.
@@ -84,28 +88,38 @@ class BatchBoards:
         self.safe_total = np.zeros(self.num_boards, dtype=np.int32)
         self.safe_revealed = np.zeros(self.num_boards, dtype=np.int32)
         self.exploded = np.zeros(self.num_boards, dtype=np.int32)
-        # Safe zero cells, kept per board in the flood fill's own format.
-        if flood == "bits":
-            self._zeros = np.zeros((self.num_boards, self.rows + 2), dtype=np.uint64)
-        else:
-            self._zeros = np.zeros(shape, dtype=bool)
         # Neighbours of each cell (the cell itself where off the board): column 0 is the cell.
         self._around = block_table(self.rows, self.cols)[:, 1:]
+        self._make_flat_views()
+
+    def _make_flat_views(self) -> None:
+        # Flat views: one index ``board * cells + cell`` is much cheaper than a pair of arrays.
+        self._flat_mines = self.mines.reshape(-1)
+        self._flat_counts = self.counts.reshape(-1)
+        self._flat_revealed = self.revealed.reshape(-1)
+        self._flat_flagged = self.flagged.reshape(-1)
+        self._flat_visible = self.visible.reshape(-1)
+
+    def __getstate__(self) -> dict[str, object]:
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_flat_")}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._make_flat_views()
 
     # ------------------------------------------------------------ lifecycle
     def clear(self, boards: np.ndarray) -> None:
-        """Start new, unplaced games on ``boards`` (index array or (B,) bool mask)."""
-        self.mines[boards] = False
-        self.counts[boards] = 0
+        """Start new, unplaced games on ``boards`` (index array or (B,) bool mask).
+
+        ``mines``, ``counts`` and ``safe_total`` keep stale values until :meth:`lay`.
+        """
         self.revealed[boards] = False
         self.flagged[boards] = False
         self.visible[boards] = HIDDEN
         self.outcome[boards] = Outcome.PLAYING
         self.placed[boards] = False
-        self.safe_total[boards] = 0
         self.safe_revealed[boards] = 0
         self.exploded[boards] = 0
-        self._zeros[boards] = 0
 
     def lay(self, boards: np.ndarray, layouts: np.ndarray) -> None:
         """Put the mines of ``boards`` (index array) down; flags already placed stay.
@@ -115,19 +129,17 @@ class BatchBoards:
             layouts: ``(k, rows*cols)`` bool, each with at least one safe cell.
         """
         counts = batch_neighbour_counts(layouts, self.rows, self.cols)
+        np.putmask(counts, layouts, MINE_COUNT)
         self.mines[boards] = layouts
         self.counts[boards] = counts
         self.placed[boards] = True
         self.safe_total[boards] = self.cells - layouts.sum(axis=1, dtype=np.int32)
-        zero = (counts == 0) & ~layouts
-        self._zeros[boards] = (
-            pack_rows(zero, self.rows, self.cols) if self.flood == "bits" else zero
-        )
 
     # ---------------------------------------------------------------- moves
     def has_revealed_neighbour(self, boards: np.ndarray, cells: np.ndarray) -> np.ndarray:
         """``(k,)`` bool: whether each hidden ``cells[j]`` of ``boards[j]`` touches a revealed cell."""
-        return self.revealed[boards[:, None], self._around[cells]].any(axis=1)
+        flat = (boards * self.cells)[:, None] + self._around[cells]
+        return self._flat_revealed[flat].any(axis=1)
 
     def reveal(self, boards: np.ndarray, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Open one hidden, placed cell on each of ``boards`` (one click per board).
@@ -144,29 +156,36 @@ class BatchBoards:
             ``(opened, hit_mine)``: ``(k,)`` int32 cells newly revealed (a mine counts as one) and
             ``(k,)`` bool whether the click was a mine.
         """
-        hit_mine = self.mines[boards, cells]
+        flat = boards * self.cells + cells
+        hit_mine = self._flat_mines[flat]
         opened = np.ones(boards.size, dtype=np.int32)
         if hit_mine.any():
-            mine_boards, mine_cells = boards[hit_mine], cells[hit_mine]
-            self.revealed[mine_boards, mine_cells] = True
+            mine_boards, mine_flat = boards[hit_mine], flat[hit_mine]
+            self._flat_revealed[mine_flat] = True
             if self.score_mode:
-                self.visible[mine_boards, mine_cells] = EXPLODED
+                self._flat_visible[mine_flat] = EXPLODED
                 self.exploded[mine_boards] += 1
             else:
                 self.outcome[mine_boards] = Outcome.LOST
-        safe = ~hit_mine
-        safe_boards, safe_cells = boards[safe], cells[safe]
-        clues = self.counts[safe_boards, safe_cells]
+            safe = ~hit_mine
+            safe_boards, safe_cells, safe_flat = boards[safe], cells[safe], flat[safe]
+        else:
+            safe = None
+            safe_boards, safe_cells, safe_flat = boards, cells, flat
+        clues = self._flat_counts[safe_flat]
         single = clues > 0
-        one_boards, one_cells = safe_boards[single], safe_cells[single]
-        self.revealed[one_boards, one_cells] = True
-        self.visible[one_boards, one_cells] = clues[single]
-        self.flagged[one_boards, one_cells] = False
+        one_flat = safe_flat[single]
+        self._flat_revealed[one_flat] = True
+        self._flat_visible[one_flat] = clues[single]
+        self._flat_flagged[one_flat] = False
         gained = np.ones(safe_boards.size, dtype=np.int32)
         if not single.all():
             zero = ~single
             gained[zero] = self._open_regions(safe_boards[zero], safe_cells[zero])
-        opened[safe] = gained
+        if safe is None:
+            opened = gained
+        else:
+            opened[safe] = gained
         self.safe_revealed[safe_boards] += gained
         cleared = safe_boards[self.safe_revealed[safe_boards] == self.safe_total[safe_boards]]
         if cleared.size:
@@ -181,18 +200,24 @@ class BatchBoards:
         Returns:
             ``(k,)`` bool: whether each cell is flagged afterwards.
         """
-        now = ~self.flagged[boards, cells]
-        self.flagged[boards, cells] = now
-        self.visible[boards, cells] = np.where(now, FLAGGED, HIDDEN)
+        flat = boards * self.cells + cells
+        now = ~self._flat_flagged[flat]
+        self._flat_flagged[flat] = now
+        self._flat_visible[flat] = np.where(now, FLAGGED, HIDDEN)
         return now
 
     def _open_regions(self, boards: np.ndarray, starts: np.ndarray) -> np.ndarray:
+        counts = self.counts[boards]
+        zero = counts == 0
         if self.flood == "bits":
-            region = flood_bits(self._zeros[boards], starts, self.rows, self.cols)
+            region = flood_bits(pack_rows(zero, self.rows, self.cols), starts, self.rows, self.cols)
         else:
-            region = flood_dense(self._zeros[boards], starts, self.rows, self.cols)
-        new = region & ~self.revealed[boards]
-        self.revealed[boards] |= region
-        self.visible[boards] = np.where(new, self.counts[boards], self.visible[boards])
-        self.flagged[boards] &= ~region
-        return new.sum(axis=1, dtype=np.int32)
+            region = flood_dense(zero, starts, self.rows, self.cols)
+        region &= ~self.revealed[boards]
+        opened = np.flatnonzero(region)
+        which = opened // self.cells
+        flat = opened + (boards[which] - which) * self.cells
+        self._flat_revealed[flat] = True
+        self._flat_visible[flat] = counts.reshape(-1)[opened]
+        self._flat_flagged[flat] = False
+        return region.sum(axis=1, dtype=np.int32)

@@ -28,7 +28,9 @@ def pack_rows(cells: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """Pack ``(k, rows*cols)`` bool boards into ``(k, rows + 2)`` uint64 row bits.
 
     Bit ``c`` of word ``r + 1`` is cell ``(r, c)``; words 0 and ``rows + 1`` are an empty frame so
-    that vertical neighbours never need bounds checks.
+    that vertical neighbours never need bounds checks. Rows up to 53 columns are packed with one
+    float matrix product against the powers of two (exact in float32 up to 24 columns, float64
+    up to 53), a few times faster than ``np.packbits`` on short rows.
 
     Raises:
         ValueError: if ``cols`` exceeds :data:`MAX_BITS_COLS`.
@@ -36,10 +38,34 @@ def pack_rows(cells: np.ndarray, rows: int, cols: int) -> np.ndarray:
     if cols > MAX_BITS_COLS:
         raise ValueError(f"row bits hold at most {MAX_BITS_COLS} columns, got cols={cols}")
     k = cells.shape[0]
-    packed = np.packbits(cells.reshape(k, rows, cols), axis=-1, bitorder="little")
-    words = np.zeros((k, rows + 2, 8), dtype=np.uint8)
-    words[:, 1:-1, : packed.shape[-1]] = packed
-    return words.view("<u8")[..., 0].astype(np.uint64, copy=False)
+    words = np.zeros((k, rows + 2), dtype=np.uint64)
+    if cols <= _FLOAT32_EXACT_COLS:
+        weights = _powers_of_two(cols, np.float32)
+        words[:, 1:-1] = (cells.reshape(k, rows, cols).astype(np.float32) @ weights).astype(
+            np.uint64
+        )
+    elif cols <= _FLOAT64_EXACT_COLS:
+        weights = _powers_of_two(cols, np.float64)
+        words[:, 1:-1] = (cells.reshape(k, rows, cols).view(np.uint8) @ weights).astype(np.uint64)
+    else:
+        packed = np.packbits(cells.reshape(k, rows, cols), axis=-1, bitorder="little")
+        as_bytes = np.zeros((k, rows, 8), dtype=np.uint8)
+        as_bytes[..., : packed.shape[-1]] = packed
+        words[:, 1:-1] = as_bytes.view("<u8")[..., 0]
+    return words
+
+
+_FLOAT32_EXACT_COLS = 24
+_FLOAT64_EXACT_COLS = 53
+_POWERS: dict[tuple[int, type], np.ndarray] = {}
+
+
+def _powers_of_two(cols: int, dtype: type) -> np.ndarray:
+    weights = _POWERS.get((cols, dtype))
+    if weights is None:
+        weights = (2.0 ** np.arange(cols)).astype(dtype)
+        _POWERS[(cols, dtype)] = weights
+    return weights
 
 
 def unpack_rows(words: np.ndarray, rows: int, cols: int) -> np.ndarray:

@@ -2,8 +2,11 @@
 
 Boards are flat: a layout is a ``(k, rows*cols)`` bool array, cell ``row*cols + col``. Placement
 ranks every allowed cell by a uniform random key and puts the mines on the ``mines`` smallest
-keys (``np.argpartition``), which is a uniform draw among the layouts the first-click rule allows:
-the same distribution as :mod:`mswp_gym.generators`, though not the same draws.
+keys, which is a uniform draw among the layouts the first-click rule allows: the same
+distribution as :mod:`mswp_gym.generators`, though not the same draws. The ``mines``-th smallest
+key of every board comes from one ``np.partition`` call (SIMD-sorted for uint32, several times
+faster than ``np.argpartition``), and the mines are the cells at or below it; keys are distinct
+within a board (:mod:`mswp_gym.batch_rng`), so that is exactly ``mines`` cells.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
-_EXCLUDED_KEY = np.iinfo(np.uint64).max
+_EXCLUDED_KEY = np.iinfo(np.uint32).max
 """Key given to cells the rule keeps free: they rank last, so they never get a mine."""
 
 
@@ -47,8 +50,8 @@ def place_mines(
     """Layouts for ``k`` boards from their keys, honouring the first-click rule.
 
     Args:
-        keys: ``(k, rows*cols)`` uint64 uniform keys (see :func:`mswp_gym.batch_rng.stream_keys`);
-            overwritten where cells are excluded.
+        keys: ``(k, rows*cols)`` uint32 uniform keys, distinct within each row (see
+            :func:`mswp_gym.batch_rng.stream_keys`); overwritten where cells are excluded.
         mines: mines per board, within the rule's limit (checked by the caller).
         clicks: ``(k,)`` flat first-click cells (``safe``/``opening``); None for ``any``.
         rule: ``any``, ``safe`` or ``opening``.
@@ -62,21 +65,29 @@ def place_mines(
         ValueError: for an unknown rule, or a rule that needs clicks without them.
     """
     k, cells = keys.shape
+    boards = np.arange(k)
+    excluded: np.ndarray | None = None
     if rule != "any":
         if clicks is None:
             raise ValueError(f"first_click={rule!r} needs the first clicks")
-        boards = np.arange(k)
         if rule == "safe":
-            keys[boards, clicks] = _EXCLUDED_KEY
+            excluded = clicks[:, None]
         elif rule == "opening":
-            keys[boards[:, None], block_table(rows, cols)[clicks]] = _EXCLUDED_KEY
+            excluded = block_table(rows, cols)[clicks]
         else:
             raise ValueError(f"unknown batched placement rule {rule!r}; use any, safe or opening")
-    layouts = np.zeros((k, cells), dtype=bool)
+        keys[boards[:, None], excluded] = _EXCLUDED_KEY
     if mines == 0 or k == 0:
-        return layouts
-    picks = np.argpartition(keys, mines - 1, axis=1)[:, :mines]
-    layouts[np.arange(k)[:, None], picks] = True
+        return np.zeros((k, cells), dtype=bool)
+    threshold = np.partition(keys, mines - 1, axis=1)[:, mines - 1]
+    layouts = keys <= threshold[:, None]
+    full = threshold == _EXCLUDED_KEY
+    if excluded is not None and full.any():
+        # Only when every allowed cell gets a mine and one allowed key happens to be the
+        # excluded key: the excluded cells tie with it, so lay out the allowed cells directly.
+        allowed = np.ones((int(full.sum()), cells), dtype=bool)
+        allowed[np.arange(allowed.shape[0])[:, None], excluded[full]] = False
+        layouts[full] = allowed
     return layouts
 
 
@@ -92,9 +103,15 @@ def batch_neighbour_counts(layouts: np.ndarray, rows: int, cols: int) -> np.ndar
         ``(k, rows*cols)`` int8 counts in ``0..8`` (mines get their own count too).
     """
     k = layouts.shape[0]
-    padded = np.zeros((k, rows + 2, cols + 2), dtype=np.int8)
+    width = cols + 2
+    padded = np.zeros((k, rows + 2, width), dtype=np.int8)
     padded[:, 1:-1, 1:-1] = layouts.reshape(k, rows, cols)
-    # Sum the three rows first, then the three columns: 4 additions instead of 7.
-    vertical = padded[:, :-2] + padded[:, 1:-1] + padded[:, 2:]
-    block = vertical[:, :, :-2] + vertical[:, :, 1:-1] + vertical[:, :, 2:]
-    return (block - padded[:, 1:-1, 1:-1]).reshape(k, rows * cols)
+    # Work on the whole batch as one flat array: long contiguous slices instead of many
+    # 9-element rows. The zero frame keeps boards apart, so a sum never crosses into another.
+    flat = padded.reshape(-1)
+    vertical = flat[: -2 * width] + flat[width:-width] + flat[2 * width :]  # centre: i + width
+    block = vertical[:-2] + vertical[1:-1] + vertical[2:]  # centre: i + width + 1
+    block -= flat[width + 1 : -width - 1]
+    out = np.empty(flat.size, dtype=np.int8)
+    out[width + 1 : -width - 1] = block
+    return out.reshape(k, rows + 2, width)[:, 1:-1, 1:-1].reshape(k, rows * cols)

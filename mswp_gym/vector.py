@@ -256,6 +256,8 @@ class MinesweeperVectorEnv(VectorEnv):
         self._reveals = np.zeros(b, dtype=np.int64)
         self._needs_reset = np.ones(b, dtype=bool)
         self._all_boards = np.arange(b)
+        self._all_true = np.ones(b, dtype=bool)
+        self._all_true.flags.writeable = False  # shared by every "_key" mask of every info
         self._mask = batch_action_mask(self._boards.visible, self.flag_actions)
 
     # ------------------------------------------------------------------ API
@@ -485,7 +487,7 @@ class MinesweeperVectorEnv(VectorEnv):
         if unplaced.any():
             # The single env lays the mines at the first reveal action, even an invalid one.
             self._lay(boards[unplaced], cells[unplaced])
-        hidden = state.visible[boards, cells] == HIDDEN
+        hidden = state.visible.reshape(-1)[boards * self._cells + cells] == HIDDEN
         if not hidden.all():
             blocked = boards[~hidden]
             self._invalid[blocked] += 1
@@ -504,7 +506,7 @@ class MinesweeperVectorEnv(VectorEnv):
     def _toggle(self, boards: np.ndarray, cells: np.ndarray, rewards: np.ndarray) -> None:
         if boards.size == 0:
             return
-        revealed = self._boards.revealed[boards, cells]
+        revealed = self._boards.revealed.reshape(-1)[boards * self._cells + cells]
         if revealed.any():
             self._invalid[boards[revealed]] += 1
             rewards[boards[revealed]] = self.rewards.invalid
@@ -534,7 +536,7 @@ class MinesweeperVectorEnv(VectorEnv):
             info["mines_exploded"] = exploded
             info["mines_found"] = self.mines - exploded
         for key in list(info):
-            info[f"_{key}"] = np.ones(self.num_envs, dtype=bool)
+            info[f"_{key}"] = self._all_true
         if ended is not None:
             with_layout = ended & state.placed
             if with_layout.any():
@@ -547,8 +549,10 @@ class MinesweeperVectorEnv(VectorEnv):
     def _same_step_reset(
         self, finished: np.ndarray, done: np.ndarray, final_obs: Any, step_info: dict[str, Any]
     ) -> dict[str, Any]:
+        ended = done.copy()
+        ended.flags.writeable = False  # shared by the "_key" masks of final_info
         final_info = {
-            k: (v if k == "_layout" else done.copy()) if k.startswith("_") else v
+            k: (v if k == "_layout" else ended) if k.startswith("_") else v
             for k, v in step_info.items()
         }
         finals = np.full(self.num_envs, None, dtype=object)

@@ -30,7 +30,8 @@ def test_stream_keys__depend_only_on_own_seed_and_episode() -> None:
         alone = stream_keys(seeds[i : i + 1], episodes[i : i + 1], 50)
         np.testing.assert_array_equal(batch[i], alone[0])
     assert not np.array_equal(batch[0], stream_keys(seeds[:1], np.ones(1, np.uint64), 50)[0])
-    assert len(np.unique(batch)) == batch.size
+    assert batch.dtype == np.uint32
+    assert all(len(np.unique(row)) == row.size for row in stream_keys(seeds, episodes, 5000))
 
 
 def test_seeds_to_uint64__rejects_non_integers() -> None:
@@ -69,6 +70,16 @@ def test_place_mines__opening_fills_every_cell_outside_the_block_at_the_limit() 
     for layout, click in zip(layouts, clicks, strict=True):
         block = set(block_table(rows, cols)[click].tolist())
         assert set(np.flatnonzero(~layout).tolist()) >= block
+
+
+def test_place_mines__an_allowed_key_equal_to_the_excluded_key_still_gives_the_allowed_cells() -> (
+    None
+):
+    keys = np.arange(9, dtype=np.uint32)[None].repeat(2, axis=0)
+    keys[:, 8] = np.iinfo(np.uint32).max
+    layouts = place_mines(keys, 8, np.array([0, 4]), "safe", 3, 3)
+    np.testing.assert_array_equal(layouts[0], np.arange(9) != 0)
+    np.testing.assert_array_equal(layouts[1], np.arange(9) != 4)
 
 
 def test_place_mines__marginals_are_uniform_over_allowed_cells() -> None:

@@ -1,0 +1,344 @@
+"""Throughput of the batched vector env, where its time goes, and SB3 VecEnvs side by side.
+
+Policy: each step every board draws uniformly among its legal actions (the env's own mask), the
+policy's cost included, as in ``/work/shared/peers/bench_envs.py``. Boards reset in the same step
+(``autoreset_mode=SAME_STEP``, the select-based pattern of the JAX peers' batched rows), so every
+call advances all B boards by one real step. Rules: ``Minesweeper-v0`` (first click safe, flood
+fill), Beginner 9x9/10 and Expert 16x30/99.
+
+    python benchmarks/bench_vector.py                          # B=1024, both boards, breakdown
+    python benchmarks/bench_vector.py --batch 4096 --budget 3 --boards expert
+    python benchmarks/bench_vector.py --sb3                     # + SB3 VecEnv comparison
+    python benchmarks/bench_vector.py --sb3 --train             # + MaskablePPO fps
+
+Figures vary by +-20-30% on a shared machine: compare numbers from one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+
+import mswp_gym.batch_board as batch_board_module
+import mswp_gym.vector as vector_module
+from mswp_gym.vector import MinesweeperVectorEnv
+
+BOARDS: dict[str, tuple[int, int, int]] = {
+    "beginner": (9, 9, 10),
+    "intermediate": (16, 16, 40),
+    "expert": (16, 30, 99),
+}
+
+PARTS: dict[str, list[tuple[Any, str]]] = {
+    "placement": [
+        (vector_module, "stream_keys"),
+        (vector_module, "place_mines"),
+        (batch_board_module, "batch_neighbour_counts"),
+        (batch_board_module, "pack_rows"),
+    ],
+    "flood fill": [(batch_board_module, "flood_bits"), (batch_board_module, "flood_dense")],
+    "masks": [(vector_module, "batch_action_mask")],
+    "encoding": [(vector_module, "encode")],
+    "info": [(MinesweeperVectorEnv, "_info")],
+}
+"""Part of a step -> the functions whose time is charged to it (patched in for the breakdown)."""
+
+
+def random_valid_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per row of ``mask`` (``(B, n)`` bool).
+
+    Two rounds of rejection sampling settle almost every board; the few left (boards with
+    nearly every cell open) get an exact draw by rank among their legal actions.
+    """
+    boards, n = mask.shape
+    actions = rng.integers(0, n, boards)
+    bad = ~mask[np.arange(boards), actions]
+    if bad.any():
+        idx = np.flatnonzero(bad)
+        actions[idx] = rng.integers(0, n, idx.size)
+        still = ~mask[idx, actions[idx]]
+        if still.any():
+            idx = idx[still]
+            ranks = np.cumsum(mask[idx], axis=1)
+            legal = ranks[:, -1]
+            pick = (rng.random(idx.size) * legal).astype(np.int64)
+            actions[idx] = np.where(legal > 0, np.argmax(ranks > pick[:, None], axis=1), 0)
+    return actions
+
+
+@contextmanager
+def charged(totals: dict[str, float]) -> Iterator[None]:
+    """Patch the functions of :data:`PARTS` to add their wall time to ``totals[part]``."""
+    saved: list[tuple[Any, str, Any]] = []
+
+    def timed(fn: Callable[..., Any], part: str) -> Callable[..., Any]:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                totals[part] += time.perf_counter() - start
+
+        return wrapper
+
+    for part, targets in PARTS.items():
+        totals.setdefault(part, 0.0)
+        for owner, name in targets:
+            original = getattr(owner, name)
+            saved.append((owner, name, original))
+            setattr(owner, name, timed(original, part))
+    try:
+        yield
+    finally:
+        for owner, name, original in reversed(saved):
+            setattr(owner, name, original)
+
+
+def run_vector(
+    rows: int,
+    cols: int,
+    mines: int,
+    batch: int,
+    budget: float,
+    warmup: float,
+    seed: int,
+    breakdown: bool,
+    obs_mode: str = "board",
+) -> dict[str, Any]:
+    """Steps/s of B boards under the random valid policy; optionally the time per part."""
+    env = MinesweeperVectorEnv(
+        batch, rows, cols, mines, autoreset_mode="SameStep", obs_mode=obs_mode
+    )
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    while time.perf_counter() - start < warmup:
+        env.step(random_valid_actions(env.action_masks(), rng))
+    totals: dict[str, float] = {"policy": 0.0}
+    calls = episodes = 0
+    with charged(totals) if breakdown else _nothing():
+        start = time.perf_counter()
+        while True:
+            t0 = time.perf_counter()
+            actions = random_valid_actions(env.action_masks(), rng)
+            totals["policy"] += time.perf_counter() - t0
+            _, _, terminated, truncated, _ = env.step(actions)
+            episodes += int(np.count_nonzero(terminated | truncated))
+            calls += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= budget:
+                break
+    steps = calls * batch
+    out: dict[str, Any] = {
+        "steps_per_s": steps / elapsed,
+        "episodes_per_s": episodes / elapsed,
+        "mean_ep_len": steps / episodes if episodes else None,
+        "ms_per_call": 1000 * elapsed / calls,
+        "calls": calls,
+    }
+    if breakdown:
+        parts = {k: 1000 * v / calls for k, v in totals.items()}
+        parts["other (step logic)"] = out["ms_per_call"] - sum(parts.values())
+        out["ms_per_call_by_part"] = parts
+    return out
+
+
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield
+
+
+def run_resets(rows: int, cols: int, mines: int, batch: int, budget: float, seed: int) -> float:
+    """Boards/s of fresh games: reset, then the first (placing) click of every board."""
+    env = MinesweeperVectorEnv(batch, rows, cols, mines, first_click="safe")
+    env.reset(seed=seed)
+    clicks = np.random.default_rng(seed).integers(0, rows * cols, batch)
+    n = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < budget:
+        env.reset()
+        env.step(clicks)
+        n += 1
+    return n * batch / (time.perf_counter() - start)
+
+
+def run_sb3(
+    kind: str, batch: int, rows: int, cols: int, mines: int, budget: float, seed: int
+) -> dict[str, Any]:
+    """Steps/s through SB3's VecEnv API (masks via ``get_action_masks``, then ``step``)."""
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
+    venv = make_sb3_venv(kind, batch, rows, cols, mines)
+    venv.seed(seed)
+    venv.reset()
+    rng = np.random.default_rng(seed)
+    for _ in range(5):
+        venv.step(random_valid_actions(get_action_masks(venv), rng))
+    calls = 0
+    start = time.perf_counter()
+    while True:
+        venv.step(random_valid_actions(get_action_masks(venv), rng))
+        calls += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= budget:
+            break
+    venv.close()
+    return {"steps_per_s": calls * batch / elapsed, "calls": calls}
+
+
+def make_sb3_venv(kind: str, batch: int, rows: int, cols: int, mines: int) -> Any:
+    """``ours`` (the batched adapter), ``dummy`` or ``subproc`` (SB3 over B single envs)."""
+    if kind == "ours":
+        from mswp_gym.sb3_vec import MinesweeperSB3VecEnv
+
+        return MinesweeperSB3VecEnv(batch, rows=rows, cols=cols, mines=mines)
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from mswp_gym.env import MinesweeperEnv
+
+    def make() -> MinesweeperEnv:
+        return MinesweeperEnv(rows, cols, mines)
+
+    if kind == "dummy":
+        return DummyVecEnv([make] * batch)
+    return SubprocVecEnv([make] * batch, start_method="fork")
+
+
+def run_train(
+    kind: str, batch: int, rows: int, cols: int, mines: int, timesteps: int, seed: int
+) -> dict[str, Any]:
+    """MaskablePPO (MlpPolicy, 1 epoch) wall time for ``timesteps`` steps on ``kind``."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)
+    venv = make_sb3_venv(kind, batch, rows, cols, mines)
+    model = MaskablePPO(
+        "MlpPolicy",
+        venv,
+        n_steps=max(8, 2048 // batch),
+        batch_size=256,
+        n_epochs=1,
+        seed=seed,
+        verbose=0,
+    )
+    model.learn(batch * model.n_steps)  # warm-up: first rollout + update
+    start = time.perf_counter()
+    model.learn(timesteps, reset_num_timesteps=False)
+    elapsed = time.perf_counter() - start
+    venv.close()
+    return {"fps": timesteps / elapsed, "wall_s": elapsed, "timesteps": timesteps}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the flags, run the measurements, print a table and write JSON."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--boards", default="beginner,expert", help=f"comma list of {', '.join(BOARDS)}"
+    )
+    parser.add_argument("--batch", type=int, default=1024, help="boards per vector env (B)")
+    parser.add_argument("--budget", type=float, default=5.0, help="measured seconds per cell")
+    parser.add_argument("--warmup", type=float, default=1.0, help="warm-up seconds per cell")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-breakdown", action="store_true", help="skip the per-part timing run")
+    parser.add_argument("--obs-mode", default="board", help="board, channels or dict")
+    parser.add_argument(
+        "--sb3", action="store_true", help="also compare SB3 VecEnvs (random policy)"
+    )
+    parser.add_argument("--sb3-batches", default="8,64,256", help="B for the SB3 comparison")
+    parser.add_argument(
+        "--subproc-batch", type=int, default=8, help="B for SubprocVecEnv (processes)"
+    )
+    parser.add_argument(
+        "--train", action="store_true", help="also time MaskablePPO on ours vs DummyVecEnv"
+    )
+    parser.add_argument("--train-batch", type=int, default=64)
+    parser.add_argument("--train-steps", type=int, default=16384)
+    parser.add_argument("--out", default="", help="write the results as JSON here")
+    args = parser.parse_args(argv)
+
+    results: dict[str, Any] = {
+        "meta": {
+            "python": platform.python_version(),
+            "numpy": np.__version__,
+            "platform": platform.platform(),
+            "cpu_count": os.cpu_count(),
+            "batch": args.batch,
+            "budget_s": args.budget,
+            "warmup_s": args.warmup,
+            "seed": args.seed,
+            "obs_mode": args.obs_mode,
+            "autoreset_mode": "SameStep",
+            "first_click": "safe",
+        },
+        "vector": {},
+        "sb3": {},
+        "train": {},
+    }
+    for name in [b for b in args.boards.split(",") if b]:
+        rows, cols, mines = BOARDS[name]
+        print(f"[vector] {name} {rows}x{cols}/{mines} B={args.batch} ...", flush=True)
+        row = run_vector(
+            rows, cols, mines, args.batch, args.budget, args.warmup, args.seed, False, args.obs_mode
+        )
+        row["resets_per_s"] = run_resets(rows, cols, mines, args.batch, 1.0, args.seed)
+        if not args.no_breakdown:
+            timed = run_vector(
+                rows, cols, mines, args.batch, args.budget, 0.2, args.seed, True, args.obs_mode
+            )
+            row["breakdown_steps_per_s"] = timed["steps_per_s"]
+            row["ms_per_call_by_part"] = timed["ms_per_call_by_part"]
+        results["vector"][name] = row
+        print(
+            f"  {row['steps_per_s']:>12,.0f} steps/s  {row['episodes_per_s']:>10,.0f} episodes/s  "
+            f"ep_len {row['mean_ep_len']:.2f}  {row['ms_per_call']:.2f} ms/call  "
+            f"fresh boards {row['resets_per_s']:,.0f}/s",
+            flush=True,
+        )
+        if "ms_per_call_by_part" in row:
+            parts = row["ms_per_call_by_part"]
+            print(
+                "  ms per call by part (timed run, "
+                f"{row['breakdown_steps_per_s']:,.0f} steps/s with timers): "
+                + ", ".join(f"{k} {v:.3f}" for k, v in parts.items()),
+                flush=True,
+            )
+    if args.sb3:
+        rows, cols, mines = BOARDS["beginner"]
+        batches = [int(b) for b in args.sb3_batches.split(",") if b]
+        cells = [("ours", b) for b in batches] + [("dummy", b) for b in batches]
+        cells.append(("subproc", args.subproc_batch))
+        if args.subproc_batch not in batches:
+            cells.append(("ours", args.subproc_batch))
+        for kind, b in cells:
+            print(f"[sb3] {kind} B={b} beginner ...", flush=True)
+            row = run_sb3(kind, b, rows, cols, mines, min(args.budget, 3.0), args.seed)
+            results["sb3"][f"{kind}-B{b}"] = row
+            print(f"  {row['steps_per_s']:>12,.0f} steps/s", flush=True)
+    if args.train:
+        rows, cols, mines = BOARDS["beginner"]
+        for kind in ("ours", "dummy"):
+            print(
+                f"[train] MaskablePPO {kind} B={args.train_batch} {args.train_steps} steps ...",
+                flush=True,
+            )
+            row = run_train(kind, args.train_batch, rows, cols, mines, args.train_steps, args.seed)
+            results["train"][f"{kind}-B{args.train_batch}"] = row
+            print(f"  {row['fps']:>10,.0f} steps/s ({row['wall_s']:.1f} s)", flush=True)
+    if args.out:
+        with open(args.out, "w") as fh:
+            json.dump(results, fh, indent=2)
+
+
+if __name__ == "__main__":
+    main()
