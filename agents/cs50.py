@@ -187,6 +187,10 @@ class MinesweeperAI:
         """``(cells, count)`` of every non-empty sentence (for the guess policies)."""
         return [(s.cells, s.count) for s in self.knowledge if s.cells]
 
+    def sentence_count(self) -> int:
+        """How many non-empty sentences the knowledge holds."""
+        return sum(1 for s in self.knowledge if s.cells)
+
     def make_safe_move(self) -> Cell | None:
         """A known-safe cell not yet played (the first in row-major order), else None.
 

@@ -69,6 +69,10 @@ class IndexedMinesweeperAI:
         """``(cells, count)`` of the sentences that hold ``cell``."""
         return [(key, self._sentences[key]) for key in self._by_cell.get(cell, ())]
 
+    def sentence_count(self) -> int:
+        """How many sentences the knowledge holds (all non-empty, no duplicates)."""
+        return len(self._sentences)
+
     def __len__(self) -> int:
         """Number of sentences held."""
         return len(self._sentences)

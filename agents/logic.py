@@ -119,7 +119,7 @@ class LogicAgent(SeededAgent):
             "mines": set(self.ai.mines),
             "risk": self._risk,
             "certain": self.certain,
-            "sentences": len(self.ai.sentence_items()),
+            "sentences": self.ai.sentence_count(),
         }
 
     def _undetermined(self, board: np.ndarray) -> np.ndarray:
