@@ -229,3 +229,15 @@ def test_cli__bad_setting_exits_2_with_message(capsys: pytest.CaptureFixture[str
 def test_run_state__is_json(finished_run: Path) -> None:
     state = json.loads((finished_run / "state.json").read_text())
     assert state["settings"]["rows"] == 5
+
+
+def test_train__init_copies_the_network_and_rejects_another_board(
+    finished_run: Path, tmp_path: Path
+) -> None:
+    run_dir = tiny_run(tmp_path, algo="ppo", total_timesteps=0, init=str(finished_run))
+    source = load_model(finished_run).policy.state_dict()
+    copied = load_model(run_dir).policy.state_dict()
+    assert set(copied) == set(source)
+    assert all(th.equal(copied[key], source[key]) for key in source)
+    with pytest.raises(ValueError, match="trained on rows, cols, mines"):
+        tiny_run(tmp_path / "other", algo="ppo", rows=6, init=str(finished_run))

@@ -58,11 +58,18 @@ def run_name(settings: TrainSettings, now: datetime) -> str:
 
 
 def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
-    """``n_envs`` board envs in a Dummy- or SubprocVecEnv, with episode stats (VecMonitor)."""
+    """``n_envs`` board envs (DummyVecEnv, SubprocVecEnv, or the batched native
+    :class:`mswp_gym.sb3_vec.MinesweeperSB3VecEnv`), with episode stats (VecMonitor)."""
 
     def factory() -> MinesweeperEnv:
         return MinesweeperEnv(spec.rows, spec.cols, spec.mines, first_click=spec.first_click)
 
+    if settings.vec_env == "native":
+        from mswp_gym.sb3_vec import MinesweeperSB3VecEnv
+
+        native = MinesweeperSB3VecEnv(settings.n_envs, rows=spec.rows, cols=spec.cols,
+                                      mines=spec.mines, first_click=spec.first_click)
+        return VecMonitor(native, info_keywords=("is_success",))
     makers = [factory] * settings.n_envs
     env: VecEnv = DummyVecEnv(makers) if settings.vec_env == "dummy" else SubprocVecEnv(makers)
     return VecMonitor(env, info_keywords=("is_success",))
@@ -250,6 +257,25 @@ def run_ppo(run: Run, model: MaskablePPO) -> None:
     run.state["num_timesteps"] = int(model.num_timesteps)
 
 
+def start_from(model: MaskablePPO, checkpoint: str) -> None:
+    """Copy the network weights of ``checkpoint`` into ``model`` (a fresh optimizer and schedule).
+
+    Raises:
+        ValueError: the checkpoint's network has another shape or board (names both).
+    """
+    source = load_model(checkpoint).policy
+    target = model.policy
+    assert isinstance(source, BoardPolicy) and isinstance(target, BoardPolicy)
+    if source.board != target.board:
+        raise ValueError(f"--init {checkpoint!r} was trained on rows, cols, mines = "
+                         f"{source.board}, this run is {target.board}")
+    try:
+        target.load_state_dict(source.state_dict())
+    except RuntimeError as exc:
+        raise ValueError(f"--init {checkpoint!r} has another network shape "
+                         f"(channels/blocks): {exc}") from exc
+
+
 def train(settings: TrainSettings) -> Path:
     """Run (or resume) one training run; returns its folder."""
     if settings.resume:
@@ -286,6 +312,9 @@ def train(settings: TrainSettings) -> Path:
         model.tensorboard_log = str(run_dir / "tb")
     else:
         model = build_model(settings, run.spec, env, run_dir / "tb")
+        if settings.init:
+            start_from(model, settings.init)
+            run.say(f"network initialised from {settings.init}")
     try:
         baselines(run)
         if state["phase"] == "imitation":

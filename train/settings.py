@@ -20,7 +20,7 @@ from mswp_gym.presets import PRESETS, preset
 
 CONFIG_DIR = Path(__file__).with_name("configs")
 ALGOS: tuple[str, ...] = ("ppo", "imitation", "imitation+ppo")
-VEC_ENVS: tuple[str, ...] = ("dummy", "subproc")
+VEC_ENVS: tuple[str, ...] = ("dummy", "subproc", "native")
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,9 @@ class TrainSettings:
     """Parent folder of run folders (named preset__algo__seed__time)."""
     resume: str = ""
     """A run folder to continue (same step count, optimizer state and schedules)."""
+    init: str = ""
+    """Start a new run from this checkpoint's network (zip or run folder), e.g. PPO fine-tuning
+    of a DAgger-trained policy; the board must match."""
     time_budget_minutes: float = 0.0
     """Stop the whole run (both phases) after this much wall time; 0 = no limit."""
     torch_threads: int = 1
@@ -87,7 +90,8 @@ class TrainSettings:
     n_envs: int = 16
     """PPO: parallel envs."""
     vec_env: str = "dummy"
-    """PPO: dummy or subproc (benchmarks/bench_vecenv.py measured dummy faster on 2 cores)."""
+    """PPO: dummy, subproc or native (the batched mswp_gym.sb3_vec env); see
+    benchmarks/bench_vecenv.py for which is fastest on 2 cores."""
     n_steps: int = 64
     """PPO: steps per env per rollout."""
     batch_size: int = 256

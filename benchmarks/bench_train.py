@@ -1,0 +1,116 @@
+"""Win rate of a trained checkpoint on fixed seeds (Wilson 95%), and the run's learning curve.
+
+    nice -n 10 .venv/bin/python benchmarks/bench_train.py --checkpoint train/checkpoints/beginner.zip \\
+        --games 2000 --run RUN_DIR --png docs/train_beginner_curve.png
+
+The games are played twice: batched (the policy's deterministic action for all live games in one
+network call) and one by one through ``agents.make("ppo:PATH")`` + ``agents.play_episode`` (the
+path ``eval`` uses). Both use the seeds of :mod:`train.evaluate` and must agree game for game;
+the script fails if they do not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import time
+from pathlib import Path
+
+import torch as th
+
+from train.checkpoint import SHIPPED_BEGINNER, load_model
+from train.evaluate import WinRate, eval_seeds, evaluate_agent, evaluate_net, make_env
+from train.policy import BoardPolicy
+
+
+def agent_win_rate(checkpoint: Path, rows: int, cols: int, mines: int, games: int) -> WinRate:
+    """The same games through the agent interface (``agents.make("ppo:PATH")``)."""
+    import agents
+    from mswp_gym.spec import GameSpec
+
+    spec = GameSpec(rows, cols, mines, "safe")
+    agent = agents.make(f"ppo:{checkpoint}")
+    env = make_env(spec)
+    start = time.perf_counter()
+    wins = sum(agents.play_episode(env, agent, seed).won for seed in eval_seeds(games))
+    return WinRate("ppo agent (play_episode)", wins, games, time.perf_counter() - start)
+
+
+def plot_curve(run_dir: Path, png: Path) -> None:
+    """Win rate against wall minutes and against labelled positions, with 95% bands."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with open(run_dir / "curve.csv") as handle:
+        rows = [r for r in csv.DictReader(handle) if r["phase"] != "final"]
+    state = json.loads((run_dir / "state.json").read_text())
+    minutes = [float(r["wall_seconds"]) / 60 for r in rows]
+    positions = [float(r["positions"]) / 1000 for r in rows]
+    rate = [float(r["win_rate"]) for r in rows]
+    low = [float(r["low95"]) for r in rows]
+    high = [float(r["high95"]) for r in rows]
+    figure, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+    for axis, x, label in ((axes[0], minutes, "wall time (minutes, shared 2-core CPU)"),
+                           (axes[1], positions, "labelled positions seen (thousands)")):
+        axis.plot(x, rate, marker="o", ms=3, label="learned (DAgger)")
+        axis.fill_between(x, low, high, alpha=0.25)
+        for name, style in (("solver", "--"), ("logic", ":")):
+            base = state.get("baselines", {}).get(name)
+            if base:
+                axis.axhline(base["win_rate"], ls=style, color="grey",
+                             label=f"{name} ({base['win_rate']:.1%}, same seeds)")
+        axis.axhline(0.85, color="red", lw=0.8, label="target 85%")
+        axis.set_xlabel(label)
+        axis.grid(alpha=0.3)
+    games = rows[0]["games"] if rows else "?"
+    axes[0].set_ylabel(f"win rate ({games} fixed-seed games per point, 95% band)")
+    axes[0].legend(loc="lower right", fontsize=8)
+    figure.suptitle(f"{state['name']}: Beginner 9x9/10, first click safe")
+    figure.tight_layout()
+    png.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(png, dpi=110)
+    print(f"curve written to {png}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--checkpoint", type=Path, default=SHIPPED_BEGINNER)
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--agent-games", type=int, default=None,
+                        help="games through the agent interface (default: --games)")
+    parser.add_argument("--baselines", action="store_true", help="also logic and solver")
+    parser.add_argument("--run", type=Path, default=None, help="run folder for the curve")
+    parser.add_argument("--png", type=Path, default=Path("docs/train_beginner_curve.png"))
+    args = parser.parse_args()
+    th.set_num_threads(1)
+    model = load_model(args.checkpoint)
+    policy = model.policy
+    assert isinstance(policy, BoardPolicy)
+    rows, cols, mines = policy.board
+    from mswp_gym.spec import GameSpec
+
+    spec = GameSpec(rows, cols, mines, "safe")
+    print(f"checkpoint {args.checkpoint}: {rows}x{cols}/{mines}, first click safe, seeds "
+          f"{eval_seeds(1)[0]}..+{args.games - 1}")
+    batched = evaluate_net(policy.cell_net(), spec, args.games, policy.opening_weight,
+                           "ppo (batched)")
+    print(batched)
+    agent_games = args.games if args.agent_games is None else args.agent_games
+    if agent_games:
+        one_by_one = agent_win_rate(args.checkpoint, rows, cols, mines, agent_games)
+        print(one_by_one)
+        if agent_games == args.games and one_by_one.wins != batched.wins:
+            raise SystemExit("batched and agent evaluations disagree")
+    if args.baselines:
+        for name in ("logic", "solver"):
+            result = evaluate_agent(name, spec, args.games)
+            print(result if result is not None else f"{name}: not importable")
+    if args.run is not None:
+        plot_curve(args.run, args.png)
+
+
+if __name__ == "__main__":
+    main()

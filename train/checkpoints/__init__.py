@@ -1,0 +1,1 @@
+"""Package data: checkpoints (kept a package so setuptools ships its files)."""

@@ -1,0 +1,1 @@
+"""Package data: configs (kept a package so setuptools ships its files)."""
