@@ -59,8 +59,9 @@ def random_valid_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarr
     nearly every cell open) get an exact draw by rank among their legal actions.
     """
     boards, n = mask.shape
-    actions = rng.integers(0, n, boards)
-    bad = ~mask[np.arange(boards), actions]
+    actions = np.asarray(rng.integers(0, n, size=boards))
+    flat = mask.reshape(-1)
+    bad = ~flat[np.arange(0, boards * n, n) + actions]
     if bad.any():
         idx = np.flatnonzero(bad)
         actions[idx] = rng.integers(0, n, idx.size)

@@ -6,9 +6,10 @@ batch one ring at a time (iterative dilation of the zero cells reached so far), 
 as many rounds as the deepest region in the batch, each round a handful of NumPy operations on
 the whole batch:
 
-* :func:`flood_bits` keeps each board row as the bits of one uint64 (boards up to 64 columns):
-  a round is seven shifts and ors on one flat ``k * (rows + 2)`` word array, so its cost is
-  mostly NumPy's per-call overhead, even for 1024 boards;
+* :func:`flood_bits` keeps each board row as the bits of one word (uint16 up to 16 columns,
+  uint32 up to 32, uint64 up to 64: narrower words run several times faster in NumPy's SIMD
+  loops): a round is eight shifts and ors on one flat ``k * (rows + 2)`` word array, so its cost
+  is mostly NumPy's per-call overhead, even for 1024 boards;
 * :func:`flood_dense` works on bool arrays and takes any width (the fallback, and a cross-check);
   it drops boards from the batch as soon as their region stops growing.
 
@@ -24,8 +25,20 @@ MAX_BITS_COLS = 64
 """Widest board :func:`flood_bits` handles (one uint64 per row)."""
 
 
+def word_dtype(cols: int) -> type[np.unsignedinteger]:
+    """The narrowest unsigned integer holding ``cols`` bits (``cols`` at most 64).
+
+    Raises:
+        ValueError: if ``cols`` exceeds :data:`MAX_BITS_COLS`.
+    """
+    for dtype in (np.uint16, np.uint32, np.uint64):
+        if cols <= np.iinfo(dtype).bits:
+            return dtype
+    raise ValueError(f"row bits hold at most {MAX_BITS_COLS} columns, got cols={cols}")
+
+
 def pack_rows(cells: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    """Pack ``(k, rows*cols)`` bool boards into ``(k, rows + 2)`` uint64 row bits.
+    """Pack ``(k, rows*cols)`` bool boards into ``(k, rows + 2)`` row words (:func:`word_dtype`).
 
     Bit ``c`` of word ``r + 1`` is cell ``(r, c)``; words 0 and ``rows + 1`` are an empty frame so
     that vertical neighbours never need bounds checks. Rows up to 53 columns are packed with one
@@ -35,18 +48,15 @@ def pack_rows(cells: np.ndarray, rows: int, cols: int) -> np.ndarray:
     Raises:
         ValueError: if ``cols`` exceeds :data:`MAX_BITS_COLS`.
     """
-    if cols > MAX_BITS_COLS:
-        raise ValueError(f"row bits hold at most {MAX_BITS_COLS} columns, got cols={cols}")
+    dtype = word_dtype(cols)
     k = cells.shape[0]
-    words = np.zeros((k, rows + 2), dtype=np.uint64)
+    words = np.zeros((k, rows + 2), dtype=dtype)
     if cols <= _FLOAT32_EXACT_COLS:
         weights = _powers_of_two(cols, np.float32)
-        words[:, 1:-1] = (cells.reshape(k, rows, cols).astype(np.float32) @ weights).astype(
-            np.uint64
-        )
+        words[:, 1:-1] = cells.reshape(k, rows, cols).astype(np.float32) @ weights
     elif cols <= _FLOAT64_EXACT_COLS:
         weights = _powers_of_two(cols, np.float64)
-        words[:, 1:-1] = (cells.reshape(k, rows, cols).view(np.uint8) @ weights).astype(np.uint64)
+        words[:, 1:-1] = cells.reshape(k, rows, cols).view(np.uint8) @ weights
     else:
         packed = np.packbits(cells.reshape(k, rows, cols), axis=-1, bitorder="little")
         as_bytes = np.zeros((k, rows, 8), dtype=np.uint8)
@@ -69,9 +79,11 @@ def _powers_of_two(cols: int, dtype: type) -> np.ndarray:
 
 
 def unpack_rows(words: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    """Inverse of :func:`pack_rows`: ``(k, rows + 2)`` uint64 to ``(k, rows*cols)`` bool."""
+    """Inverse of :func:`pack_rows`: ``(k, rows + 2)`` words to ``(k, rows*cols)`` bool."""
     k = words.shape[0]
-    as_bytes = np.ascontiguousarray(words[:, 1:-1], dtype="<u8").view(np.uint8).reshape(k, rows, 8)
+    size = words.dtype.itemsize
+    little = np.ascontiguousarray(words[:, 1:-1], dtype=words.dtype.newbyteorder("<"))
+    as_bytes = little.view(np.uint8).reshape(k, rows, size)
     bits = np.unpackbits(as_bytes, axis=-1, count=cols, bitorder="little")
     return bits.reshape(k, rows * cols).view(bool)
 
@@ -84,7 +96,7 @@ def flood_bits(zero_bits: np.ndarray, starts: np.ndarray, rows: int, cols: int) 
     whole-array operations whose cost barely depends on the batch size.
 
     Args:
-        zero_bits: ``(k, rows + 2)`` uint64 packed safe zero cells (see :func:`pack_rows`).
+        zero_bits: ``(k, rows + 2)`` packed safe zero cells (see :func:`pack_rows`).
         starts: ``(k,)`` flat cells clicked, each a safe zero of its board.
         rows: board rows.
         cols: board columns (at most 64).
@@ -93,28 +105,30 @@ def flood_bits(zero_bits: np.ndarray, starts: np.ndarray, rows: int, cols: int) 
         ``(k, rows*cols)`` bool: the zero region of each click and its border.
     """
     k = zero_bits.shape[0]
+    dtype = zero_bits.dtype.type
     height = rows + 2
-    region = np.zeros(k * height, dtype=np.uint64)
+    region = np.zeros(k * height, dtype=dtype)
     start_row, start_col = np.divmod(starts, cols)
-    region[np.arange(k) * height + start_row + 1] = np.left_shift(
-        np.uint64(1), start_col.astype(np.uint64)
-    )
+    region[np.arange(k) * height + start_row + 1] = np.left_shift(dtype(1), start_col.astype(dtype))
     zeros = zero_bits.reshape(-1)
-    one = np.uint64(1)
+    one = dtype(1)
     seeds = np.empty_like(region)
     across = np.empty_like(region)
     grown = np.empty_like(region)
+    bit_and, bit_or = np.bitwise_and, np.bitwise_or
     while True:
         # Bits may spill one column past the board's edge: they are never zeros, so they never
-        # grow further, and unpacking drops them.
-        np.bitwise_and(region, zeros, out=seeds)
+        # grow further, and unpacking drops them (a 16-, 32- or 64-column board drops them
+        # off the word instead).
+        bit_and(region, zeros, out=seeds)
         np.left_shift(seeds, one, out=across)
-        across |= seeds
-        across |= seeds >> one
-        np.bitwise_or(across, region, out=grown)
-        grown[1:] |= across[:-1]
-        grown[:-1] |= across[1:]
-        if np.array_equal(grown, region):
+        bit_or(across, seeds, out=across)
+        np.right_shift(seeds, one, out=seeds)
+        bit_or(across, seeds, out=across)
+        bit_or(across, region, out=grown)
+        bit_or(grown[1:], across[:-1], out=grown[1:])
+        bit_or(grown[:-1], across[1:], out=grown[:-1])
+        if grown.tobytes() == region.tobytes():  # cheaper than np.array_equal on small arrays
             break
         region, grown = grown, region
     return unpack_rows(grown.reshape(k, height), rows, cols)

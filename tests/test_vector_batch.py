@@ -15,7 +15,20 @@ from mswp_gym.constants import HIDDEN, Outcome
 from mswp_gym.masks import action_mask
 from mswp_gym.vector import batch_action_mask
 
-SIZES = [(1, 1), (1, 7), (6, 1), (2, 2), (3, 5), (9, 9), (16, 30), (5, 64)]
+SIZES = [
+    (1, 1),
+    (1, 7),
+    (6, 1),
+    (2, 2),
+    (3, 5),
+    (9, 9),
+    (3, 16),
+    (4, 17),
+    (16, 30),
+    (4, 32),
+    (3, 54),
+    (5, 64),
+]
 
 
 def _keys(k: int, cells: int, seed: int = 0) -> np.ndarray:
