@@ -12,15 +12,15 @@ import torch as th
 
 pytest.importorskip("sb3_contrib")
 
-from mswp_gym.constants import HIDDEN  # noqa: E402
-from mswp_gym.env import MinesweeperEnv  # noqa: E402
-from mswp_gym.spec import GameSpec  # noqa: E402
-from train import run as run_module  # noqa: E402
-from train.agent import PolicyAgent, load_ppo_agent  # noqa: E402
-from train.checkpoint import load_model, read_state  # noqa: E402
-from train.dataset import load_positions, save_positions  # noqa: E402
-from train.rollout import RolloutConfig, collect_positions  # noqa: E402
-from train.settings import TrainSettings, read_toml, settings_from_args  # noqa: E402
+from mswp_gym.constants import HIDDEN
+from mswp_gym.env import MinesweeperEnv
+from mswp_gym.spec import GameSpec
+from train import run as run_module
+from train.agent import PolicyAgent, load_ppo_agent
+from train.checkpoint import load_model, read_state
+from train.dataset import load_positions, save_positions
+from train.rollout import RolloutConfig, collect_positions
+from train.settings import TrainSettings, read_toml, settings_from_args
 
 TINY = TrainSettings(
     preset="beginner", rows=5, cols=5, mines=3, channels=4, blocks=1, workers=1,

@@ -46,7 +46,7 @@ class PolicyAgent(SeededAgent):
         self.deterministic = bool(deterministic)
         self.source = source
         self._risk: np.ndarray | None = None
-        self._beta = float(policy.action_net.log_beta.detach().exp())  # type: ignore[union-attr]
+        self._beta = float(policy.action_net.log_beta.detach().exp())  # type: ignore[union-attr,operator]
 
     def reset(self, seed: int | None = None, spec: GameSpec | None = None) -> None:
         """Start a new game.

@@ -138,7 +138,8 @@ class BoardPolicy(MaskableActorCriticPolicy):
                 f"the board policy needs Discrete({rows * cols}) reveal actions (no flag actions), "
                 f"got {action_space}"
             )
-        super().__init__(observation_space, action_space, lr_schedule, *args, net_arch=[], **kwargs)
+        kwargs["net_arch"] = []
+        super().__init__(observation_space, action_space, lr_schedule, *args, **kwargs)
 
     def _build_mlp_extractor(self) -> None:
         extractor = self.features_extractor
@@ -152,7 +153,7 @@ class BoardPolicy(MaskableActorCriticPolicy):
         self.action_net = InverseTemperature(self.beta)
         self.value_net = nn.Linear(VALUE_LATENT, 1)
         self.optimizer = self.optimizer_class(
-            self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs
+            self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs  # type: ignore[call-arg]
         )
 
     def _get_constructor_parameters(self) -> dict[str, Any]:

@@ -115,8 +115,9 @@ def collect_positions(
     visibles = [np.full((rows, cols), HIDDEN, np.int8) for _ in range(games)]
     if not generator.needs_first_click:
         for g in range(games):
-            boards[g] = Board(generator.layout(rows, cols, spec.mines, rng, None))
-            visibles[g] = boards[g].visible
+            placed = Board(generator.layout(rows, cols, spec.mines, rng, None))
+            boards[g] = placed
+            visibles[g] = placed.visible
     clean = np.ones(games, bool)
     live = list(range(games))
     started = np.zeros(games, bool)

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import csv
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 import torch as th
 from sb3_contrib import MaskablePPO
@@ -70,7 +72,7 @@ def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
         native = MinesweeperSB3VecEnv(settings.n_envs, rows=spec.rows, cols=spec.cols,
                                       mines=spec.mines, first_click=spec.first_click)
         return VecMonitor(native, info_keywords=("is_success",))
-    makers = [factory] * settings.n_envs
+    makers: list[Callable[[], gym.Env]] = [factory] * settings.n_envs
     env: VecEnv = DummyVecEnv(makers) if settings.vec_env == "dummy" else SubprocVecEnv(makers)
     return VecMonitor(env, info_keywords=("is_success",))
 

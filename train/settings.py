@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 import ast
 import inspect
+import itertools
 import tomllib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
 from functools import lru_cache
 from pathlib import Path
@@ -155,7 +157,7 @@ def field_docs() -> dict[str, str]:
     tree = ast.parse(inspect.getsource(TrainSettings))
     body = tree.body[0].body  # type: ignore[attr-defined]
     docs: dict[str, str] = {}
-    for node, following in zip(body, body[1:]):
+    for node, following in itertools.pairwise(body):
         if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
                 and isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant)):
             docs[node.target.id] = " ".join(str(following.value.value).split())
@@ -210,7 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
     docs = field_docs()
     for item in fields(TrainSettings):
         flag = "--" + item.name.replace("_", "-")
-        kind = {"bool": _parse_bool, "int": int, "float": float}.get(str(item.type), str)
+        kinds: dict[str, Callable[[str], Any]] = {"bool": _parse_bool, "int": int, "float": float}
+        kind = kinds.get(str(item.type), str)
         parser.add_argument(flag, dest=item.name, type=kind, default=None,
                             help=f"{docs.get(item.name, '')} (default {item.default!r})")
     return parser
