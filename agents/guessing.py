@@ -14,10 +14,11 @@ Policies (``GUESS_POLICIES``):
                       an unconstrained cell gets the global density R / |U|. Guess the least risky.
     ``global``        CS520's improvement: as ``sentence-max`` on C, but the unconstrained cells get
                       the density of the mines the sentences do not account for:
-                      risk(f) = clip((R - E) / |F|, 0, 1) with E = sum over c in C of risk(c),
-                      the sentence-max expectation of mines in C. (The agent also applies the two
-                      sound total-count rules first: R == 0 makes all of U safe, R == |U| makes
-                      all of U mines.)
+                      risk(f) = clip((R - E) / |F|, 0, 1), where E estimates the mines in C:
+                      pack disjoint sentences greedily (fewest cells first, ties by their sorted
+                      cells), add their exact counts, and add risk(c) for each cell of C that no
+                      packed sentence covers. (The agent also applies the two sound total-count
+                      rules first: R == 0 makes all of U safe, R == |U| makes all of U mines.)
 Ties among the least risky cells are broken by the agent's seeded Generator.
 """
 
@@ -68,8 +69,9 @@ def risk_map(
     if policy == RANDOM:
         return None
     rows, cols = undetermined.shape
+    sentences_list = [(cells, count) for cells, count in sentences]
     highest: dict[Cell, float] = {}
-    for cells, count in sentences:
+    for cells, count in sentences_list:
         cell_list = list(cells)
         if not cell_list:
             continue
@@ -92,11 +94,33 @@ def risk_map(
         if policy == SENTENCE_MAX:
             density = remaining / n_undetermined
         else:
-            expected_constrained = float(risk[constrained].sum())
-            density = (remaining - expected_constrained) / n_free
+            expected = expected_constrained_mines(sentences_list, risk, constrained)
+            density = (remaining - expected) / n_free
         risk[free] = min(max(density, 0.0), 1.0)
     risk[~undetermined] = 0.0
     return risk
+
+
+def expected_constrained_mines(
+    sentences: list[tuple[Iterable[Cell], int]], risk: np.ndarray, constrained: np.ndarray
+) -> float:
+    """E, the ``global`` policy's estimate of the mines among the constrained cells.
+
+    Disjoint sentences are packed greedily, fewest cells first (ties by their sorted cells): each
+    holds exactly its count. Constrained cells outside the packing add their ``risk``.
+    """
+    covered: set[Cell] = set()
+    expected = 0.0
+    for cells, count in sorted(
+        ((frozenset(c), n) for c, n in sentences), key=lambda item: (len(item[0]), sorted(item[0]))
+    ):
+        if cells and covered.isdisjoint(cells):
+            covered |= cells
+            expected += count
+    leftover = constrained.copy()
+    if covered:
+        leftover[tuple(np.array(list(covered)).T)] = False
+    return expected + float(risk[leftover].sum())
 
 
 def least_risky(candidates: np.ndarray, risk: np.ndarray | None, rng: np.random.Generator) -> int:

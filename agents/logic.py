@@ -11,7 +11,7 @@ from agents.cs50 import MinesweeperAI
 from agents.guessing import GLOBAL, RANDOM, check_policy, least_risky, risk_map
 from agents.knowledge import IndexedMinesweeperAI
 from agents.observe import ObservationFeeder
-from mswp_gym.cells import Cell, to_index
+from mswp_gym.cells import to_index
 from mswp_gym.constants import HIDDEN
 from mswp_gym.spec import GameSpec
 
@@ -159,10 +159,11 @@ class LogicAgent(SeededAgent):
         """Mark all undetermined cells safe (or all mines) when the mine total proves it."""
         assert self.ai is not None
         remaining = self._total_mines() - len(self.ai.mines)
-        undetermined: list[Cell] = [(int(r), int(c)) for r, c in np.argwhere(self._undetermined(board))]
-        if not undetermined or 0 < remaining < len(undetermined):
+        undetermined = self._undetermined(board)
+        n_undetermined = int(np.count_nonzero(undetermined))
+        if not n_undetermined or 0 < remaining < n_undetermined:
             return
         mark = self.ai.mark_safe if remaining <= 0 else self.ai.mark_mine
-        for cell in undetermined:
-            mark(cell)
+        for row, col in np.argwhere(undetermined):
+            mark((int(row), int(col)))
         self.ai.infer()

@@ -146,11 +146,14 @@ def test_risk_map__sentence_max_takes_largest_ratio_and_global_density() -> None
 
 
 def test_risk_map__global_gives_free_cells_the_unexplained_density() -> None:
-    undetermined = np.ones((2, 3), dtype=bool)
-    risk = risk_map("global", undetermined, SENTENCES, total_mines=3, known_mines=0)
+    # A = {(0,0),(0,1)} = 1 is packed (exactly 1 mine); (0,2) and (0,3) lie only in
+    # B = {(0,1),(0,2),(0,3)} = 2 and add their sentence-max risk 2/3 each: E = 1 + 4/3.
+    undetermined = np.ones((2, 4), dtype=bool)
+    sentences = [({(0, 0), (0, 1)}, 1), ({(0, 1), (0, 2), (0, 3)}, 2)]
+    risk = risk_map("global", undetermined, sentences, total_mines=4, known_mines=0)
     assert risk is not None
-    free = (3 - (0.5 + 0.5 + 1 / 3 + 1 / 3)) / 2
-    expected = np.array([[0.5, 0.5, 1 / 3], [free, free, 1 / 3]])
+    free = (4 - (1 + 4 / 3)) / 4
+    expected = np.array([[0.5, 2 / 3, 2 / 3, 2 / 3], [free] * 4])
     assert np.allclose(risk, expected)
 
 
