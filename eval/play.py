@@ -14,16 +14,21 @@ opens, with exit status 2. See ``docs/play.md``.
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from eval.gui.options import PlayOptions, agent_cycle, parse_options
 
+if TYPE_CHECKING:
+    from eval.gui.app import PlayApp
 
-def launch(options: PlayOptions) -> int:
-    """Check everything, then open the window and run it; returns the exit status.
+
+def open_app(options: PlayOptions) -> PlayApp:
+    """Check the board and the agent, then open the window (nothing is drawn yet).
 
     Raises:
-        ValueError, TypeError, FileNotFoundError, ImportError: bad board or agent (before the
-            window opens).
+        ValueError, TypeError, FileNotFoundError, ImportError: bad board, agent or ``--hover``
+            (all found before the window opens).
+        RuntimeError: the window cannot be opened (no display: use ``--headless``).
     """
     from eval.gui.choices import board_setups, build_agent
     from eval.gui.session import GameSession, make_env
@@ -37,23 +42,32 @@ def launch(options: PlayOptions) -> int:
 
     from eval.gui.app import Overlays, PlayApp
 
-    app = PlayApp(
-        session,
-        specs,
-        board_setups(options.board),
-        autoplay=options.autoplay,
-        speed=options.speed,
-        overlays=Overlays(knowledge=options.knowledge, heat=options.heat),
-        headless=options.headless,
-        screenshot=options.screenshot,
-        stop_after=options.moves,
-    )
+    try:
+        app = PlayApp(
+            session,
+            specs,
+            board_setups(options.board),
+            autoplay=options.autoplay,
+            speed=options.speed,
+            overlays=Overlays(knowledge=options.knowledge, heat=options.heat),
+            headless=options.headless,
+            screenshot=options.screenshot,
+            stop_after=options.moves,
+        )
+    except RuntimeError as err:  # pygame.error: no video device, no display
+        raise RuntimeError(f"cannot open the window ({err}); without a display use --headless") from err
     if options.hover is not None:
         app.hover = app.cell_centre(options.hover)
+    return app
+
+
+def run_app(app: PlayApp, options: PlayOptions) -> int:
+    """Run the window to its end, close it and print how the last game stands; the exit status."""
     try:
         status = app.run()
     finally:
         app.close()
+    session = app.session
     if options.screenshot is not None:
         print(f"saved {options.screenshot}")
     print(f"game {session.game + 1} (seed {session.game_seed}): {session.outcome.name.lower()}, "
@@ -64,13 +78,14 @@ def launch(options: PlayOptions) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``mswp-play`` (and ``python -m eval.play``)."""
+    """Entry point of ``mswp-play`` (and ``python -m eval.play``): exit status 2 on bad input."""
     try:
         options = parse_options(argv)
-        return launch(options)
-    except (ValueError, TypeError, FileNotFoundError, ImportError) as err:
+        app = open_app(options)
+    except (ValueError, TypeError, FileNotFoundError, ImportError, RuntimeError) as err:
         print(f"mswp-play: error: {err}", file=sys.stderr)
         return 2
+    return run_app(app, options)
 
 
 if __name__ == "__main__":

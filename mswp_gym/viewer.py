@@ -21,7 +21,7 @@ class HumanViewer:
 
     def __init__(self, title: str = "Minesweeper") -> None:
         self.pygame = import_pygame()
-        self.pygame.init()
+        self.pygame.display.init()  # no sound device needed
         self.title = title
         self.screen: Any = None
         self.clock = self.pygame.time.Clock()

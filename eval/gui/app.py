@@ -9,6 +9,7 @@ move), and the solver's mine-probability heat map with the exact number under th
 from __future__ import annotations
 
 import os
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +51,8 @@ BUTTON_GAP = 8
 BUTTONS_TOP = 200
 """y of the first button row, below the status text."""
 MOUSE_LEFT, MOUSE_RIGHT = 1, 3
+INVISIBLE_DRIVERS = ("dummy", "offscreen")
+"""SDL video drivers that draw without showing a window."""
 
 
 @dataclass
@@ -107,7 +110,11 @@ class PlayApp:
             os.environ["SDL_VIDEODRIVER"] = "dummy"
             os.environ["SDL_AUDIODRIVER"] = "dummy"
         self.pygame = import_pygame()
-        self.pygame.init()
+        self.pygame.display.init()  # display and fonts only: no sound device is needed
+        self.pygame.font.init()
+        if not headless and self.pygame.display.get_driver() in INVISIBLE_DRIVERS:
+            print(f"mswp-play: warning: SDL video driver {self.pygame.display.get_driver()!r} shows no "
+                  "window (no display?); use --headless to play to the end and exit", file=sys.stderr)
         self.session = session
         self.specs = specs
         self.agent_index = 0
