@@ -96,7 +96,7 @@ def test_play_app__heat_map_tints_hidden_cells_by_probability(app: PlayApp) -> N
     assert app.overlays.heat
     heat, problem = app.session.heat_map()
     assert problem is None and heat is not None
-    hidden = [tuple(int(v) for v in c) for c in np.argwhere(app.session.visible == HIDDEN)]
+    hidden = [(int(r), int(c)) for r, c in np.argwhere(app.session.visible == HIDDEN)]
     for cell in hidden[:5]:
         expected = blend(heat_colour(float(heat.probability[cell])), HIDDEN_RGB)
         assert all(abs(a - b) <= 2 for a, b in zip(pixel(app, inside(app, cell)), expected))
@@ -107,8 +107,8 @@ def test_play_app__heat_map_tints_hidden_cells_by_probability(app: PlayApp) -> N
 def test_play_app__hover_with_heat_map_shows_a_tooltip(app: PlayApp) -> None:
     post_click(app, app.cell_centre((4, 4)))
     press_button(app, "heat")
-    hidden = tuple(int(v) for v in np.argwhere(app.session.visible == HIDDEN)[0])
-    pos = app.cell_centre(hidden)
+    row, col = (int(v) for v in np.argwhere(app.session.visible == HIDDEN)[0])
+    pos = app.cell_centre((row, col))
     before = pygame.surfarray.array3d(app.screen).copy()
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
     app.frame()

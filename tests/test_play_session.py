@@ -32,7 +32,8 @@ class ScriptedAgent:
         self.resets.append((seed, spec))
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        assert observation.shape == (self.resets[-1][1].rows, self.resets[-1][1].cols)
+        spec = self.resets[-1][1]
+        assert spec is not None and observation.shape == (spec.rows, spec.cols)
         self.moves += 1
         return int(np.flatnonzero(action_mask)[0])
 
@@ -56,7 +57,8 @@ def test_session__human_reveal_and_flag_update_board_and_counts() -> None:
     assert session.reveal((4, 4)) is True  # the first click is safe under the 'safe' rule
     assert session.visible[4, 4] >= 0 and session.last_cell == (4, 4)
     assert session.reveal((4, 4)) is False  # already revealed: nothing happens
-    hidden = tuple(int(v) for v in np.argwhere(session.visible == HIDDEN)[0])
+    row, col = (int(v) for v in np.argwhere(session.visible == HIDDEN)[0])
+    hidden = (row, col)
     assert session.toggle_flag(hidden) is True
     assert session.visible[hidden] == FLAGGED and session.mines_left == 9
     assert session.reveal(hidden) is False  # a flagged cell is not revealed by a left click
@@ -155,7 +157,7 @@ def test_session__plan_shows_what_the_logic_agent_has_proven() -> None:
     assert plan is not None
     mines = plan.move.explanation["mines"]
     safe = plan.move.explanation["safe"]
-    truth = session.env.unwrapped._board.mines  # test-only peek at the truth
+    truth = session.env._board.mines  # type: ignore[union-attr]  # test-only peek at the truth
     assert all(truth[cell] for cell in mines) and not any(truth[cell] for cell in safe)
 
 

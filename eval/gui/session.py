@@ -8,7 +8,7 @@ actions); the agent sees only the visible board and the reveal half of the actio
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -83,7 +83,6 @@ def make_env(board: BoardSetup) -> MinesweeperEnv:
     )
 
 
-@dataclass
 class GameSession:
     """A game of Minesweeper played by you, the agent, or both in turns.
 
@@ -91,27 +90,31 @@ class GameSession:
         board: the board and first-click rule.
         agent: the agent that plays ``ai_move``.
         seed: seed of the first game; game ``k`` (from 0) uses ``seed + k``.
+
+    Raises:
+        ValueError, TypeError: the board is not valid (from the env).
     """
 
-    board: BoardSetup
-    agent: Agent
-    seed: int
-    env: MinesweeperEnv = field(init=False)
-    spec: GameSpec = field(init=False)
-    game: int = field(init=False, default=0)
-    counts: MoveCounts = field(init=False, default_factory=MoveCounts)
-    last_ai: AiMove | None = field(init=False, default=None)
-    last_cell: Cell | None = field(init=False, default=None)
-    exploded: Cell | None = field(init=False, default=None)
-    _info: dict[str, Any] = field(init=False, default_factory=dict)
-    _plan: Plan | None = field(init=False, default=None)
-    _heat: tuple[bytes, HeatMap | None, str | None] | None = field(init=False, default=None)
-    _region_cache: Any = field(init=False, default=None)
-
-    def __post_init__(self) -> None:
-        self.env = make_env(self.board)
-        self.spec = self.env.game_spec
-        self._start(self.seed)
+    def __init__(self, board: BoardSetup, agent: Agent, seed: int) -> None:
+        self.board = board
+        self.agent = agent
+        self.seed = seed
+        self.env = make_env(board)
+        self.spec: GameSpec = self.env.game_spec
+        self.game = 0
+        """Games started before this one (the game number is ``game + 1``)."""
+        self.counts = MoveCounts()
+        self.last_ai: AiMove | None = None
+        """The agent's latest move this game."""
+        self.last_cell: Cell | None = None
+        """The latest cell revealed this game, by anyone."""
+        self.exploded: Cell | None = None
+        """The mine that ended the game."""
+        self._info: dict[str, Any] = {}
+        self._plan: Plan | None = None
+        self._heat: tuple[bytes, HeatMap | None, str | None] | None = None
+        self._region_cache: Any = None
+        self._start(seed)
 
     # ---------------------------------------------------------------- state
     @property
