@@ -20,7 +20,7 @@ from agents.solver.guess import (
 from agents.solver.position import check_board, read_position
 from agents.solver.probability import Analysis, RegionCache, analyse
 from mswp_gym.cells import Cell, to_cell
-from mswp_gym.constants import FLAGGED, HIDDEN, FirstClick
+from mswp_gym.constants import FLAGGED, HIDDEN, MINE, FirstClick
 from mswp_gym.spec import GameSpec
 
 MAX_DEPTH = 1
@@ -101,6 +101,7 @@ class SolverAgent(SeededAgent):
         self.dead_last = bool(dead_last)
         self.near_off = bool(near_off)
         self.cache = RegionCache()
+        self._proven_mines: set[int] = set()
         self._pending: list[int] = []
         self._board: np.ndarray | None = None
         self._certain = False
@@ -113,6 +114,7 @@ class SolverAgent(SeededAgent):
         """Start a new game under ``spec`` (else the constructor's), seeded by ``seed``."""
         super().reset(seed, spec if spec is not None else self.default_spec)
         self.cache = RegionCache()
+        self._proven_mines = set()
         self._pending = []
         self._board = None
         self._certain = False
@@ -186,7 +188,7 @@ class SolverAgent(SeededAgent):
                     "approximate": False, "move": dict(self._last)}
         return {
             "safe": {to_cell(c, cols) for c in analysis.safe},
-            "mines": {to_cell(c, cols) for c in analysis.mines},
+            "mines": {to_cell(c, cols) for c in analysis.mines | self._hidden_proven(self._board)},
             "risk": analysis.probability.reshape(self._board.shape).copy(),
             "certain": self._certain,
             "approximate": analysis.approximate,
@@ -237,6 +239,7 @@ class SolverAgent(SeededAgent):
         spec = self._require_spec()
         flat = board.ravel()
         if ((flat == HIDDEN) | (flat == FLAGGED)).all():
+            self._proven_mines = set()
             return [self._first_click(spec, legal, board.shape[1])]
         found = [c for c in self._certain_safe(board, spec.mines, deep=False) if legal[c]]
         if found:
@@ -259,16 +262,35 @@ class SolverAgent(SeededAgent):
             return index
         return int(np.flatnonzero(legal)[0])
 
+    def _hidden_proven(self, board: np.ndarray) -> set[int]:
+        flat = board.ravel()
+        return {c for c in self._proven_mines if flat[c] == HIDDEN or flat[c] == FLAGGED}
+
+    def _marked(self, board: np.ndarray) -> np.ndarray:
+        """``board`` with every mine proven earlier in this game written in as a visible ``MINE``.
+
+        A proven mine stays a mine as information only grows, so it need not be proven again: this
+        keeps the constraints small (the work no longer grows with the mines found so far).
+        """
+        flat = board.ravel()
+        cells = [c for c in self._proven_mines if flat[c] == HIDDEN or flat[c] == FLAGGED]
+        if not cells:
+            return board
+        marked = board.copy()
+        marked.ravel()[cells] = MINE
+        return marked
+
     def _certain_safe(self, board: np.ndarray, mines: int, deep: bool) -> list[int]:
         """Certain safe cells, cheapest proof first: local rules, then (if none, or ``deep``) exact."""
         if not deep:
-            position = read_position(board, mines)
+            position = read_position(self._marked(board), mines)
             try:
-                found = deduce(position.constraints).safe
+                deduction = deduce(position.constraints)
             except Contradiction as error:
                 raise ValueError(f"no layout fits this board: {error}") from None
-            if found:
-                return sorted(found)
+            self._proven_mines |= deduction.mines
+            if deduction.safe:
+                return sorted(deduction.safe)
         analysis = self._analysis_of(board)
         assert analysis is not None
         return sorted(analysis.safe)
@@ -277,8 +299,9 @@ class SolverAgent(SeededAgent):
         if self._analysis is None or self._analysis_board is not board:
             if self.spec is None or not ((board >= 0).any() or (board < -2).any()):
                 return None
-            self._analysis = analyse(board, self.spec.mines, self.cache, self.node_budget)
+            self._analysis = analyse(self._marked(board), self.spec.mines, self.cache, self.node_budget)
             self._analysis_board = board
+            self._proven_mines |= self._analysis.mines
         return self._analysis
 
     def _guess(self, board: np.ndarray, mines: int, legal: np.ndarray) -> int:

@@ -233,7 +233,7 @@ def forced_guess(
     guessed sooner or later, at the same risk, so it is guessed at once.
     """
     position = analysis.position
-    settled = analysis.safe | analysis.mines
+    settled = analysis.safe | analysis.mines | analysis.visible_mines
     pairs: dict[tuple[int, int], None] = {}
     for cells, mines in position.constraints:
         live = [c for c in cells if c not in settled]
