@@ -25,10 +25,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-import numpy as np  # noqa: E402
+import numpy as np
+from bench_vector import random_valid_actions
 
-from bench_vector import random_valid_actions  # noqa: E402
-from mswp_gym.vector import MinesweeperVectorEnv  # noqa: E402
+from mswp_gym.vector import MinesweeperVectorEnv
 
 # ``bench_envs`` is injected into this module by the harness before it runs.
 bench_envs = globals()["bench_envs"]

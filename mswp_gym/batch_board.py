@@ -16,6 +16,9 @@ from mswp_gym.batch_place import batch_neighbour_counts, block_table
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, Outcome
 
 FLOOD_METHODS: tuple[str, ...] = ("bits", "dense")
+_PLAYING, _WON, _LOST, _CLEARED = (
+    int(o) for o in (Outcome.PLAYING, Outcome.WON, Outcome.LOST, Outcome.CLEARED)
+)  # plain ints: enum lookups are slow in a hot path
 MINE_COUNT = 9
 """``counts`` entry of a mine cell: above every clue (0..8)."""
 
@@ -116,7 +119,7 @@ class BatchBoards:
         self.revealed[boards] = False
         self.flagged[boards] = False
         self.visible[boards] = HIDDEN
-        self.outcome[boards] = Outcome.PLAYING
+        self.outcome[boards] = _PLAYING
         self.placed[boards] = False
         self.safe_revealed[boards] = 0
         self.exploded[boards] = 0
@@ -166,7 +169,7 @@ class BatchBoards:
                 self._flat_visible[mine_flat] = EXPLODED
                 self.exploded[mine_boards] += 1
             else:
-                self.outcome[mine_boards] = Outcome.LOST
+                self.outcome[mine_boards] = _LOST
             safe = ~hit_mine
             safe_boards, safe_cells, safe_flat = boards[safe], cells[safe], flat[safe]
         else:
@@ -189,9 +192,7 @@ class BatchBoards:
         self.safe_revealed[safe_boards] += gained
         cleared = safe_boards[self.safe_revealed[safe_boards] == self.safe_total[safe_boards]]
         if cleared.size:
-            self.outcome[cleared] = np.where(
-                self.exploded[cleared] == 0, Outcome.WON, Outcome.CLEARED
-            )
+            self.outcome[cleared] = np.where(self.exploded[cleared] == 0, _WON, _CLEARED)
         return opened, hit_mine
 
     def toggle_flags(self, boards: np.ndarray, cells: np.ndarray) -> np.ndarray:

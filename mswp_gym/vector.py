@@ -32,6 +32,7 @@ from mswp_gym.rewards import RewardConfig
 from mswp_gym.spec import GameSpec
 
 PLACEMENTS: tuple[str, ...] = ("batched", "generator")
+_PLAYING, _WON = int(Outcome.PLAYING), int(Outcome.WON)  # plain ints: enum lookups are slow
 AUTORESET_MODES: tuple[AutoresetMode, ...] = (
     AutoresetMode.NEXT_STEP,
     AutoresetMode.SAME_STEP,
@@ -228,6 +229,7 @@ class MinesweeperVectorEnv(VectorEnv):
         self.render_mode = render_mode
         self.max_steps = None if max_steps is None else int(max_steps)
         self.autoreset_mode = mode
+        self._same_step = mode == AutoresetMode.SAME_STEP
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         self.placement = placement
         self._cells = self.rows * self.cols
@@ -327,7 +329,7 @@ class MinesweeperVectorEnv(VectorEnv):
             self._reveal(live_boards[reveal], live_actions[reveal], rewards)
             flag = ~reveal
             self._toggle(live_boards[flag], live_actions[flag] - self._cells, rewards)
-        terminated = boards.outcome != Outcome.PLAYING
+        terminated = boards.outcome != _PLAYING
         if self.max_steps is not None:
             truncated = ~terminated & (self._steps >= self.max_steps)
         else:
@@ -335,7 +337,7 @@ class MinesweeperVectorEnv(VectorEnv):
         done = terminated | truncated
         self._mask = batch_action_mask(boards.visible, self.flag_actions)
         info = self._info(ended=done)
-        if done.any() and self.autoreset_mode == AutoresetMode.SAME_STEP:
+        if done.any() and self._same_step:
             final_obs = self._observe()
             finished = np.flatnonzero(done)
             info = self._same_step_reset(finished, done, final_obs, info)
@@ -494,14 +496,19 @@ class MinesweeperVectorEnv(VectorEnv):
             rewards[blocked] = self.rewards.invalid
             boards, cells = boards[hidden], cells[hidden]
         first = self._reveals[boards] == 0
-        informed = ~first & state.has_revealed_neighbour(boards, cells)
+        informed = np.zeros(boards.size, dtype=bool)
+        later = ~first
+        informed[later] = state.has_revealed_neighbour(boards[later], cells[later])
         self._reveals[boards] += 1
         _, hit_mine = state.reveal(boards, cells)
-        won = state.outcome[boards] == Outcome.WON
+        won = state.outcome[boards] == _WON
         r = self.rewards
-        rewards[boards] = np.select(
-            [hit_mine, won, first, informed], [r.loss, r.win, r.first_move, r.progress], r.guess
-        )
+        # Lowest priority first, so each later line overrides: loss > win > first move > informed.
+        earned = np.where(informed, r.progress, r.guess)
+        earned[first] = r.first_move
+        earned[won] = r.win
+        earned[hit_mine] = r.loss
+        rewards[boards] = earned
 
     def _toggle(self, boards: np.ndarray, cells: np.ndarray, rewards: np.ndarray) -> None:
         if boards.size == 0:
@@ -529,7 +536,7 @@ class MinesweeperVectorEnv(VectorEnv):
             "mines_left": (self.mines - flags) * np.ones(self.num_envs, dtype=np.int64),
             "steps": self._steps.copy(),
             "invalid_actions": self._invalid.copy(),
-            "is_success": outcome == Outcome.WON,
+            "is_success": outcome == _WON,
         }
         if self.score_mode:
             exploded = state.exploded.astype(np.int64)
