@@ -93,14 +93,24 @@ def test_play_app__heat_map_tints_hidden_cells_by_probability(app: PlayApp) -> N
     post_click(app, app.cell_centre((4, 4)))
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h))
     app.frame()
-    assert app.overlays.heat
+    assert app.overlays.heat == "solver"
     heat, problem = app.session.heat_map()
     assert problem is None and heat is not None
     hidden = [(int(r), int(c)) for r, c in np.argwhere(app.session.visible == HIDDEN)]
     for cell in hidden[:5]:
         expected = blend(heat_colour(float(heat.probability[cell])), HIDDEN_RGB)
         assert all(abs(a - b) <= 2 for a, b in zip(pixel(app, inside(app, cell)), expected))
+    press_button(app, "heat")  # the agent's own risk map: logic:global has one
+    assert app.overlays.heat == "agent"
+    plan = app.session.plan()
+    assert plan is not None and plan.move.explanation["risk"] is not None
+    risk = plan.move.explanation["risk"]
+    settled = plan.move.explanation["safe"] | plan.move.explanation["mines"]
+    for cell in [cell for cell in hidden if cell not in settled][:5]:
+        expected = blend(heat_colour(float(risk[cell])), HIDDEN_RGB)
+        assert all(abs(a - b) <= 2 for a, b in zip(pixel(app, inside(app, cell)), expected))
     press_button(app, "heat")
+    assert app.overlays.heat == "off"
     assert pixel(app, inside(app, hidden[0])) == HIDDEN_RGB
 
 
@@ -171,7 +181,7 @@ def test_play_app__speed_buttons_and_autoplay_toggle(app: PlayApp) -> None:
 
 def test_play_app__headless_autoplay_plays_to_the_end_and_saves_a_screenshot(tmp_path: Path) -> None:
     shot = tmp_path / "final.png"
-    window = make_app(agent="solver", autoplay=True, screenshot=shot, overlays=Overlays(heat=True))
+    window = make_app(agent="solver", autoplay=True, screenshot=shot, overlays=Overlays(heat="solver"))
     try:
         assert window.run() == 0
     finally:

@@ -61,8 +61,14 @@ class Overlays:
 
     knowledge: bool = False
     """The agent's proven safe cells and mines, and the move it would make next."""
-    heat: bool = False
-    """The solver's mine probability of every hidden cell."""
+    heat: str = "off"
+    """Heat map of every hidden cell: ``off``, ``solver`` (exact P(mine)) or ``agent`` (the
+    agent's own risk map, ``explain()["risk"]``, where it has one)."""
+
+
+HEAT_MODES: tuple[str, ...] = ("off", "solver", "agent")
+"""What the heat-map button cycles through."""
+HEAT_LABELS = {"off": "off", "solver": "solver P(mine)", "agent": "agent's risk"}
 
 
 def nearest_speed(speed: float) -> int:
@@ -169,7 +175,7 @@ class PlayApp:
             [("rule", f"First click: {self.session.board.first_click}", False)],
             [("knowledge", f"Known safe/mines: {'on' if self.overlays.knowledge else 'off'}  [k]",
               self.overlays.knowledge)],
-            [("heat", f"Heat map: {'on' if self.overlays.heat else 'off'}  [h]", self.overlays.heat)],
+            [("heat", f"Heat map: {HEAT_LABELS[self.overlays.heat]}  [h]", self.overlays.heat != "off")],
         ]
         buttons: list[Button] = []
         top = BUTTONS_TOP
@@ -265,7 +271,8 @@ class PlayApp:
         elif key == "knowledge":
             self.overlays.knowledge = not self.overlays.knowledge
         elif key == "heat":
-            self.overlays.heat = not self.overlays.heat
+            mode = (HEAT_MODES.index(self.overlays.heat) + 1) % len(HEAT_MODES)
+            self.overlays.heat = HEAT_MODES[mode]
         elif key == "screenshot":
             path = self.screenshot or Path("mswp-play.png")
             self.save_screenshot(path)
@@ -333,11 +340,9 @@ class PlayApp:
         origin, size = layout.board_origin, layout.cell_px
         self.screen.blit(board_surface(session.visible, size, session.layout, session.exploded), origin)
         if not session.over:
-            if self.overlays.heat:
-                heat, _ = session.heat_map()
-                if heat is not None:
-                    flagged = session.visible == FLAGGED
-                    draw_heat_map(self.screen, heat.probability, origin, size, flagged)
+            values, _, _ = self._heat_values()
+            if values is not None:
+                draw_heat_map(self.screen, values, origin, size, session.visible == FLAGGED)
             if self.overlays.knowledge:
                 plan = self._plan()
                 if plan is not None:
@@ -351,6 +356,30 @@ class PlayApp:
         hovered = self.cell_under(self.hover) if self.hover else None
         if hovered is not None:
             draw_cell_outline(self.screen, hovered, origin, size, HOVER_RGB, 1)
+
+    def _heat_values(self) -> tuple[np.ndarray | None, str | None, bool]:
+        """The heat map shown now: ``(values, problem, approximate)``; values is a
+        ``(rows, cols)`` array in ``[0, 1]``, NaN off the hidden cells, or None with the reason."""
+        if self.overlays.heat == "off" or self.session.over:
+            return None, None, False
+        if self.overlays.heat == "solver":
+            heat, problem = self.session.heat_map()
+            return (None, problem, False) if heat is None else (heat.probability, None, heat.approximate)
+        plan = self._plan()
+        risk = None if plan is None else plan.move.explanation.get("risk")
+        if risk is None:
+            return None, f"agent {self.specs[self.agent_index].label!r} gives no risk map now", False
+        visible = self.session.visible
+        values = np.asarray(risk, dtype=float)
+        if values.shape != visible.shape:
+            return None, f"the agent's risk map has shape {values.shape}, the board {visible.shape}", False
+        values = np.clip(values, 0.0, 1.0)
+        for cell in plan.move.explanation.get("mines", ()):  # risk maps may leave settled cells at 0
+            values[cell] = 1.0
+        for cell in plan.move.explanation.get("safe", ()):
+            values[cell] = 0.0
+        unknown = (visible == HIDDEN) | (visible == FLAGGED)
+        return np.where(unknown & np.isfinite(values), values, np.nan), None, False
 
     def _plan(self) -> Any:
         try:
@@ -392,7 +421,7 @@ class PlayApp:
             draw_button(screen, fonts, button)
         y = BUTTONS_TOP + 9 * (BUTTON_HEIGHT + BUTTON_GAP) + 4
         y = self._draw_hover_info(x, y)
-        if self.overlays.knowledge or self.overlays.heat:
+        if self.overlays.knowledge or self.overlays.heat != "off":
             y = self._draw_legend(x, y)
         if self.message:
             for line in wrap(self.message, fonts, 20, PANEL_WIDTH):
@@ -401,21 +430,21 @@ class PlayApp:
     def _draw_hover_info(self, x: int, y: int) -> int:
         screen, fonts = self.screen, self.fonts
         cell = self.cell_under(self.hover) if self.hover else None
-        if not self.overlays.heat:
+        if self.overlays.heat == "off" or self.session.over:
             return y
-        heat, problem = self.session.heat_map()
-        if heat is None:
+        values, problem, approximate = self._heat_values()
+        if values is None:
             for line in wrap(f"no heat map: {problem}", fonts, 20, PANEL_WIDTH):
                 y += draw_text(screen, fonts, line, (x, y), 20, ERROR_RGB)
             return y
-        if cell is not None and np.isfinite(heat.probability[cell]) and self.session.visible[cell] <= HIDDEN:
-            p = float(heat.probability[cell])
-            text = f"P(mine) at {cell} = {p:.4f}"
-            y += draw_text(screen, fonts, text, (x, y), 24, heat_colour(p)) + 2
+        name = "P(mine)" if self.overlays.heat == "solver" else "agent's risk"
+        if cell is not None and np.isfinite(values[cell]):
+            p = float(values[cell])
+            y += draw_text(screen, fonts, f"{name} at {cell} = {p:.4f}", (x, y), 24, heat_colour(p)) + 2
             self._draw_tooltip(f"{p:.4f}", heat_colour(p))
         else:
-            y += draw_text(screen, fonts, "hover a hidden cell for its P(mine)", (x, y), 20, MUTED_RGB) + 2
-        if heat.approximate:
+            y += draw_text(screen, fonts, f"hover a hidden cell for its {name}", (x, y), 20, MUTED_RGB) + 2
+        if approximate:
             y += draw_text(screen, fonts, "(some probabilities approximate)", (x, y), 20, MUTED_RGB) + 2
         return y
 
@@ -433,7 +462,7 @@ class PlayApp:
     def _draw_legend(self, x: int, y: int) -> int:
         screen, fonts = self.screen, self.fonts
         pygame = self.pygame
-        if self.overlays.heat:
+        if self.overlays.heat != "off":
             ramp_width = PANEL_WIDTH - 80
             for i in range(ramp_width):
                 pygame.draw.line(screen, heat_colour(i / (ramp_width - 1)), (x + 40 + i, y + 2), (x + 40 + i, y + 14))

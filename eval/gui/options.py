@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from eval.agent_specs import AgentSpec, parse_agent_spec
-from eval.gui.app import DEFAULT_SPEED
+from eval.gui.app import DEFAULT_SPEED, HEAT_MODES
 from eval.gui.choices import FIRST_CLICK_RULES, BoardSetup, agent_specs, preset_setup
 from mswp_gym.presets import PRESETS
 
@@ -35,8 +35,8 @@ class PlayOptions:
     """Autoplay moves per second (0: as fast as the window draws)."""
     knowledge: bool = False
     """Start with the proven safe/mines overlay on."""
-    heat: bool = False
-    """Start with the heat map on."""
+    heat: str = "off"
+    """Start with this heat map: ``off``, ``solver`` or ``agent``."""
     headless: bool = False
     """No display: play (autoplay) to the end, save the screenshot, exit."""
     screenshot: Path | None = None
@@ -66,7 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--autoplay", action="store_true", help="start with autoplay on")
     parser.add_argument("--speed", type=float, default=DEFAULT_SPEED, help="autoplay moves per second (0 = max)")
     parser.add_argument("--knowledge", action="store_true", help="start with the known safe/mines overlay on")
-    parser.add_argument("--heat", action="store_true", help="start with the mine-probability heat map on")
+    parser.add_argument("--heat", nargs="?", const="solver", default="off", choices=HEAT_MODES,
+                        help="start with a heat map: solver (exact P(mine), the default for a bare "
+                        "--heat) or agent (the agent's own risk map)")
     parser.add_argument("--moves", type=int, default=None, help="autoplay stops after this many agent moves")
     parser.add_argument("--hover", default=None, metavar="ROW,COL",
                         help="put the mouse over this cell (screenshots of the P(mine) tooltip)")
