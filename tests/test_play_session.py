@@ -161,6 +161,24 @@ def test_session__plan_shows_what_the_logic_agent_has_proven() -> None:
     assert all(truth[cell] for cell in mines) and not any(truth[cell] for cell in safe)
 
 
+@pytest.mark.parametrize("name", ["logic:global", "solver"])
+def test_session__agent_catches_up_on_human_moves(name: str) -> None:
+    session = GameSession(preset_setup("intermediate"), build_agent(parse_agent_spec(name)), seed=5)
+    session.reveal((8, 8))
+    truth = session.env._board.mines  # type: ignore[union-attr]  # test-only peek at the truth
+    human = [(r, c) for r in range(16) for c in range(16) if session.visible[r, c] == HIDDEN and not truth[r, c]]
+    for cell in human[:3]:  # three more safe human clicks the agent has not seen
+        session.reveal(cell)
+    for _ in range(10):
+        move = session.ai_move()
+        if move is None:
+            break
+        assert not move.certain or not truth[move.cell]  # a move called certain is safe
+        assert all(not truth[cell] for cell in move.explanation["safe"])
+        assert all(truth[cell] for cell in move.explanation["mines"])
+    assert session.counts.human == 4 and session.counts.ai >= 1
+
+
 def test_session__heat_map_is_the_solver_probability_of_the_board() -> None:
     session = GameSession(preset_setup("intermediate"), ScriptedAgent(), seed=2)
     session.reveal((8, 8))
