@@ -160,3 +160,20 @@ def test_forced_guess__finds_a_dead_pair() -> None:
 
     cell = forced_guess(analysis, board, [6, 7], unknown, neighbour_table(2, 4))
     assert cell == 6
+
+
+def test_solver_agent__is_built_by_the_registry_and_plays_the_env() -> None:
+    import agents
+    from mswp_gym import MinesweeperEnv
+
+    agent = agents.make("solver", seed=0)
+    assert isinstance(agent, SolverAgent)
+    for obs_mode in ("board", "channels", "dict"):
+        env = MinesweeperEnv(rows=9, cols=9, mines=10, first_click="opening", obs_mode=obs_mode)
+        obs, info = env.reset(seed=3)
+        agent.reset(seed=3, spec=env.game_spec)
+        done = False
+        while not done:
+            obs, _, terminated, truncated, info = env.step(agent.act(obs, env.action_masks()))
+            done = terminated or truncated
+        assert info["invalid_actions"] == 0
