@@ -56,6 +56,21 @@ def legal_reveal_cells(action_mask: np.ndarray, rows: int, cols: int) -> list[tu
     return [divmod(int(i), cols) for i in np.flatnonzero(mask[: rows * cols])]
 
 
+def reveal_mask(action_mask: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """``(rows*cols,)`` bool: the legal reveal actions of a mask (flag actions dropped).
+
+    Raises:
+        ValueError: the mask is shorter than ``rows * cols``, or no reveal action is legal.
+    """
+    mask = np.asarray(action_mask).ravel()
+    if mask.shape[0] < rows * cols:
+        raise ValueError(f"action mask of length {mask.shape[0]} is shorter than {rows}x{cols}")
+    reveal = mask[: rows * cols].astype(bool)
+    if not reveal.any():
+        raise ValueError("no legal reveal action: the game is over")
+    return reveal
+
+
 class SeededAgent:
     """Shared bookkeeping for the agents in this package: a name, a seed, the spec and an RNG.
 

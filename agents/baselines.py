@@ -6,22 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import SeededAgent
+from agents.base import SeededAgent, reveal_mask
 from mswp_gym.cells import neighbour_table, to_cell
 from mswp_gym.constants import EXPLODED, HIDDEN
 from mswp_gym.spec import GameSpec
-
-
-def reveal_mask(action_mask: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    """``(rows*cols,)`` bool: the legal reveal actions of a mask (flag actions dropped).
-
-    Raises:
-        ValueError: no reveal action is legal.
-    """
-    reveal = np.asarray(action_mask).ravel()[: rows * cols].astype(bool)
-    if not reveal.any():
-        raise ValueError("no legal reveal action: the game is over")
-    return reveal
 
 
 class RandomAgent(SeededAgent):

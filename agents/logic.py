@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import SeededAgent
+from agents.base import SeededAgent, reveal_mask
 from agents.cs50 import MinesweeperAI
 from agents.guessing import GLOBAL, RANDOM, check_policy, least_risky, risk_map
 from agents.knowledge import IndexedMinesweeperAI
@@ -81,9 +81,7 @@ class LogicAgent(SeededAgent):
         self._board = board
         self._risk_fresh = False
         self.feeder.feed(board)
-        reveal = np.asarray(action_mask).ravel()[: rows * cols].astype(bool)
-        if not reveal.any():
-            raise ValueError("no legal reveal action: the game is over")
+        reveal = reveal_mask(action_mask, rows, cols)
         if self.guess == GLOBAL:
             self._apply_total_count(board)
         safe = [cell for cell in self.ai.safes - self.ai.moves_made if reveal[to_index(cell, cols)]]
