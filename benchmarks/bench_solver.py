@@ -188,6 +188,7 @@ def run_series(
         "wall_s": wall,
         "seed": seed,
         "first_game": start,
+        "won": "".join("1" if r.won else "0" for r in results),
     }
 
 
