@@ -231,3 +231,13 @@ def test_play_app__quit_event_stops_the_loop(app: PlayApp) -> None:
     app.frame()
     assert not app.running
     assert agents.available()  # the registry is importable alongside the window
+
+
+def test_widgets__long_labels_are_elided_to_fit(app: PlayApp) -> None:
+    from eval.gui.widgets import elide
+
+    label = "Agent: ppo:/tmp/trainruns/beginner__imitation+ppo__0__20261123-111045/model-final.zip"
+    short = elide(label, app.fonts, 16, 290)
+    assert "..." in short and short.startswith("Agent: ppo") and short.endswith(".zip")
+    assert app.fonts.get(16).size(short)[0] <= 290
+    assert elide("AI Move", app.fonts, 16, 290) == "AI Move"

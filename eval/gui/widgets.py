@@ -65,11 +65,33 @@ def draw_button(surface: Any, fonts: Fonts, button: Button) -> None:
     rect = pygame.Rect(button.rect)
     pygame.draw.rect(surface, BUTTON_ON_RGB if button.on else BUTTON_RGB, rect, border_radius=5)
     pygame.draw.rect(surface, BUTTON_EDGE_RGB, rect, 1, border_radius=5)
+    room = rect.width - 8
     for size in FONT_SIZES:
         rendered = fonts.get(size).render(button.label, True, BUTTON_TEXT_RGB)
-        if rendered.get_width() <= rect.width - 8:
+        if rendered.get_width() <= room:
             break
+    else:
+        label = elide(button.label, fonts, FONT_SIZES[-1], room)
+        rendered = fonts.get(FONT_SIZES[-1]).render(label, True, BUTTON_TEXT_RGB)
     surface.blit(rendered, rendered.get_rect(center=rect.center))
+
+
+def elide(text: str, fonts: Fonts, size: int, width: int) -> str:
+    """``text`` with its middle replaced by ``...`` until it is at most ``width`` pixels wide
+    (keeps both ends: the agent name and a checkpoint's file name)."""
+    font = fonts.get(size)
+    if font.size(text)[0] <= width:
+        return text
+    head, tail = len(text) // 2, len(text) - len(text) // 2
+    while head + tail > 2:
+        if head >= tail:
+            head -= 1
+        else:
+            tail -= 1
+        candidate = f"{text[:head]}...{text[len(text) - tail:]}"
+        if font.size(candidate)[0] <= width:
+            return candidate
+    return "..."
 
 
 def wrap(text: str, fonts: Fonts, size: int, width: int) -> list[str]:
