@@ -241,3 +241,25 @@ def test_widgets__long_labels_are_elided_to_fit(app: PlayApp) -> None:
     assert "..." in short and short.startswith("Agent: ppo") and short.endswith(".zip")
     assert app.fonts.get(16).size(short)[0] <= 290
     assert elide("AI Move", app.fonts, 16, 290) == "AI Move"
+
+
+def test_play_app__left_click_on_a_flagged_clue_chords(app: PlayApp) -> None:
+    post_click(app, app.cell_centre((4, 4)))
+    session = app.session
+    truth = session.env._board.mines  # type: ignore[union-attr]  # test-only peek at the truth
+    visible = session.visible
+    rows, cols = visible.shape
+    from mswp_gym.cells import neighbours
+
+    clue = next(
+        (int(r), int(c)) for r, c in np.argwhere(visible >= 1)
+        if any(visible[n] == HIDDEN and not truth[n] for n in neighbours((int(r), int(c)), rows, cols))
+    )
+    for cell in neighbours(clue, rows, cols):
+        if truth[cell]:
+            post_click(app, app.cell_centre(cell), button=3)
+    target = next(n for n in neighbours(clue, rows, cols) if session.visible[n] == HIDDEN)
+    assert pixel(app, inside(app, target)) == HIDDEN_RGB
+    post_click(app, app.cell_centre(clue))
+    assert session.visible[target] >= 0
+    assert pixel(app, inside(app, target)) == REVEALED_RGB

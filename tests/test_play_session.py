@@ -12,6 +12,7 @@ from agents.solver import mine_probabilities
 from eval.agent_specs import parse_agent_spec
 from eval.gui.choices import BoardSetup, agent_specs, board_setups, build_agent, preset_setup
 from eval.gui.session import GameSession
+from mswp_gym.cells import neighbours
 from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
 from mswp_gym.spec import GameSpec
 
@@ -64,6 +65,25 @@ def test_session__human_reveal_and_flag_update_board_and_counts() -> None:
     assert session.reveal(hidden) is False  # a flagged cell is not revealed by a left click
     assert session.toggle_flag(hidden) is True and session.mines_left == 10
     assert (session.counts.reveals, session.counts.human, session.counts.ai, session.counts.flags) == (1, 1, 0, 2)
+
+
+def test_session__chord_opens_the_neighbours_of_a_satisfied_clue() -> None:
+    session = GameSession(BEGINNER, ScriptedAgent(), seed=3)
+    session.reveal((4, 4))
+    truth = session.env._board.mines  # type: ignore[union-attr]  # test-only peek at the truth
+    visible = session.visible
+    clue = next(
+        (int(r), int(c)) for r, c in np.argwhere(visible >= 1)
+        if any(visible[n] == HIDDEN and not truth[n] for n in neighbours((int(r), int(c)), 9, 9))
+    )
+    around = neighbours(clue, 9, 9)
+    assert session.chord(clue) == 0  # no flags yet: nothing happens
+    for cell in around:
+        if truth[cell]:
+            session.toggle_flag(cell)
+    safe_hidden = [n for n in around if session.visible[n] == HIDDEN]
+    assert session.chord(clue) >= 1
+    assert all(session.visible[n] >= 0 for n in safe_hidden) and session.outcome != Outcome.LOST
 
 
 def test_session__ai_moves_are_counted_as_certain_or_guessed() -> None:

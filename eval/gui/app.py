@@ -215,10 +215,13 @@ class PlayApp:
             self.press_key(event.key)
 
     def click(self, pos: tuple[int, int], button: int = MOUSE_LEFT) -> None:
-        """A mouse click at ``pos``: left reveals / presses a button, right flags."""
+        """A mouse click at ``pos``: left reveals (on a clue with as many flags around it: reveals
+        its other neighbours) or presses a button; right flags."""
         cell = self.cell_under(pos)
         if cell is not None:
-            if button == MOUSE_LEFT:
+            if button == MOUSE_LEFT and self.session.visible[cell] >= 1:
+                self.session.chord(cell)
+            elif button == MOUSE_LEFT:
                 self.session.reveal(cell)
             elif button == MOUSE_RIGHT:
                 self.session.toggle_flag(cell)

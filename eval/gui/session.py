@@ -15,7 +15,7 @@ import numpy as np
 
 from agents.base import Agent
 from eval.gui.choices import BoardSetup
-from mswp_gym.cells import Cell, to_cell, to_index
+from mswp_gym.cells import Cell, neighbours, to_cell, to_index
 from mswp_gym.constants import FLAGGED, HIDDEN, FirstClick, Outcome
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
@@ -196,6 +196,25 @@ class GameSession:
         self._reveal(cell)
         self.counts.human += 1
         return True
+
+    def chord(self, cell: Cell) -> int:
+        """Click a revealed clue whose flagged neighbours match it: reveal its other hidden
+        neighbours (each one a human move; a wrong flag can lose the game, as in the classic game).
+
+        Returns:
+            How many neighbours were revealed (0 if ``cell`` is not a satisfied clue).
+        """
+        clue = int(self.visible[cell])
+        if self.over or clue < 1:
+            return 0
+        around = neighbours(cell, self.spec.rows, self.spec.cols)
+        if sum(int(self.visible[n]) == FLAGGED for n in around) != clue:
+            return 0
+        opened = 0
+        for neighbour in around:
+            if self.reveal(neighbour):  # skips cells a flood fill already opened
+                opened += 1
+        return opened
 
     def toggle_flag(self, cell: Cell) -> bool:
         """Flag or unflag a hidden cell. Returns False if the game is over or the cell is revealed."""
