@@ -240,7 +240,11 @@ class MinesweeperEnv(gym.Env[Any, int]):
         mines = self._board.mines if (self._done and self._board is not None) else None
         if self.render_mode == "ansi":
             return render_ansi(self._visible, mines)
-        frame = render_rgb(self._visible, mines)
+        exploded = None
+        if mines is not None and self._board is not None and self._board.outcome == Outcome.LOST:
+            hit = np.argwhere(self._board.revealed & self._board.mines)
+            exploded = (int(hit[0][0]), int(hit[0][1])) if len(hit) else None
+        frame = render_rgb(self._visible, mines, exploded=exploded)
         if self.render_mode == "rgb_array":
             return frame
         if self._viewer is None:

@@ -44,3 +44,15 @@ def test_render__human_mode_runs_headless() -> None:
     env.reset(seed=0)
     env.step(40)
     env.close()
+
+
+def test_render__lost_game_draws_the_fatal_mine_on_red() -> None:
+    env = MinesweeperEnv(layout=LAYOUT, render_mode="rgb_array")
+    env.reset(seed=0)
+    env.step(0)
+    before = env.render()
+    env.step(13)  # the mine at (2, 3)
+    after = env.render()
+    cell = after[2 * CELL_PX : 3 * CELL_PX, 3 * CELL_PX : 4 * CELL_PX].reshape(-1, 3)
+    assert not np.array_equal(before, after)
+    assert (cell[:, 0].astype(int) - cell[:, 1].astype(int) > 100).mean() > 0.3  # mostly red
