@@ -6,8 +6,9 @@ auto-reset, and returns the number of episodes finished. Here a chunk is K calls
 ``env.step`` on a ``MinesweeperVectorEnv(autoreset_mode=SAME_STEP)``, the same select-based
 auto-reset as the JAX rows, with the actions drawn by ``bench_vector.random_valid_actions``
 from ``env.action_masks()`` (the policy's cost counts, as for every row). Rules: first click
-safe (mines laid at the first click), flood fill. No batched reset-only figure (it is JAX-only
-in the harness); ``bench_vector.py`` prints fresh boards/s.
+safe (mines laid at the first click), flood fill; ``mswp-gym-vector-any`` lays the mines at
+reset instead (the first click may be a mine), as jumanji does. No batched reset-only figure
+(it is JAX-only in the harness); ``bench_vector.py`` prints fresh boards/s.
 
     bash /work/shared/peers/setup.sh && /tmp/peers-venv/bin/pip install gymnasium
     cd /work/shared/peers && nice -n 10 /tmp/peers-venv/bin/python bench_envs.py --no-single \
@@ -60,11 +61,23 @@ def _vector_batched(
     return init, chunk
 
 
+def _vector_batched_any(
+    rows: int, cols: int, mines: int, batch: int, k_steps: int, seed: int
+) -> tuple[Any, Any]:
+    return _vector_batched(rows, cols, mines, batch, k_steps, seed, first_click="any")
+
+
 BATCHED = {
     "mswp-gym-vector": bench_envs.Batched(
         _vector_batched,
         lambda r, c, m: (r, c, m),
         "mswp-gym",
         note="numpy MinesweeperVectorEnv, SAME_STEP autoreset, first click safe, flood fill",
+    ),
+    "mswp-gym-vector-any": bench_envs.Batched(
+        _vector_batched_any,
+        lambda r, c, m: (r, c, m),
+        "mswp-gym",
+        note="as mswp-gym-vector, but mines laid at reset (first click may hit one), like jumanji",
     ),
 }

@@ -319,9 +319,12 @@ class MinesweeperVectorEnv(VectorEnv):
                 )
             # NEXT_STEP: these boards spend this step on their reset.
             self._new_episodes(np.flatnonzero(~live))
-        live_boards = np.flatnonzero(live) if not live.all() else self._all_boards
-        live_actions = acts[live_boards]
-        self._steps[live_boards] += 1
+            live_boards = np.flatnonzero(live)
+            live_actions = acts[live_boards]
+            self._steps[live_boards] += 1
+        else:
+            live_boards, live_actions = self._all_boards, acts
+            self._steps += 1
         reveal = live_actions < self._cells
         if reveal.all():
             self._reveal(live_boards, live_actions, rewards)
@@ -337,10 +340,8 @@ class MinesweeperVectorEnv(VectorEnv):
         done = terminated | truncated
         self._mask = batch_action_mask(boards.visible, self.flag_actions)
         info = self._info(ended=done)
-        if done.any() and self._same_step:
-            final_obs = self._observe()
-            finished = np.flatnonzero(done)
-            info = self._same_step_reset(finished, done, final_obs, info)
+        if self._same_step and done.any():
+            info = self._same_step_reset(np.flatnonzero(done), done, info)
         else:
             self._needs_reset = done
         return self._observe(), rewards, terminated, truncated, info
@@ -554,7 +555,7 @@ class MinesweeperVectorEnv(VectorEnv):
         return info
 
     def _same_step_reset(
-        self, finished: np.ndarray, done: np.ndarray, final_obs: Any, step_info: dict[str, Any]
+        self, finished: np.ndarray, done: np.ndarray, step_info: dict[str, Any]
     ) -> dict[str, Any]:
         ended = done.copy()
         ended.flags.writeable = False  # shared by the "_key" masks of final_info
@@ -562,18 +563,20 @@ class MinesweeperVectorEnv(VectorEnv):
             k: (v if k == "_layout" else ended) if k.startswith("_") else v
             for k, v in step_info.items()
         }
+        visible = self._boards.visible[finished].reshape(-1, self.rows, self.cols)
+        final_obs = encode(self.obs_mode, visible, self._mask[finished])
         finals = np.full(self.num_envs, None, dtype=object)
         if isinstance(final_obs, dict):
-            for i in finished:
-                finals[i] = {k: v[i] for k, v in final_obs.items()}
+            for j, i in enumerate(finished.tolist()):
+                finals[i] = {k: v[j] for k, v in final_obs.items()}
         else:
-            for i in finished:
-                finals[i] = final_obs[i]
+            for i, obs in zip(finished.tolist(), final_obs, strict=True):
+                finals[i] = obs
         self._new_episodes(finished)
         self._mask = batch_action_mask(self._boards.visible, self.flag_actions)
         info = self._info()
         info["final_obs"] = finals
-        info["_final_obs"] = done.copy()
+        info["_final_obs"] = ended
         info["final_info"] = final_info
-        info["_final_info"] = done.copy()
+        info["_final_info"] = ended
         return info
