@@ -25,6 +25,7 @@ Ties among the least risky cells are broken by the agent's seeded Generator.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 import numpy as np
 
@@ -101,6 +102,12 @@ def risk_map(
     return risk
 
 
+@lru_cache(maxsize=1 << 16)
+def packing_key(cells: frozenset[Cell]) -> tuple[int, tuple[Cell, ...]]:
+    """Sort key of a sentence for the packing: fewest cells first, then its sorted cells."""
+    return len(cells), tuple(sorted(cells))
+
+
 def expected_constrained_mines(
     sentences: list[tuple[Iterable[Cell], int]], risk: np.ndarray, constrained: np.ndarray
 ) -> float:
@@ -111,9 +118,10 @@ def expected_constrained_mines(
     """
     covered: set[Cell] = set()
     expected = 0.0
-    for cells, count in sorted(
-        ((frozenset(c), n) for c, n in sentences), key=lambda item: (len(item[0]), sorted(item[0]))
-    ):
+    keyed = [(packing_key(frozenset(c)), n) for c, n in sentences]
+    keyed.sort()
+    for (_, cell_tuple), count in keyed:
+        cells = frozenset(cell_tuple)
         if cells and covered.isdisjoint(cells):
             covered |= cells
             expected += count

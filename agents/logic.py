@@ -12,7 +12,7 @@ from agents.guessing import GLOBAL, RANDOM, check_policy, least_risky, risk_map
 from agents.knowledge import IndexedMinesweeperAI
 from agents.observe import ObservationFeeder
 from mswp_gym.cells import to_index
-from mswp_gym.constants import HIDDEN
+from mswp_gym.constants import FLAGGED, HIDDEN
 from mswp_gym.spec import GameSpec
 
 ENGINES: dict[str, type[MinesweeperAI | IndexedMinesweeperAI]] = {
@@ -55,6 +55,7 @@ class LogicAgent(SeededAgent):
         self._risk_fresh = False
         self._mines_mask = np.zeros((0, 0), dtype=bool)
         self._mines_counted = -1
+        self._undetermined_cache: tuple[tuple[int, int, int], np.ndarray] | None = None
 
     def reset(self, seed: int | None = None, spec: GameSpec | None = None) -> None:
         """Forget the last game; a new CS50 player is built on the first ``act``."""
@@ -66,6 +67,7 @@ class LogicAgent(SeededAgent):
         self._risk = None
         self._risk_fresh = False
         self._mines_counted = -1
+        self._undetermined_cache = None
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """A proven-safe hidden cell if there is one, else a guess; as a flat action index.
@@ -121,9 +123,16 @@ class LogicAgent(SeededAgent):
         }
 
     def _undetermined(self, board: np.ndarray) -> np.ndarray:
-        """``(rows, cols)`` bool: hidden cells whose state the knowledge has not settled."""
+        """``(rows, cols)`` bool: hidden cells whose state the knowledge has not settled.
+
+        Cached until the knowledge grows: ``mines``, ``safes`` and ``moves_made`` only ever
+        grow, and the board changes only with new moves, so equal sizes mean equal state.
+        """
         assert self.ai is not None
-        undetermined = board == HIDDEN
+        state = (len(self.ai.mines), len(self.ai.safes), len(self.ai.moves_made))
+        if self._undetermined_cache is not None and self._undetermined_cache[0] == state:
+            return self._undetermined_cache[1]
+        undetermined = (board == HIDDEN) | (board == FLAGGED)  # flags are notes, not knowledge
         # Known mines only grow, so their mask is rebuilt only when the set has grown.
         if len(self.ai.mines) != self._mines_counted:
             self._mines_mask = np.zeros(board.shape, dtype=bool)
@@ -134,6 +143,7 @@ class LogicAgent(SeededAgent):
         pending_safe = self.ai.safes - self.ai.moves_made
         if pending_safe:
             undetermined[tuple(np.array(list(pending_safe)).T)] = False
+        self._undetermined_cache = (state, undetermined)
         return undetermined
 
     def _total_mines(self) -> int:
