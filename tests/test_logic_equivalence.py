@@ -5,6 +5,8 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mswp_gym  # noqa: F401  (registers the env ids)
 from agents import IndexedMinesweeperAI, LogicAgent, MinesweeperAI, play_episode
@@ -45,3 +47,28 @@ def test_logic_agent__indexed_and_plain_engines_play_the_same_game(guess: str) -
         indexed = play_episode(env, LogicAgent(guess=guess, engine="indexed"), seed)
         assert indexed.moves == plain.moves, f"seed {seed}"
         assert indexed.outcome == plain.outcome
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rows=st.integers(2, 7),
+    cols=st.integers(2, 7),
+    density=st.floats(0.0, 0.5),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_engines__sound_and_equal_on_any_reveal_order(
+    rows: int, cols: int, density: float, seed: int
+) -> None:
+    """Reveal the safe cells in a random order: both engines agree and never contradict the truth."""
+    rng = np.random.default_rng(seed)
+    layout = rng.random((rows, cols)) < density
+    counts = neighbour_counts(layout)
+    plain, indexed = MinesweeperAI(rows, cols), IndexedMinesweeperAI(rows, cols)
+    safe_cells = [(int(r), int(c)) for r, c in np.argwhere(~layout)]
+    for index in rng.permutation(len(safe_cells)):
+        cell = safe_cells[int(index)]
+        plain.add_knowledge(cell, int(counts[cell]))
+        indexed.add_knowledge(cell, int(counts[cell]))
+        assert indexed.mines == plain.mines and indexed.safes == plain.safes
+        assert all(layout[m] for m in indexed.mines)
+        assert not any(layout[s] for s in indexed.safes)
