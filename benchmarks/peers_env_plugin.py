@@ -14,10 +14,16 @@ reset instead (the first click may be a mine), as jumanji does. No batched reset
     cd /work/shared/peers && nice -n 10 /tmp/peers-venv/bin/python bench_envs.py --no-single \
         --only jumanji,mswp-gym-vector --plugin /work/main/benchmarks/peers_env_plugin.py \
         --out /tmp/peers_vector.json
+
+Run as a script (same venv) it times jumanji's batched row and ours in alternating short
+segments, so that load drift on a shared machine hits both sides alike:
+
+    nice -n 10 /tmp/peers-venv/bin/python benchmarks/peers_env_plugin.py --rounds 10 --segment 2
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -31,8 +37,15 @@ from bench_vector import random_valid_actions
 
 from mswp_gym.vector import MinesweeperVectorEnv
 
-# ``bench_envs`` is injected into this module by the harness before it runs.
-bench_envs = globals()["bench_envs"]
+PEERS_DIR = os.environ.get("PEERS_DIR", "/work/shared/peers")
+
+if "bench_envs" in globals():
+    # Loaded by the harness (``--plugin``), which injects its own module first.
+    bench_envs = globals()["bench_envs"]
+else:
+    # Run as a script with the peers venv: ``python peers_env_plugin.py`` (interleaved mode).
+    sys.path.insert(0, PEERS_DIR)
+    import bench_envs  # type: ignore[no-redef]
 
 
 class _Count(int):
@@ -43,10 +56,12 @@ class _Count(int):
 
 
 def _vector_batched(
-    rows: int, cols: int, mines: int, batch: int, k_steps: int, seed: int
+    rows: int, cols: int, mines: int, batch: int, k_steps: int, seed: int, first_click: str = "safe"
 ) -> tuple[Any, Any]:
     def init() -> tuple[MinesweeperVectorEnv, np.random.Generator]:
-        env = MinesweeperVectorEnv(batch, rows, cols, mines, autoreset_mode="SameStep")
+        env = MinesweeperVectorEnv(
+            batch, rows, cols, mines, autoreset_mode="SameStep", first_click=first_click
+        )
         env.reset(seed=seed)
         return env, np.random.default_rng(seed)
 
@@ -81,3 +96,93 @@ BATCHED = {
         note="as mswp-gym-vector, but mines laid at reset (first click may hit one), like jumanji",
     ),
 }
+
+
+def interleaved(
+    configs: list[str], batch: int, k_steps: int, rounds: int, segment: float, seed: int
+) -> dict[str, Any]:
+    """Jumanji's batched row and ours, alternating short segments, so load drift hits both.
+
+    Each round times ``segment`` seconds of jumanji then of ours (the order flips every round),
+    exactly as ``bench_envs.run_batched`` times a chunk. Returns pooled steps/s per side, the
+    per-round ratios and their median.
+    """
+    import time
+
+    out: dict[str, Any] = {}
+    for config in configs:
+        rows, cols, mines = bench_envs.CONFIGS[config]
+        sides: dict[str, list[Any]] = {}
+        for name, factory in (
+            ("jumanji", bench_envs._jumanji_batched),
+            ("mswp-gym-vector", _vector_batched),
+        ):
+            fns = factory(rows, cols, mines, batch, k_steps, seed)
+            carry = fns[0]()
+            carry, done = fns[1](carry)  # compile / warm up
+            done.block_until_ready()
+            sides[name] = [fns[1], carry]
+        totals = {name: [0, 0.0] for name in sides}
+        ratios = []
+        for r in range(rounds):
+            order = list(sides) if r % 2 == 0 else list(reversed(sides))
+            rates = {}
+            for name in order:
+                chunk, carry = sides[name]
+                n = 0
+                start = time.perf_counter()
+                while True:
+                    carry, done = chunk(carry)
+                    done.block_until_ready()
+                    n += 1
+                    elapsed = time.perf_counter() - start
+                    if elapsed >= segment:
+                        break
+                sides[name][1] = carry
+                totals[name][0] += n * batch * k_steps
+                totals[name][1] += elapsed
+                rates[name] = n * batch * k_steps / elapsed
+            ratios.append(rates["mswp-gym-vector"] / rates["jumanji"])
+        pooled = {name: steps / wall for name, (steps, wall) in totals.items()}
+        out[config] = {
+            "board": f"{rows}x{cols}/{mines}",
+            "steps_per_s": pooled,
+            "pooled_ratio": pooled["mswp-gym-vector"] / pooled["jumanji"],
+            "round_ratios": ratios,
+            "median_round_ratio": float(np.median(ratios)),
+        }
+        print(
+            f"{config:9s} {rows}x{cols}/{mines}: jumanji {pooled['jumanji']:>9,.0f} steps/s, "
+            f"mswp-gym-vector {pooled['mswp-gym-vector']:>10,.0f} steps/s, pooled ratio "
+            f"{out[config]['pooled_ratio']:.1f}x, per-round ratios min/median/max "
+            f"{min(ratios):.1f}/{np.median(ratios):.1f}/{max(ratios):.1f} ({rounds} rounds of "
+            f"{segment:g} s each side)",
+            flush=True,
+        )
+    return out
+
+
+if __name__ == "__main__":
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(description="jumanji vs ours, interleaved (peers venv)")
+    parser.add_argument("--configs", default="beginner,expert")
+    parser.add_argument("--batch", type=int, default=1024)
+    parser.add_argument("--k-steps", type=int, default=32)
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--segment", type=float, default=2.0)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default="")
+    args = parser.parse_args()
+    result = interleaved(
+        [c for c in args.configs.split(",") if c],
+        args.batch,
+        args.k_steps,
+        args.rounds,
+        args.segment,
+        args.seed,
+    )
+    if args.out:
+        with open(args.out, "w") as fh:
+            json.dump(result, fh, indent=2)
