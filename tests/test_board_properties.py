@@ -40,7 +40,7 @@ def brute_reveal(layout: np.ndarray, start: tuple[int, int]) -> set[tuple[int, i
     changed = True
     while changed:
         changed = False
-        for cell in list(opened):  # a copy: the set grows inside the loop
+        for cell in list(opened):  # noqa: PERF101 - a copy: the set grows inside the loop
             if counts[cell] == 0:
                 for n in neighbours(cell, rows, cols):
                     if n not in opened:
