@@ -40,6 +40,18 @@ class Agent(Protocol):
         ...
 
 
+@runtime_checkable
+class ReportsCertainty(Protocol):
+    """Optional fast path: an agent that says whether its last move was proven safe.
+
+    ``last_move_certain`` must equal ``explain()["certain"]`` at all times. ``play_episode``
+    reads it instead of calling ``explain()`` when nobody needs the full explanation, which
+    saves building risk maps on big boards.
+    """
+
+    last_move_certain: bool
+
+
 def legal_reveal_cells(action_mask: np.ndarray, rows: int, cols: int) -> list[tuple[int, int]]:
     """The cells whose reveal action is legal, in row-major order.
 

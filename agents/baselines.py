@@ -20,6 +20,8 @@ class RandomAgent(SeededAgent):
     """
 
     name = "random"
+    last_move_certain = False
+    """Never proves anything (see :class:`agents.base.ReportsCertainty`)."""
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -60,14 +62,14 @@ class LocalRulesAgent(SeededAgent):
         super().__init__(seed)
         self.mines: set[int] = set()
         self.safes: set[int] = set()
-        self.certain = False
+        self.last_move_certain = False
 
     def reset(self, seed: int | None = None, spec: GameSpec | None = None) -> None:
         """Forget the last game."""
         super().reset(seed, spec)
         self.mines = set()
         self.safes = set()
-        self.certain = False
+        self.last_move_certain = False
         self._cols = 1
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
@@ -83,9 +85,9 @@ class LocalRulesAgent(SeededAgent):
         self._apply_rules(board)
         safe = [index for index in self.safes if reveal[index]]
         if safe:
-            self.certain = True
+            self.last_move_certain = True
             return min(safe)
-        self.certain = False
+        self.last_move_certain = False
         candidates = reveal.copy()
         if self.mines:
             candidates[list(self.mines)] = False
@@ -100,7 +102,7 @@ class LocalRulesAgent(SeededAgent):
             "safe": {to_cell(i, self._cols) for i in self.safes},
             "mines": {to_cell(i, self._cols) for i in self.mines},
             "risk": None,
-            "certain": self.certain,
+            "certain": self.last_move_certain,
         }
 
     def _apply_rules(self, board: np.ndarray) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from agents.base import Agent
+from agents.base import Agent, ReportsCertainty
 from mswp_gym.cells import Cell, to_cell
 from mswp_gym.constants import NO_CLUE, Outcome
 from mswp_gym.encoding import board_from_observation
@@ -86,7 +86,9 @@ def play_episode(
 
     The agent is reset with the same seed and the env's public ``GameSpec``; it sees each
     observation converted to the ``(rows, cols)`` board (any ``obs_mode`` works) and
-    ``info["action_mask"]``.
+    ``info["action_mask"]``. Whether a move was certain comes from ``agent.explain()``, or,
+    without ``on_move``, from ``agent.last_move_certain`` where the agent has it
+    (:class:`agents.base.ReportsCertainty`).
 
     Args:
         env: a Minesweeper env (wrapped or not).
@@ -111,7 +113,12 @@ def play_episode(
     while not done and len(moves) < limit:
         tick = time.perf_counter()
         action = int(agent.act(board, np.asarray(info["action_mask"])))
-        explanation = agent.explain()
+        if on_move is None and isinstance(agent, ReportsCertainty):
+            explanation: dict[str, Any] = {}
+            certain = bool(agent.last_move_certain)
+        else:
+            explanation = agent.explain()
+            certain = bool(explanation.get("certain", False))
         agent_time += time.perf_counter() - tick
         observation, _, terminated, truncated, info = env.step(action)
         done = bool(terminated or truncated)
@@ -120,7 +127,7 @@ def play_episode(
         shown = int(board[cell])
         record = MoveRecord(
             cell=cell,
-            certain=bool(explanation.get("certain", False)),
+            certain=certain,
             clue=shown if shown >= 0 or shown == NO_CLUE else None,
             flag=action >= spec.cells,
         )

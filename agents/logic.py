@@ -49,7 +49,7 @@ class LogicAgent(SeededAgent):
         self.name = "logic" if guess == RANDOM else f"logic-{guess}"
         self.ai: MinesweeperAI | IndexedMinesweeperAI | None = None
         self.feeder: ObservationFeeder | None = None
-        self.certain = False
+        self.last_move_certain = False
         self._board: np.ndarray | None = None
         self._risk: np.ndarray | None = None
         self._risk_fresh = False
@@ -62,7 +62,7 @@ class LogicAgent(SeededAgent):
         super().reset(seed, spec)
         self.ai = None
         self.feeder = None
-        self.certain = False
+        self.last_move_certain = False
         self._board = None
         self._risk = None
         self._risk_fresh = False
@@ -88,9 +88,9 @@ class LogicAgent(SeededAgent):
             self._apply_total_count(board)
         safe = [cell for cell in self.ai.safes - self.ai.moves_made if reveal[to_index(cell, cols)]]
         if safe:
-            self.certain = True
+            self.last_move_certain = True
             return to_index(min(safe), cols)
-        self.certain = False
+        self.last_move_certain = False
         candidates = reveal.copy()
         if self.ai.mines:
             candidates[[to_index(cell, cols) for cell in self.ai.mines]] = False
@@ -118,7 +118,7 @@ class LogicAgent(SeededAgent):
             "safe": set(self.ai.safes - self.ai.moves_made),
             "mines": set(self.ai.mines),
             "risk": self._risk,
-            "certain": self.certain,
+            "certain": self.last_move_certain,
             "sentences": self.ai.sentence_count(),
         }
 

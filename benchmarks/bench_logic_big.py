@@ -16,10 +16,13 @@ import statistics
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
 from agents import LogicAgent, play_episode
 from agents.guessing import GUESS_POLICIES
 from agents.logic import ENGINES
 from mswp_gym import MinesweeperEnv
+from mswp_gym.spec import GameSpec
 
 
 @dataclass(frozen=True)
@@ -33,24 +36,32 @@ class GameTiming:
     sentences_peak: int
 
 
+class CountingLogicAgent(LogicAgent):
+    """A LogicAgent that remembers the most sentences its knowledge held after any move."""
+
+    def reset(self, seed: int | None = None, spec: GameSpec | None = None) -> None:
+        super().reset(seed, spec)
+        self.sentences_peak = 0
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        action = super().act(observation, action_mask)
+        assert self.ai is not None
+        self.sentences_peak = max(self.sentences_peak, self.ai.sentence_count())
+        return action
+
+
 def timed_game(size: int, mines: int, guess: str, engine: str, seed: int) -> GameTiming:
     """Play one full score-mode game on a ``size x size`` board and time it."""
     env = MinesweeperEnv(rows=size, cols=size, mines=mines, score_mode=True)
-    agent = LogicAgent(guess=guess, engine=engine)
-    peak = 0
-
-    def track(_record: object, _agent: object, explanation: dict, _board: object) -> None:
-        nonlocal peak
-        peak = max(peak, int(explanation.get("sentences", 0)))
-
+    agent = CountingLogicAgent(guess=guess, engine=engine)
     start = time.perf_counter()
-    result = play_episode(env, agent, seed, on_move=track)
+    result = play_episode(env, agent, seed)
     return GameTiming(
         seconds=time.perf_counter() - start,
         agent_seconds=result.agent_time,
         steps=result.steps,
         exploded=result.mines_exploded,
-        sentences_peak=peak,
+        sentences_peak=agent.sentences_peak,
     )
 
 

@@ -95,3 +95,12 @@ def test_play_episode__calls_on_move_with_record_and_explanation() -> None:
 def test_play_episode__max_steps_stops_the_game() -> None:
     result = play_episode(MinesweeperEnv(16, 16, 40), agents.make("logic"), seed=0, max_steps=1)
     assert result.steps == 1
+
+
+@pytest.mark.parametrize(("name", "kwargs"), AGENT_SPECS)
+def test_play_episode__fast_certainty_path_matches_explain(name: str, kwargs: dict) -> None:
+    env = gym.make("Minesweeper-Intermediate-v0")
+    for seed in (0, 1):
+        fast = play_episode(env, agents.make(name, **kwargs), seed)
+        full = play_episode(env, agents.make(name, **kwargs), seed, on_move=lambda *args: None)
+        assert fast.moves == full.moves
