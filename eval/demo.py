@@ -76,10 +76,11 @@ def show_games(agent: AgentSpec, setting: Setting, seeds: Sequence[int]) -> str:
         result = play_episode(env, player, seed)
         board = env.unwrapped.visible
         guesses = result.steps - result.certain_moves
+        last = result.moves[-1].cell if result.moves else None
         blocks.append(
             f"{agent.label}, seed {seed}: {result.outcome.name} after {result.steps} moves "
             f"({result.certain_moves} proven safe, {guesses} guesses), "
-            f"{100 * result.cells_revealed:.0f}% of safe cells revealed\n"
+            f"{100 * result.cells_revealed:.0f}% of safe cells revealed, last move {last}\n"
             + render_ansi(board, result.layout)
         )
     env.close()
