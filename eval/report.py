@@ -246,5 +246,20 @@ def command_line(prog: str | None = None, argv: Sequence[str] | None = None) -> 
         argv: the arguments; None means ``sys.argv[1:]``.
     """
     args = list(sys.argv[1:] if argv is None else argv)
-    head = [prog] if prog is not None else [Path(sys.executable).name, sys.argv[0]]
+    head = [prog] if prog is not None else [Path(sys.executable).name, *_script(sys.argv[0])]
     return shlex.join([*head, *args])
+
+
+def _script(argv0: str) -> list[str]:
+    """``["-m", "eval.demo"]`` for a module of this repository run with ``-m``, else the path."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        relative = Path(argv0).resolve().relative_to(root)
+    except (ValueError, OSError):
+        return [argv0]
+    if relative.parts and relative.parts[0] == "eval" and relative.suffix == ".py":
+        parts = list(relative.with_suffix("").parts)
+        if parts[-1] == "__main__":
+            parts.pop()
+        return ["-m", ".".join(parts)]
+    return [str(relative)]
