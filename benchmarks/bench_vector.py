@@ -44,7 +44,11 @@ PARTS: dict[str, list[tuple[Any, str]]] = {
         (batch_board_module, "batch_neighbour_counts"),
         (batch_board_module, "pack_rows"),
     ],
-    "flood fill": [(batch_board_module, "flood_bits"), (batch_board_module, "flood_dense")],
+    "flood fill": [
+        (batch_board_module, "flood_bigint"),
+        (batch_board_module, "flood_bits"),
+        (batch_board_module, "flood_dense"),
+    ],
     "masks": [(vector_module, "batch_action_mask")],
     "encoding": [(vector_module, "encode")],
     "info": [(MinesweeperVectorEnv, "_info")],

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from mswp_gym.batch_flood import MAX_BITS_COLS, flood_bits, flood_dense, pack_rows
+from mswp_gym.batch_flood import MAX_BITS_COLS, flood_bigint, flood_bits, flood_dense, pack_rows
 from mswp_gym.batch_place import batch_neighbour_counts, block_table
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, Outcome
 
-FLOOD_METHODS: tuple[str, ...] = ("bits", "dense")
+FLOOD_METHODS: tuple[str, ...] = ("bigint", "bits", "dense")
 _PLAYING, _WON, _LOST, _CLEARED = (
     int(o) for o in (Outcome.PLAYING, Outcome.WON, Outcome.LOST, Outcome.CLEARED)
 )  # plain ints: enum lookups are slow in a hot path
@@ -57,8 +57,8 @@ class BatchBoards:
             rows: board rows, at least 1.
             cols: board columns, at least 1.
             score_mode: a revealed mine shows ``EXPLODED`` and the game goes on.
-            flood: ``"bits"`` (boards up to 64 columns) or ``"dense"``; None picks ``bits``
-                when it fits.
+            flood: ``"bigint"`` (default), ``"bits"`` (boards up to 64 columns) or ``"dense"``;
+                see :mod:`mswp_gym.batch_flood`.
 
         Raises:
             ValueError: for a bad size or flood method.
@@ -67,7 +67,7 @@ class BatchBoards:
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
                 raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
         if flood is None:
-            flood = "bits" if cols <= MAX_BITS_COLS else "dense"
+            flood = "bigint"
         if flood not in FLOOD_METHODS:
             raise ValueError(
                 f"unknown flood method {flood!r}; choose one of {', '.join(FLOOD_METHODS)}"
@@ -210,7 +210,9 @@ class BatchBoards:
     def _open_regions(self, boards: np.ndarray, starts: np.ndarray) -> np.ndarray:
         counts = self.counts[boards]
         zero = counts == 0
-        if self.flood == "bits":
+        if self.flood == "bigint":
+            region = flood_bigint(zero, starts, self.rows, self.cols)
+        elif self.flood == "bits":
             region = flood_bits(pack_rows(zero, self.rows, self.cols), starts, self.rows, self.cols)
         else:
             region = flood_dense(zero, starts, self.rows, self.cols)

@@ -113,7 +113,7 @@ class MinesweeperVectorEnv(VectorEnv):
     ``render_mode`` (``ansi``/``rgb_array``: a tuple of B frames), ``layout``, ``max_steps``),
     plus ``max_episode_steps`` (alias of ``max_steps``, as ``make_vec`` passes it),
     ``autoreset_mode`` (an ``AutoresetMode`` or its value string), ``placement``
-    (``batched``/``generator``) and ``flood`` (``bits``/``dense``, see
+    (``batched``/``generator``) and ``flood`` (``bigint``/``bits``/``dense``, see
     :mod:`mswp_gym.batch_flood`). ``layout`` may also be a ``(B, rows, cols)`` stack, one fixed
     layout per board (same mine count).
 

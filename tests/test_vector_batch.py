@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from mswp_gym.batch_board import BatchBoards
-from mswp_gym.batch_flood import flood_bits, flood_dense, pack_rows, unpack_rows
+from mswp_gym.batch_flood import flood_bigint, flood_bits, flood_dense, pack_rows, unpack_rows
 from mswp_gym.batch_place import batch_neighbour_counts, block_table, place_mines
 from mswp_gym.batch_rng import seeds_to_uint64, stream_keys
 from mswp_gym.board import Board
@@ -139,7 +139,7 @@ def test_pack_rows__rejects_boards_wider_than_64() -> None:
 
 @pytest.mark.parametrize(("rows", "cols"), [*SIZES, (4, 70)])
 @pytest.mark.parametrize("density", [0.05, 0.15, 0.3])
-def test_flood__bits_and_dense_open_what_the_single_board_opens(
+def test_flood__every_method_opens_what_the_single_board_opens(
     rows: int, cols: int, density: float
 ) -> None:
     rng = np.random.default_rng(int(density * 100) + rows * 1000 + cols)
@@ -149,8 +149,7 @@ def test_flood__bits_and_dense_open_what_the_single_board_opens(
     has_zero = zero.any(axis=1)
     layouts, zero = layouts[has_zero], zero[has_zero]
     starts = np.array([rng.choice(np.flatnonzero(z)) for z in zero], dtype=np.intp)
-    dense = flood_dense(zero, starts, rows, cols)
-    results = [dense]
+    results = [flood_dense(zero, starts, rows, cols), flood_bigint(zero, starts, rows, cols)]
     if cols <= 64:
         results.append(flood_bits(pack_rows(zero, rows, cols), starts, rows, cols))
     for i, (layout, start) in enumerate(zip(layouts, starts, strict=True)):
@@ -165,7 +164,7 @@ def test_batch_boards__reveal_matches_board_move_by_move() -> None:
     rng = np.random.default_rng(7)
     layouts = rng.random((k, rows * cols)) < 0.12
     layouts[:, 0] = False  # every board keeps a safe cell
-    for flood in ("bits", "dense"):
+    for flood in ("bigint", "bits", "dense"):
         batch = BatchBoards(k, rows, cols, flood=flood)
         batch.lay(np.arange(k), layouts)
         singles = [Board(layout.reshape(rows, cols)) for layout in layouts]
@@ -192,7 +191,7 @@ def test_batch_boards__rejects_bad_sizes_and_flood_methods() -> None:
         BatchBoards(1, 3, 3, flood="magic")
     with pytest.raises(ValueError, match="cols=65"):
         BatchBoards(1, 3, 65, flood="bits")
-    assert BatchBoards(1, 3, 65).flood == "dense"
+    assert BatchBoards(1, 3, 65).flood == "bigint"
 
 
 @pytest.mark.parametrize("flag_actions", [False, True])
