@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
-from eval.games import Chunk, GameRecord, play_chunk
+from eval.games import Chunk, GameRecord, mark_pool_worker, play_chunk
 
 BACKENDS: tuple[str, ...] = ("local", "ray")
 
@@ -52,7 +52,9 @@ def run_local(
         return run_serial(chunks, progress)
     records: list[GameRecord] = []
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        max_workers=min(workers, len(chunks)), mp_context=context, initializer=mark_pool_worker
+    ) as pool:
         futures = [pool.submit(play_chunk, chunk) for chunk in chunks]
         for future in as_completed(futures):
             done = future.result()

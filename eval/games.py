@@ -9,6 +9,7 @@ seed, never on which worker played it or what it played before.
 from __future__ import annotations
 
 import hashlib
+import sys
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
@@ -123,10 +124,25 @@ _WORKER_CACHE: dict[tuple[Setting, AgentSpec], tuple[Any, Any]] = {}
 """Per process: the env and agent built for each (setting, agent) pair."""
 
 
+_POOL_WORKER = False
+"""True in a worker process of a local pool (set by :func:`mark_pool_worker`)."""
+
+
+def mark_pool_worker() -> None:
+    """Pool initializer: note that this process is one of several sharing the CPU cores."""
+    global _POOL_WORKER
+    _POOL_WORKER = True
+
+
 def _env_and_agent(setting: Setting, agent: AgentSpec) -> tuple[Any, Any]:
     key = (setting, agent)
     if key not in _WORKER_CACHE:
         _WORKER_CACHE[key] = (setting.make_env(), agent.build())
+        torch = sys.modules.get("torch")
+        if _POOL_WORKER and torch is not None:
+            # Each pool worker is one of W processes: W torch thread pools the size of the
+            # machine would oversubscribe the cores (a learned agent's forward passes).
+            torch.set_num_threads(1)
     return _WORKER_CACHE[key]
 
 
