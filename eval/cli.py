@@ -12,6 +12,7 @@ Example::
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -169,9 +170,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     evaluation = evaluate(
         config, args.out, quiet=args.quiet, plots=not args.no_plots, skip_validation=True
     )
-    print(evaluation.report)
-    if evaluation.files:
-        print("\nwrote " + ", ".join(str(path) for path in evaluation.files))
+    try:
+        print(evaluation.report)
+        if evaluation.files:
+            print("\nwrote " + ", ".join(str(path) for path in evaluation.files))
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. piped into `head`: the files are written, stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 
