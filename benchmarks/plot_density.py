@@ -58,6 +58,10 @@ def main(argv: list[str] | None = None) -> None:
                   f"[{100 * low:.1f}, {100 * high:.1f}]  N={summary['games']}", flush=True)
         results[agent] = rows
 
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(os.path.splitext(args.out)[0] + ".json", "w") as handle:
+        json.dump({"argv": sys.argv[1:], "results": results}, handle, indent=1)
+
     import matplotlib
 
     matplotlib.use("Agg")
@@ -69,17 +73,15 @@ def main(argv: list[str] | None = None) -> None:
         y = np.array([r["win_rate"] for r in rows], dtype=float)
         low = np.array([r["wilson95"][0] for r in rows], dtype=float)  # type: ignore[index]
         high = np.array([r["wilson95"][1] for r in rows], dtype=float)  # type: ignore[index]
-        axes.errorbar(x, 100 * y, yerr=100 * np.vstack([y - low, high - y]), marker="o", ms=3, capsize=2, label=agent)
+        errors = np.clip(np.vstack([y - low, high - y]), 0.0, None)  # rounding can make one -1e-17
+        axes.errorbar(x, 100 * y, yerr=100 * errors, marker="o", ms=3, capsize=2, label=agent)
     axes.set_xlabel(f"mine density ({size}x{size}, first click {args.rule})")
     axes.set_ylabel("win rate, % (Wilson 95%)")
     axes.set_title(f"Win rate vs density, N={args.games} games per point")
     axes.grid(alpha=0.3)
     axes.legend()
     figure.tight_layout()
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     figure.savefig(args.out, dpi=120)
-    with open(os.path.splitext(args.out)[0] + ".json", "w") as handle:
-        json.dump({"argv": sys.argv[1:], "results": results}, handle, indent=1)
     print(f"wrote {args.out}")
 
 
