@@ -31,7 +31,8 @@ class IndexedMinesweeperAI:
     ``moves_made``, ``mines``, ``safes``, ``knowledge``, ``mark_mine``, ``mark_safe``,
     ``add_knowledge``, ``make_safe_move``, ``make_random_move``) plus ``infer`` and
     ``sentence_items``. ``knowledge`` is a fresh list of :class:`Sentence` built on each access:
-    a snapshot, editing it changes nothing. Cells a caller adds to ``mines`` or ``safes``
+    a snapshot, editing it in place changes nothing (assigning a list to it replaces the
+    sentences). Cells a caller adds to ``mines`` or ``safes``
     directly are applied to the sentences on the next ``add_knowledge`` or ``infer``.
 
     Args:
@@ -60,6 +61,15 @@ class IndexedMinesweeperAI:
     def knowledge(self) -> list[Sentence]:
         """A snapshot of the sentences as CS50 :class:`Sentence` objects."""
         return [Sentence(cells, count) for cells, count in self._sentences.items()]
+
+    @knowledge.setter
+    def knowledge(self, sentences: list[Sentence]) -> None:
+        """Replace every sentence (``ai.knowledge = []`` empties the knowledge, as in CS50)."""
+        self._sentences.clear()
+        self._by_cell.clear()
+        self._queue.clear()
+        for sentence in sentences:
+            self._add_sentence(frozenset(sentence.cells), sentence.count)
 
     def sentence_items(self) -> list[tuple[CellSet, int]]:
         """``(cells, count)`` of every sentence (all non-empty)."""

@@ -139,6 +139,24 @@ def test_ai__add_knowledge_zero_marks_all_neighbours_safe(ai_class: type) -> Non
     expected = {(i, j) for i in (3, 4, 5) for j in (3, 4, 5)}
     assert ai.safes == expected
     assert ai.mines == set()
+    assert ai.knowledge == []  # the sentence was used up
+
+
+def test_ai__add_knowledge_ignores_mines_added_to_the_set(ai_class: type) -> None:
+    ai = ai_class(height=4, width=5)
+    ai.add_knowledge((0, 0), 3)
+    ai.mines.update({(0, 1), (1, 0), (1, 1)})  # in case inference did not find them
+    ai.add_knowledge((0, 2), 3)
+    assert Sentence({(0, 3), (1, 2), (1, 3)}, 1) in ai.knowledge
+
+
+def test_ai__knowledge_can_be_reset_to_empty(ai_class: type) -> None:
+    ai = ai_class(8, 8)
+    ai.add_knowledge((0, 0), 1)
+    ai.knowledge = []
+    ai.add_knowledge((1, 1), 3)
+    neighbours = {(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)}  # (0, 0) is safe
+    assert ai.knowledge == [Sentence(neighbours, 3)]
 
 
 def test_ai__add_knowledge_excludes_known_safes_from_sentence(ai_class: type) -> None:
