@@ -267,6 +267,8 @@ class MinesweeperEnv(gym.Env[Any, int]):
 
     # ------------------------------------------------------------ internals
     def _check_action(self, action: Any) -> int:
+        if type(action) is int and 0 <= action < self._n_actions:  # the common case, fast
+            return action
         try:
             if isinstance(action, np.ndarray):
                 if action.size != 1:
@@ -317,9 +319,12 @@ class MinesweeperEnv(gym.Env[Any, int]):
         return self.rewards.progress if informed else self.rewards.guess
 
     def _has_revealed_neighbour(self, board: Board, index: int) -> bool:
-        revealed = board.revealed.ravel()
         if self._neighbours is not None:
-            return any(revealed[n] for n in self._neighbours[index])
+            revealed = board.revealed.ravel()
+            for n in self._neighbours[index]:
+                if revealed[n]:
+                    return True
+            return False
         row, col = divmod(index, self.cols)
         return bool(board.revealed[max(row - 1, 0) : row + 2, max(col - 1, 0) : col + 2].any())
 
