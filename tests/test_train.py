@@ -241,3 +241,16 @@ def test_train__init_copies_the_network_and_rejects_another_board(
     assert all(th.equal(copied[key], source[key]) for key in source)
     with pytest.raises(ValueError, match="trained on rows, cols, mines"):
         tiny_run(tmp_path / "other", algo="ppo", rows=6, init=str(finished_run))
+
+
+def test_agent__shipped_beginner_checkpoint_loads_by_name() -> None:
+    agents = pytest.importorskip("agents")
+    from train.checkpoint import SHIPPED_BEGINNER
+
+    if not SHIPPED_BEGINNER.is_file():
+        pytest.skip("no shipped checkpoint in this checkout")
+    agent = agents.make("ppo")
+    assert (agent.rows, agent.cols, agent.mines) == (9, 9, 10)
+    env = MinesweeperEnv(9, 9, 10)
+    result = agents.play_episode(env, agent, 0)
+    assert result.steps >= 1
