@@ -254,3 +254,12 @@ def test_agent__shipped_beginner_checkpoint_loads_by_name() -> None:
     env = MinesweeperEnv(9, 9, 10)
     result = agents.play_episode(env, agent, 0)
     assert result.steps >= 1
+
+
+def test_cli__help_lists_every_setting(capsys: pytest.CaptureFixture[str]) -> None:
+    from train.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = capsys.readouterr().out
+    assert "--total-timesteps" in text and "--bc-learning-rate" in text and "10%" in text

@@ -215,7 +215,8 @@ def build_parser() -> argparse.ArgumentParser:
         kinds: dict[str, Callable[[str], Any]] = {"bool": _parse_bool, "int": int, "float": float}
         kind = kinds.get(str(item.type), str)
         parser.add_argument(flag, dest=item.name, type=kind, default=None,
-                            help=f"{docs.get(item.name, '')} (default {item.default!r})")
+                            help=f"{docs.get(item.name, '')} (default {item.default!r})"
+                            .replace("%", "%%"))
     return parser
 
 
