@@ -8,7 +8,7 @@ import pytest
 from agents.base import Agent
 from agents.solver import SolverAgent, mine_probabilities
 from agents.solver.endgame import endgame_move
-from agents.solver.guess import forced_guess
+from agents.solver.guess import _dominating_cell, _Outcome, forced_guess
 from agents.solver.probability import analyse
 from mswp_gym.board import Board
 from mswp_gym.constants import HIDDEN, NO_CLUE, Outcome
@@ -123,6 +123,8 @@ def test_solver_agent__explain_reports_risk_and_certainties() -> None:
 def test_solver_agent__rejects_bad_options_and_missing_spec() -> None:
     with pytest.raises(ValueError, match="depth=5"):
         SolverAgent(depth=5)
+    with pytest.raises(ValueError, match="endgame_nodes=-1"):
+        SolverAgent(endgame_nodes=-1)
     agent = SolverAgent()
     agent.reset()
     with pytest.raises(ValueError, match="GameSpec"):
@@ -148,6 +150,29 @@ def test_endgame_move__prefers_the_informative_cell() -> None:
     assert analysis.safe == frozenset()
     move = endgame_move(analysis, board, 1, np.array([False] * 3 + [True] * 3))
     assert move is not None and move[0] in (3, 5) and move[1] == pytest.approx(2 / 3)
+
+
+def test_endgame_move__respects_its_cell_and_node_limits() -> None:
+    board = np.array([[NO_CLUE, 1, NO_CLUE], [HIDDEN, HIDDEN, HIDDEN]], dtype=np.int8)
+    analysis = analyse(board, 1)
+    legal = np.array([False] * 3 + [True] * 3)
+    assert endgame_move(analysis, board, 1, legal, max_cells=2) is None  # three undecided cells
+    assert endgame_move(analysis, board, 1, legal, node_budget=0) is None  # the middle cell needs a node
+    assert endgame_move(analysis, board, 1, legal, node_budget=10) is not None
+
+
+def test_dominating_cell__takes_the_always_safest_next_guess_only_when_safer_now() -> None:
+    probability = np.array([0.3, 0.2, 0.25])
+    legal = np.ones(3, dtype=bool)
+    same = [_Outcome(0.5, 0.8, frozenset(), 1), _Outcome(0.5, 0.7, frozenset(), 1)]
+    assert _dominating_cell(same, 0.3, probability, legal) == 1
+    assert _dominating_cell(same, 0.2, probability, legal) is None  # not safer than the guess itself
+    differ = [_Outcome(0.5, 0.8, frozenset(), 1), _Outcome(0.5, 0.7, frozenset(), 2)]
+    assert _dominating_cell(differ, 0.3, probability, legal) is None
+    tied = [_Outcome(0.5, 0.8, frozenset(), 1), _Outcome(0.5, 0.7, frozenset(), None)]
+    assert _dominating_cell(tied, 0.3, probability, legal) is None
+    assert _dominating_cell(same[:1], 0.3, probability, legal) is None  # one value: no information
+    assert _dominating_cell(same, 0.3, probability, np.array([True, False, True])) is None
 
 
 def test_forced_guess__finds_a_dead_pair() -> None:

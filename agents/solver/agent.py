@@ -8,7 +8,12 @@ import numpy as np
 
 from agents.base import SeededAgent
 from agents.solver.deduce import Contradiction, deduce
-from agents.solver.endgame import DEFAULT_ENDGAME_LAYOUTS, endgame_move
+from agents.solver.endgame import (
+    DEFAULT_ENDGAME_LAYOUTS,
+    MAX_ENDGAME_CELLS,
+    NODE_BUDGET,
+    endgame_move,
+)
 from agents.solver.enumerate import DEFAULT_NODE_BUDGET
 from agents.solver.guess import (
     DEFAULT_CANDIDATES,
@@ -49,6 +54,8 @@ class SolverAgent(SeededAgent):
         progress_weight: Depth 1: weight of the progress term of the score.
         endgame_layouts: Run the exhaustive endgame search when at most this many layouts remain
             (0 turns it off).
+        endgame_nodes: Node budget of one endgame search (on overflow the ordinary guess is used).
+        endgame_cells: Run the endgame search only with at most this many undecided unknown cells.
         node_budget: Search nodes per frontier region before the approximation (see
             :mod:`agents.solver.probability`).
         opening_offset: First click ``(k, k)`` under the ``opening`` rule.
@@ -58,6 +65,8 @@ class SolverAgent(SeededAgent):
             nothing else is near the lowest risk.
         near_off: Depth 1: also look ahead at off-frontier cells two steps from a clue (off by
             default: no measurable gain on Expert at N=1500, about 1.5x the time).
+        dominating: Depth 1: play a cell that would be the single safest next guess whatever the
+            chosen cell shows, when it is safer now (see :func:`agents.solver.guess.choose_guess`).
 
     Raises:
         ValueError: a depth outside ``0..MAX_DEPTH`` or a negative option.
@@ -75,16 +84,20 @@ class SolverAgent(SeededAgent):
         tolerance: float = DEFAULT_TOLERANCE,
         progress_weight: float = DEFAULT_PROGRESS_WEIGHT,
         endgame_layouts: int = DEFAULT_ENDGAME_LAYOUTS,
+        endgame_nodes: int = NODE_BUDGET,
+        endgame_cells: int = MAX_ENDGAME_CELLS,
         node_budget: int = DEFAULT_NODE_BUDGET,
         opening_offset: int = DEFAULT_OPENING_OFFSET,
         linked: bool = True,
         dead_last: bool = True,
         near_off: bool = False,
+        dominating: bool = False,
     ) -> None:
         super().__init__(seed)
         if not 0 <= depth <= MAX_DEPTH:
             raise ValueError(f"depth={depth} is not implemented; expected 0..{MAX_DEPTH}")
         for label, value in (("candidates", candidates), ("endgame_layouts", endgame_layouts),
+                             ("endgame_nodes", endgame_nodes), ("endgame_cells", endgame_cells),
                              ("node_budget", node_budget), ("opening_offset", opening_offset)):
             if value < 0:
                 raise ValueError(f"{label}={value} must be >= 0")
@@ -95,11 +108,14 @@ class SolverAgent(SeededAgent):
         self.tolerance = tolerance
         self.progress_weight = progress_weight
         self.endgame_layouts = endgame_layouts
+        self.endgame_nodes = endgame_nodes
+        self.endgame_cells = endgame_cells
         self.node_budget = node_budget
         self.opening_offset = opening_offset
         self.linked = bool(linked)
         self.dead_last = bool(dead_last)
         self.near_off = bool(near_off)
+        self.dominating = bool(dominating)
         self.cache = RegionCache()
         self._proven_mines: set[int] = set()
         self._pending: list[int] = []
@@ -309,7 +325,7 @@ class SolverAgent(SeededAgent):
         assert analysis is not None
         self._certain = False
         if self.endgame_layouts:
-            move = endgame_move(analysis, board, mines, legal, self.endgame_layouts)
+            move = endgame_move(analysis, board, mines, legal, self.endgame_layouts, self.endgame_nodes, self.endgame_cells)
             if move is not None:
                 cell, win = move
                 self._last = {"reason": "endgame", "risk": float(analysis.probability[cell]), "win": win}
@@ -318,7 +334,7 @@ class SolverAgent(SeededAgent):
             guess: Guess = choose_guess(
                 analysis, board, mines, legal, self.rng, self.depth, self.cache,
                 self.candidates, self.tolerance, self.progress_weight,
-                self.linked, self.dead_last, self.near_off,
+                self.linked, self.dead_last, self.near_off, self.dominating,
             )
         except ValueError:
             index = int(np.flatnonzero(legal)[0])

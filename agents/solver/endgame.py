@@ -40,6 +40,8 @@ def endgame_move(
     total_mines: int,
     legal: np.ndarray,
     max_layouts: int = DEFAULT_ENDGAME_LAYOUTS,
+    node_budget: int = NODE_BUDGET,
+    max_cells: int = MAX_ENDGAME_CELLS,
 ) -> tuple[int, float] | None:
     """The guess with the highest win probability, if the position is small enough to search.
 
@@ -49,6 +51,8 @@ def endgame_move(
         total_mines: Mines on the board.
         legal: ``(rows * cols,)`` bool legal reveals.
         max_layouts: Search only when at most this many layouts remain.
+        node_budget: Search nodes (memo misses) before giving up.
+        max_cells: Search only when at most this many undecided unknown cells remain.
 
     Returns:
         ``(flat cell, win probability)``, or None when the position is too large, the search ran out of
@@ -59,7 +63,7 @@ def endgame_move(
     position = analysis.position
     settled = analysis.safe | analysis.mines
     cells = [c for c in position.unknown if c not in settled]
-    if not cells or len(cells) > MAX_ENDGAME_CELLS:
+    if not cells or len(cells) > max_cells:
         return None
     mines_left = position.mines_left - len(analysis.mines)
     layouts = _layouts(cells, position.constraints, analysis.mines, mines_left, max_layouts)
@@ -70,7 +74,7 @@ def endgame_move(
     bit = {c: 1 << i for i, c in enumerate(cells)}
     around = [sum(bit[n] for n in table[c] if n in bit) for c in cells]
     movable = [i for i, c in enumerate(cells) if legal[c]]
-    search = _Search(around, movable)
+    search = _Search(around, movable, node_budget)
     try:
         win, best = search.best_move(tuple(layouts))
     except _OutOfBudget:
@@ -142,8 +146,9 @@ def _layouts(
 class _Search:
     """Memoised win-probability search over sets of layouts (bitmasks)."""
 
-    def __init__(self, around: list[int], movable: list[int]) -> None:
+    def __init__(self, around: list[int], movable: list[int], node_budget: int = NODE_BUDGET) -> None:
         self.around = around
+        self.node_budget = node_budget
         self.movable = movable
         self.memo: dict[tuple[int, ...], float] = {}
         self.nodes = 0
@@ -183,7 +188,7 @@ class _Search:
         if found is not None:
             return found
         self.nodes += 1
-        if self.nodes > NODE_BUDGET:
+        if self.nodes > self.node_budget:
             raise _OutOfBudget
         union, common = 0, -1
         for layout in layouts:

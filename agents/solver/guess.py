@@ -69,6 +69,7 @@ def choose_guess(
     linked: bool = True,
     dead_last: bool = True,
     near_off: bool = False,
+    dominating: bool = False,
 ) -> Guess:
     """Pick the cell to reveal when no unknown cell is certainly safe.
 
@@ -86,6 +87,9 @@ def choose_guess(
         linked: Depth 1: discount clears that follow from the guess being safe whatever it shows.
         dead_last: Depth 1: cells that can show only one number are tried last.
         near_off: Depth 1: also try off-frontier cells two steps from a clue.
+        dominating: Depth 1: if, whatever the chosen cell shows, the next position's single safest
+            cell is always the same cell and that cell is already safer now, that cell is played
+            instead (it would be the next guess anyway, at a lower risk).
 
     Returns:
         The :class:`Guess`.
@@ -115,8 +119,10 @@ def choose_guess(
 
     shortlist = _shortlist(order, probability, analysis.frontier, best, tolerance, candidates, near_off, table, unknown_flat, board)
     scored: list[tuple[bool, float, float, int, int]] = []
+    outcomes_of: dict[int, list[_Outcome]] = {}
     for cell in shortlist:
         outcomes = _outcomes(cell, analysis, total_mines, legal, cache, table)
+        outcomes_of[cell] = outcomes
         risk = float(probability[cell])
         score = _two_step_score(outcomes, risk, progress_weight, linked)
         # A cell that can show only one number tells nothing: it goes last unless nothing else is left.
@@ -124,7 +130,26 @@ def choose_guess(
         scored.append((dead, -score, risk, openness[cell], cell))
     scored.sort()
     dead, neg_score, risk, _, cell = scored[0]
+    if dominating:
+        better = _dominating_cell(outcomes_of[cell], risk, probability, legal)
+        if better is not None:
+            return Guess(cell=better, risk=float(probability[better]), score=None, forced=False, tried=len(scored))
     return Guess(cell=cell, risk=risk, score=-neg_score, forced=False, tried=len(scored))
+
+
+def _dominating_cell(
+    outcomes: list[_Outcome], risk: float, probability: np.ndarray, legal: np.ndarray
+) -> int | None:
+    """The cell that is the single safest next guess after every outcome, if it is safer than ``risk`` now."""
+    if len(outcomes) < 2:
+        return None
+    safest = {o.safest for o in outcomes}
+    if len(safest) != 1:
+        return None
+    cell = safest.pop()
+    if cell is None or not legal[cell] or float(probability[cell]) >= risk - 1e-9:
+        return None
+    return cell
 
 
 def _unknown_flat(board: np.ndarray) -> list[bool]:
@@ -169,6 +194,8 @@ class _Outcome:
     """Best safety of a cell that is not certain in the next position."""
     safe: frozenset[int]
     """Certain safe cells of the next position."""
+    safest: int | None = None
+    """The single safest uncertain cell of the next position (None if several share the lowest risk)."""
 
 
 def _outcomes(
@@ -180,21 +207,27 @@ def _outcomes(
     unknown = set(analysis.position.unknown)
     known = sum(1 for n in table[cell] if n in visible)
     hidden_around = sum(1 for n in table[cell] if n in unknown)
-    found: list[tuple[float, float, frozenset[int]]] = []
+    found: list[tuple[float, float, frozenset[int], int | None]] = []
     for value in range(known, known + hidden_around + 1):
         try:
             after = analyse_reveal(analysis, cell, value, total_mines, cache)
         except ValueError:
             continue
         hidden = [c for c in after.position.unknown if legal[c] and c not in after.mines and c not in after.safe]
-        safety = 1.0 - float(after.probability[hidden].min()) if hidden else 1.0
-        found.append((after.log_layouts, safety, after.safe))
+        safety, safest = 1.0, None
+        if hidden:
+            risks = after.probability[hidden]
+            lowest = float(risks.min())
+            safety = 1.0 - lowest
+            at = np.flatnonzero(risks <= lowest + 1e-12)
+            safest = hidden[int(at[0])] if len(at) == 1 else None
+        found.append((after.log_layouts, safety, after.safe, safest))
     if not found:
         return []
-    top = max(log for log, _, _ in found)
-    weights = [math.exp(log - top) for log, _, _ in found]
+    top = max(item[0] for item in found)
+    weights = [math.exp(item[0] - top) for item in found]
     total = sum(weights)
-    return [_Outcome(w / total, safety, safe) for w, (_, safety, safe) in zip(weights, found)]
+    return [_Outcome(w / total, safety, safe, safest) for w, (_, safety, safe, safest) in zip(weights, found)]
 
 
 def _two_step_score(outcomes: list[_Outcome], risk: float, progress_weight: float, linked: bool) -> float:
