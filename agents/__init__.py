@@ -17,6 +17,8 @@ from agents.logic import LogicAgent
 from agents.observe import ObservationFeeder
 from agents.registry import available, make, register
 
+register("solver-noise", "agents.solver_noise:NoisySolverAgent")  # the solver for any clue model
+
 __all__ = [
     "GUESS_POLICIES",
     "Agent",

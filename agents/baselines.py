@@ -49,8 +49,14 @@ class LocalRulesAgent(SeededAgent):
       * ``clue - known == 0``: every cell of ``hidden`` is safe;
       * ``clue - known == len(hidden)``: every cell of ``hidden`` is a mine.
     The rules are swept over all clues until neither fires (mines marked by one clue count as known
-    for the others, as in the report). Then the agent reveals the first known-safe hidden cell in
-    row-major order, or else a uniformly random legal cell not known to be a mine.
+    for the others, as in the report).
+
+    Uncertain clues (from the spec): ``NO_CLUE`` cells give no rule (model 1 stays sound). Under
+    ``optimistic`` clues (shown <= true) only the mine rule is sound, under ``cautious`` clues
+    (shown >= true) only the safe rule, so the agent applies just that one.
+
+    Then the agent reveals the first known-safe hidden cell in row-major order, or else a
+    uniformly random legal cell not known to be a mine.
 
     Args:
         seed: default seed for ``reset``.
@@ -113,6 +119,7 @@ class LocalRulesAgent(SeededAgent):
         self.safes = {i for i in self.safes if flat[i] == HIDDEN}
         hidden = flat == HIDDEN
         clues = [int(i) for i in np.flatnonzero(flat >= 0)]
+        noise = self.spec.clue_noise if self.spec is not None else "exact"
         changed = True
         while changed:
             changed = False
@@ -122,9 +129,9 @@ class LocalRulesAgent(SeededAgent):
                 if not unknown:
                     continue
                 left = int(flat[index]) - sum(1 for n in around if n in self.mines)
-                if left == 0:
+                if left == 0 and noise != "optimistic":
                     self.safes.update(unknown)
                     changed = True
-                elif left == len(unknown):
+                elif left == len(unknown) and noise != "cautious":
                     self.mines.update(unknown)
                     changed = True

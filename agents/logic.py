@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import SeededAgent, reveal_mask
+from agents.bounded import BoundedKnowledge
 from agents.cs50 import MinesweeperAI
 from agents.guessing import GLOBAL, RANDOM, check_policy, least_risky, risk_map
 from agents.knowledge import IndexedMinesweeperAI
@@ -27,7 +28,10 @@ class LogicAgent(SeededAgent):
 
     Each ``act`` feeds the newly revealed cells to the CS50 player (:mod:`agents.observe`),
     returns the first proven-safe hidden cell in row-major order, and otherwise a guess chosen by
-    ``guess`` (see :mod:`agents.guessing`). With ``guess="global"`` the total-mine-count rules
+    ``guess`` (see :mod:`agents.guessing`). When the spec's clues are uncertain
+    (``spec.exact_clues`` False) the knowledge is a :class:`agents.bounded.BoundedKnowledge`
+    (sentences with lower/upper bounds per the clue model; risk maps read each sentence's
+    midpoint as its count). With ``guess="global"`` the total-mine-count rules
     are applied before guessing (all remaining mines known -> every undetermined cell is safe;
     as many undetermined cells as mines left -> all are mines).
 
@@ -47,7 +51,7 @@ class LogicAgent(SeededAgent):
             raise ValueError(f"unknown engine {engine!r}; expected one of {sorted(ENGINES)}")
         self.engine = engine
         self.name = "logic" if guess == RANDOM else f"logic-{guess}"
-        self.ai: MinesweeperAI | IndexedMinesweeperAI | None = None
+        self.ai: MinesweeperAI | IndexedMinesweeperAI | BoundedKnowledge | None = None
         self.feeder: ObservationFeeder | None = None
         self.last_move_certain = False
         self._board: np.ndarray | None = None
@@ -78,7 +82,11 @@ class LogicAgent(SeededAgent):
         board = np.asarray(observation)
         rows, cols = self.board_size(board)
         if self.ai is None or self.feeder is None:
-            self.ai = ENGINES[self.engine](rows, cols, self.rng)
+            if self.spec is not None and not self.spec.exact_clues:
+                # Uncertain clues (CS520 models): sentences with bounds, see agents.bounded.
+                self.ai = BoundedKnowledge(rows, cols, self.spec.clue_noise, self.rng)
+            else:
+                self.ai = ENGINES[self.engine](rows, cols, self.rng)
             self.feeder = ObservationFeeder(self.ai, (rows, cols))
         self._board = board
         self._risk_fresh = False

@@ -1,0 +1,229 @@
+"""Bounded sentences: sound inference when clues are lower or upper bounds (the CS520 noise models).
+
+A sentence says ``lo <= mines(cells) <= hi``. What a revealed clue ``k`` says of its undetermined
+neighbours (known mines already subtracted) depends on the clue model of the public ``GameSpec``:
+
+* ``exact``: ``k <= mines <= k`` (the CS50 sentence);
+* ``optimistic`` (shown <= true): ``k <= mines <= len(cells)``;
+* ``cautious`` (shown >= true): ``0 <= mines <= k``;
+* ``NO_CLUE``: no sentence; the cell is safe (the feeder marks it).
+
+Inference rules, applied from a work queue to a fixed point, each sound for any layout that
+satisfies the sentences:
+
+* ``hi == 0``: every cell is safe; ``lo == len(cells)``: every cell is a mine;
+* two sentences on the same cell set: intersect the bounds;
+* ``A`` a proper subset of ``B``: ``mines(B - A)`` lies in
+  ``[max(0, loB - hiA), min(|B - A|, hiB - loA)]``, and symmetrically
+  ``mines(A)`` lies in ``[max(loA, loB - |B - A|), min(hiA, hiB)]``; both are added/tightened.
+
+Bounds only ever tighten, so the queue empties. An empty intersection means the clues contradict
+each other (a bug, or a wrong noise model), raised as :class:`~agents.knowledge.InconsistentKnowledge`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+
+from agents.knowledge import InconsistentKnowledge
+from mswp_gym.cells import Cell, neighbours
+
+CellSet = frozenset[Cell]
+Bounds = tuple[int, int]
+
+NOISE_MODELS: tuple[str, ...] = ("exact", "optimistic", "cautious")
+
+
+def clue_bounds(noise: str, shown: int, cells: int) -> Bounds:
+    """``(lo, hi)`` on the mines among ``cells`` undetermined neighbours, from a shown clue.
+
+    Args:
+        noise: ``exact``, ``optimistic`` or ``cautious``.
+        shown: the clue minus the known mines around it (may be negative under ``optimistic``).
+        cells: number of undetermined neighbours.
+
+    Raises:
+        ValueError: unknown ``noise``.
+    """
+    if noise == "exact":
+        return shown, shown
+    if noise == "optimistic":
+        return max(shown, 0), cells
+    if noise == "cautious":
+        return 0, min(shown, cells)
+    raise ValueError(f"unknown clue noise {noise!r}; expected one of {NOISE_MODELS}")
+
+
+class BoundedKnowledge:
+    """A CS50-style knowledge base whose sentences carry lower and upper mine bounds.
+
+    Same surface as :class:`agents.knowledge.IndexedMinesweeperAI` where the logic agent and the
+    :class:`agents.observe.ObservationFeeder` use it: ``moves_made``, ``mines``, ``safes``,
+    ``add_knowledge``, ``mark_mine``, ``mark_safe``, ``infer``, ``sentence_items``,
+    ``sentence_count``.
+
+    Args:
+        height: rows.
+        width: columns.
+        noise: the clue model (``exact``, ``optimistic``, ``cautious``).
+        rng: unused by inference; kept for the engine constructor signature.
+
+    Raises:
+        ValueError: unknown ``noise`` or a bad board size.
+    """
+
+    def __init__(
+        self, height: int, width: int, noise: str = "exact", rng: np.random.Generator | int | None = None
+    ) -> None:
+        if noise not in NOISE_MODELS:
+            raise ValueError(f"unknown clue noise {noise!r}; expected one of {NOISE_MODELS}")
+        if height < 1 or width < 1:
+            raise ValueError(f"board size must be at least 1x1, got {height}x{width}")
+        self.height = height
+        self.width = width
+        self.noise = noise
+        self.rng = np.random.default_rng(rng)
+        self.moves_made: set[Cell] = set()
+        self.mines: set[Cell] = set()
+        self.safes: set[Cell] = set()
+        self._sentences: dict[CellSet, Bounds] = {}
+        self._by_cell: dict[Cell, set[CellSet]] = {}
+        self._queue: deque[CellSet] = deque()
+
+    # ------------------------------------------------------------------ reading
+    def bounds(self) -> dict[CellSet, Bounds]:
+        """A copy of every sentence: ``cells -> (lo, hi)``."""
+        return dict(self._sentences)
+
+    def sentence_items(self) -> list[tuple[CellSet, float]]:
+        """``(cells, estimate)`` per sentence, the estimate being the midpoint ``(lo + hi) / 2``.
+
+        This is what the guess policies of :mod:`agents.guessing` read as a sentence's mine count
+        (a documented heuristic, not a probability).
+        """
+        return [(cells, (lo + hi) / 2) for cells, (lo, hi) in self._sentences.items()]
+
+    def sentence_count(self) -> int:
+        """How many sentences are held."""
+        return len(self._sentences)
+
+    # ------------------------------------------------------------------ learning
+    def mark_mine(self, cell: Cell) -> None:
+        """Record ``cell`` as a mine and take it out of every sentence."""
+        if cell in self.mines:
+            return
+        if cell in self.safes:
+            raise InconsistentKnowledge(f"cell {cell} was proven safe and is now called a mine")
+        self.mines.add(cell)
+        self._remove(cell, 1)
+
+    def mark_safe(self, cell: Cell) -> None:
+        """Record ``cell`` as safe and take it out of every sentence."""
+        if cell in self.safes:
+            return
+        if cell in self.mines:
+            raise InconsistentKnowledge(f"cell {cell} was proven a mine and is now called safe")
+        self.safes.add(cell)
+        self._remove(cell, 0)
+
+    def add_knowledge(self, cell: Cell, count: int) -> None:
+        """Learn that the safe ``cell`` was played and shows ``count`` (read under the noise model).
+
+        Raises:
+            ValueError: ``cell`` off the board or ``count`` not in ``0..8``.
+            InconsistentKnowledge: the clue contradicts what is known.
+        """
+        row, col = cell
+        if not (0 <= row < self.height and 0 <= col < self.width):
+            raise ValueError(f"cell {cell!r} is off the {self.height}x{self.width} board")
+        if not 0 <= count <= 8:
+            raise ValueError(f"count must be in 0..8, got {count!r} for cell {cell!r}")
+        self.moves_made.add(cell)
+        self.mark_safe(cell)
+        undetermined = []
+        for neighbour in neighbours(cell, self.height, self.width):
+            if neighbour in self.mines:
+                count -= 1
+            elif neighbour not in self.safes:
+                undetermined.append(neighbour)
+        if self.noise == "cautious" and count < 0:
+            raise InconsistentKnowledge(f"cautious clue at {cell} is below its known mines")
+        lo, hi = clue_bounds(self.noise, count, len(undetermined))
+        self._add(frozenset(undetermined), lo, hi)
+        self.infer()
+
+    def infer(self) -> None:
+        """Apply the rules (module docstring) until no sentence changes."""
+        while self._queue:
+            key = self._queue.popleft()
+            found = self._sentences.get(key)
+            if found is None:
+                continue
+            lo, hi = found
+            if hi == 0:
+                for cell in sorted(key):
+                    self.mark_safe(cell)
+                continue
+            if lo == len(key):
+                for cell in sorted(key):
+                    self.mark_mine(cell)
+                continue
+            others: set[CellSet] = set()
+            for cell in key:
+                others.update(self._by_cell.get(cell, ()))
+            others.discard(key)
+            for other in others:
+                if key not in self._sentences:
+                    break
+                if other not in self._sentences:
+                    continue
+                if other < key:
+                    self._subset(other, key)
+                elif key < other:
+                    self._subset(key, other)
+
+    # ------------------------------------------------------------------ internals
+    def _subset(self, small: CellSet, big: CellSet) -> None:
+        lo_a, hi_a = self._sentences[small]
+        lo_b, hi_b = self._sentences[big]
+        rest = big - small
+        self._add(rest, max(0, lo_b - hi_a), min(len(rest), hi_b - lo_a))
+        if small in self._sentences:
+            self._add(small, max(lo_a, lo_b - len(rest)), min(hi_a, hi_b))
+
+    def _add(self, cells: CellSet, lo: int, hi: int) -> None:
+        """Add ``lo <= mines(cells) <= hi`` (intersected with what is known of the same set)."""
+        lo, hi = max(lo, 0), min(hi, len(cells))
+        if lo > hi:
+            raise InconsistentKnowledge(f"{sorted(cells)} cannot hold between {lo} and {hi} mines")
+        if not cells:
+            return
+        if lo == 0 and hi == len(cells):
+            return  # says nothing
+        known = self._sentences.get(cells)
+        if known is not None:
+            new_lo, new_hi = max(lo, known[0]), min(hi, known[1])
+            if new_lo > new_hi:
+                raise InconsistentKnowledge(
+                    f"{sorted(cells)} was bounded {known} and now ({lo}, {hi})"
+                )
+            if (new_lo, new_hi) == known:
+                return
+            lo, hi = new_lo, new_hi
+        self._sentences[cells] = (lo, hi)
+        for cell in cells:
+            self._by_cell.setdefault(cell, set()).add(cells)
+        self._queue.append(cells)
+
+    def _remove(self, cell: Cell, mines_removed: int) -> None:
+        holding = self._by_cell.pop(cell, None)
+        if not holding:
+            return
+        for key in holding:
+            lo, hi = self._sentences.pop(key)
+            for other_cell in key:
+                if other_cell != cell:
+                    self._by_cell[other_cell].discard(key)
+            self._add(key - {cell}, lo - mines_removed, hi - mines_removed)

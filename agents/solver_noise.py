@@ -1,0 +1,138 @@
+"""The solver under the CS520 report's uncertain clues: a thin wrapper that switches by the spec.
+
+* exact clues, and model 1 (``clue_reveal_prob < 1`` with exact numbers): the exact
+  :class:`agents.solver.SolverAgent`, unchanged (a ``NO_CLUE`` cell is a revealed safe cell that
+  constrains nothing, which the solver already reads correctly);
+* ``optimistic`` / ``cautious`` clues: certain cells from the sound bounded inference
+  (:mod:`agents.bounded`) and from exhaustive enumeration, then the lowest posterior mine
+  probability (:mod:`agents.noise_probability`), ties broken by the seeded Generator.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from agents.bounded import BoundedKnowledge
+from agents.noise_probability import DEFAULT_NOISE_BUDGET, NoisyAnalysis, noisy_analysis
+from agents.observe import ObservationFeeder
+from agents.solver import SolverAgent
+from mswp_gym.cells import to_cell, to_index
+from mswp_gym.constants import FLAGGED, HIDDEN
+from mswp_gym.spec import GameSpec
+
+TIE_TOLERANCE = 1e-9
+"""Probabilities this close count as equal when choosing the least risky guess."""
+
+
+class NoisySolverAgent(SolverAgent):
+    """The solver for any clue model: :class:`SolverAgent` on exact numbers, posterior play on noisy ones.
+
+    Args:
+        noise_budget: search nodes per frontier region under noisy clues before approximating.
+        **kwargs: passed to :class:`SolverAgent` (``seed``, ``spec``, ``depth``, ...).
+    """
+
+    name = "solver"
+
+    def __init__(self, *, noise_budget: int = DEFAULT_NOISE_BUDGET, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if noise_budget < 1:
+            raise ValueError(f"noise_budget={noise_budget} must be >= 1")
+        self.noise_budget = noise_budget
+        self._knowledge: BoundedKnowledge | None = None
+        self._feeder: ObservationFeeder | None = None
+        self._noisy: NoisyAnalysis | None = None
+        self._noisy_board: np.ndarray | None = None
+        self._regions: dict[tuple, Any] = {}
+        self.last_move_certain = False
+
+    @property
+    def noisy(self) -> bool:
+        """Whether the current spec has bounded (optimistic / cautious) clues."""
+        return self.spec is not None and self.spec.clue_noise != "exact"
+
+    def reset(self, seed: int | None = None, spec: GameSpec | None = None) -> None:
+        """Start a new game under ``spec`` (else the constructor's)."""
+        super().reset(seed, spec)
+        self._knowledge = None
+        self._feeder = None
+        self._noisy = None
+        self._noisy_board = None
+        self._regions = {}
+        self.last_move_certain = False
+
+    def act(self, observation: Any, action_mask: np.ndarray) -> int:
+        """The cell to reveal: as :class:`SolverAgent` on exact numbers, else by the posterior."""
+        if not self.noisy:
+            move = super().act(observation, action_mask)
+            self.last_move_certain = self._certain
+            return move
+        board = np.asarray(observation)
+        rows, cols = self.board_size(board)
+        mask = np.asarray(action_mask).ravel()[: rows * cols].astype(bool)
+        if not mask.any():
+            raise ValueError("the action mask allows no reveal")
+        analysis = self._analyse(board)
+        safe = [c for c in sorted(analysis.safe) if mask[c]]
+        if safe:
+            self._certain = self.last_move_certain = True
+            self._last = {"reason": "certain"}
+            return safe[0]
+        candidates = mask.copy()
+        if analysis.mines:
+            candidates[list(analysis.mines)] = False
+        if not candidates.any():
+            candidates = mask
+        legal = np.flatnonzero(candidates)
+        risk = np.nan_to_num(analysis.probability[legal], nan=1.0)
+        best = legal[risk <= risk.min() + TIE_TOLERANCE]
+        choice = int(best[int(self.rng.integers(len(best)))])
+        self._certain = self.last_move_certain = False
+        self._last = {"reason": "guess", "risk": float(analysis.probability[choice])}
+        return choice
+
+    def explain(self) -> dict[str, Any]:
+        """As :meth:`SolverAgent.explain`; under noisy clues ``approximate`` says whether a region
+        was too large to enumerate (probabilities then approximate, certainties still sound)."""
+        if not self.noisy:
+            return super().explain()
+        if self._noisy is None or self._noisy_board is None:
+            return {"safe": set(), "mines": set(), "risk": None, "certain": False, "approximate": False,
+                    "move": dict(self._last)}
+        cols = self._noisy_board.shape[1]
+        flat = self._noisy_board.ravel()
+        hidden = (flat == HIDDEN) | (flat == FLAGGED)
+        return {
+            "safe": {to_cell(c, cols) for c in self._noisy.safe if hidden[c]},
+            "mines": {to_cell(c, cols) for c in self._noisy.mines},
+            "risk": self._noisy.probability.reshape(self._noisy_board.shape).copy(),
+            "certain": self._certain,
+            "approximate": self._noisy.approximate,
+            "move": dict(self._last),
+        }
+
+    def _analyse(self, board: np.ndarray) -> NoisyAnalysis:
+        assert self.spec is not None
+        rows, cols = board.shape
+        if self._knowledge is None or self._feeder is None:
+            self._knowledge = BoundedKnowledge(rows, cols, self.spec.clue_noise)
+            self._feeder = ObservationFeeder(self._knowledge, (rows, cols))
+        self._feeder.feed(board)
+        knowledge = self._knowledge
+        flat = board.ravel()
+        hidden = (flat == HIDDEN) | (flat == FLAGGED)
+        known_mines = {to_index(c, cols) for c in knowledge.mines}
+        known_safe = {i for i in (to_index(c, cols) for c in knowledge.safes) if hidden[i]}
+        analysis = noisy_analysis(board, self.spec.clue_noise, self.spec.mines, known_mines, known_safe,
+                                  self.noise_budget, self._regions)
+        # What the enumeration proves is fed back, so later sentences start from it.
+        for cell in sorted(analysis.safe - known_safe):
+            knowledge.mark_safe(to_cell(cell, cols))
+        for cell in sorted(analysis.mines - known_mines):
+            knowledge.mark_mine(to_cell(cell, cols))
+        knowledge.infer()
+        self._noisy = analysis
+        self._noisy_board = board.copy()
+        return analysis
