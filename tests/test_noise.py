@@ -129,7 +129,7 @@ def test_noisy_analysis__matches_brute_force_on_small_boards(noise: str) -> None
         obs, _ = env.reset(seed=game)
         for _ in range(int(rng.integers(2, 6))):
             legal = np.flatnonzero(env.action_masks())
-            obs, _r, terminated, _t, info = env.step(int(rng.choice(legal)))
+            obs, _r, terminated, _t, _info = env.step(int(rng.choice(legal)))
             if terminated:
                 break
         if terminated or (obs == -3).any():
