@@ -18,6 +18,7 @@ from agents.observe import ObservationFeeder
 from agents.registry import available, make, register
 
 register("solver-noise", "agents.solver_noise:NoisySolverAgent")  # the solver for any clue model
+register("solver", "agents.solver_noise:NoisySolverAgent")  # = SolverAgent on exact numbers
 
 __all__ = [
     "GUESS_POLICIES",

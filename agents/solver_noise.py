@@ -46,7 +46,15 @@ class NoisySolverAgent(SolverAgent):
         self._noisy: NoisyAnalysis | None = None
         self._noisy_board: np.ndarray | None = None
         self._regions: dict[tuple, Any] = {}
-        self.last_move_certain = False
+
+    @property
+    def last_move_certain(self) -> bool:  # type: ignore[override]
+        """Whether the last move was proven safe (``explain()["certain"]``)."""
+        return bool(self._certain)
+
+    @last_move_certain.setter
+    def last_move_certain(self, value: bool) -> None:
+        self._certain = bool(value)
 
     @property
     def noisy(self) -> bool:
@@ -61,14 +69,11 @@ class NoisySolverAgent(SolverAgent):
         self._noisy = None
         self._noisy_board = None
         self._regions = {}
-        self.last_move_certain = False
 
     def act(self, observation: Any, action_mask: np.ndarray) -> int:
         """The cell to reveal: as :class:`SolverAgent` on exact numbers, else by the posterior."""
         if not self.noisy:
-            move = super().act(observation, action_mask)
-            self.last_move_certain = self._certain
-            return move
+            return super().act(observation, action_mask)
         board = np.asarray(observation)
         rows, cols = self.board_size(board)
         mask = np.asarray(action_mask).ravel()[: rows * cols].astype(bool)
@@ -77,7 +82,7 @@ class NoisySolverAgent(SolverAgent):
         analysis = self._analyse(board)
         safe = [c for c in sorted(analysis.safe) if mask[c]]
         if safe:
-            self._certain = self.last_move_certain = True
+            self._certain = True
             self._last = {"reason": "certain"}
             return safe[0]
         candidates = mask.copy()
@@ -89,7 +94,7 @@ class NoisySolverAgent(SolverAgent):
         risk = np.nan_to_num(analysis.probability[legal], nan=1.0)
         best = legal[risk <= risk.min() + TIE_TOLERANCE]
         choice = int(best[int(self.rng.integers(len(best)))])
-        self._certain = self.last_move_certain = False
+        self._certain = False
         self._last = {"reason": "guess", "risk": float(analysis.probability[choice])}
         return choice
 

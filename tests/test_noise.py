@@ -228,3 +228,9 @@ def test_noisy_solver__explain_reports_approximate_and_risk() -> None:
     assert explained["risk"].shape == (6, 6)
     with pytest.raises(ValueError, match="noise_budget"):
         NoisySolverAgent(noise_budget=0)
+
+
+def test_registry__solver_name_plays_noisy_clues_through_the_wrapper() -> None:
+    agent = agents.make("solver", seed=0)
+    assert isinstance(agent, NoisySolverAgent)
+    play_and_check("solver", "cautious", 1.0, 0)
