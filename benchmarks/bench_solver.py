@@ -53,6 +53,9 @@ class GameResult:
     """Time spent inside ``agent.act``."""
     moves: int
     """``act`` calls."""
+    losing_move: str = ""
+    """In a lost game, how the agent chose the fatal move (``explain()["move"]["reason"]``: guess,
+    forced, endgame, ...), when the agent explains itself; else empty."""
 
 
 def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
@@ -139,12 +142,17 @@ def play_game(agent: Any, rows: int, cols: int, mines: int, rule: str, seed: int
         spent += time.perf_counter() - tic
         moves += 1
         board.reveal(*divmod(action, cols))
+    won = board.outcome == Outcome.WON
+    losing_move = ""
+    if not won and hasattr(agent, "explain"):
+        losing_move = str(agent.explain().get("move", {}).get("reason", ""))
     return GameResult(
-        won=board.outcome == Outcome.WON,
+        won=won,
         progress=board.safe_revealed / board.safe_total,
         seconds=time.perf_counter() - start,
         agent_seconds=spent,
         moves=moves,
+        losing_move=losing_move,
     )
 
 
@@ -189,7 +197,29 @@ def run_series(
         "seed": seed,
         "first_game": start,
         "won": "".join("1" if r.won else "0" for r in results),
+        "losses": loss_breakdown(results),
     }
+
+
+LOSS_STAGES = (0.1, 0.5, 0.9)
+"""Bounds of the loss stages: the share of the safe cells revealed when the game was lost."""
+
+
+def loss_breakdown(results: list[GameResult]) -> dict[str, dict[str, int]]:
+    """Lost games counted by how the fatal move was chosen and by how far the game had got.
+
+    Returns:
+        ``{"by_move": {reason: count}, "by_stage": {"<10%": count, ...}}``.
+    """
+    by_move: dict[str, int] = {}
+    by_stage: dict[str, int] = {}
+    for result in results:
+        if result.won:
+            continue
+        by_move[result.losing_move or "?"] = by_move.get(result.losing_move or "?", 0) + 1
+        stage = next((f"<{round(100 * b)}%" for b in LOSS_STAGES if result.progress < b), f">={round(100 * LOSS_STAGES[-1])}%")
+        by_stage[stage] = by_stage.get(stage, 0) + 1
+    return {"by_move": by_move, "by_stage": by_stage}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -205,6 +235,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=1, help="processes")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--json", default="", help="write the results to this file")
+    parser.add_argument("--losses", action="store_true",
+                        help="also print the lost games by fatal move and by stage (share of safe cells revealed)")
     args = parser.parse_args(argv)
     agents_ = args.agent or ["solver"]
     rows_out = []
@@ -223,6 +255,9 @@ def main(argv: list[str] | None = None) -> None:
                     f"wall {summary['wall_s']:.0f}s",
                     flush=True,
                 )
+                if args.losses:
+                    print(f"    losses by move {summary['losses']['by_move']}  by stage {summary['losses']['by_stage']}",
+                          flush=True)
     if args.json:
         os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
         with open(args.json, "w") as handle:
