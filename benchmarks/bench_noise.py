@@ -98,8 +98,8 @@ def main() -> None:
             jobs += [(setting, label, seed) for seed in range(n)]
     results: dict[tuple[Setting, str], list[tuple[float, bool, float]]] = {}
     with ProcessPoolExecutor(args.workers) as pool:
-        for setting, label, _seed, score, won, seconds in pool.map(play, jobs, chunksize=1):
-            results.setdefault((setting, label), []).append((score, won, seconds))
+        for setting, label, _seed, game_score, won, seconds in pool.map(play, jobs, chunksize=1):
+            results.setdefault((setting, label), []).append((game_score, won, seconds))
     rows = []
     print(f"{'sweep':8} {'board':10} {'noise':10} {'p':>5} {'agent':7} {'N':>3} "
           f"{'score [95% CI]':>22} {'win [Wilson 95%]':>24} {'s/game':>7}")
@@ -147,7 +147,10 @@ def plot(rows: list[dict[str, Any]], path: str) -> None:
             ax.grid(alpha=0.3)
             if col_i == 0:
                 ax.set_ylabel("CS520 score (mines found safely / mines)")
-    axes[0][0].legend()
+    for ax in axes.ravel():
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend()
+            break
     fig.suptitle("Agents under uncertain clues (score mode, first click 'any'; 95% intervals)")
     fig.tight_layout()
     fig.savefig(path, dpi=90)
