@@ -79,6 +79,38 @@ def play(job: tuple[Setting, str, int]) -> tuple[Setting, str, int, float, bool,
     return setting, label, seed, score, info["mines_exploded"] == 0, time.perf_counter() - start
 
 
+def soundness(games: int, solver_games: int) -> None:
+    """Count games in which an agent ever claimed a wrong safe cell or mine (9x9/12, score mode).
+
+    After every move ``explain()["safe"]`` and ``["mines"]`` are checked against the layout the env
+    reveals at the end; seeds 1000.. (disjoint from the unit tests' seeds).
+    """
+    for noise in NOISES:
+        for prob in (1.0, 0.5):
+            for label, (name, kwargs) in AGENTS.items():
+                n = solver_games if label == "solver" else games
+                wrong = moves = 0
+                for seed in range(1000, 1000 + n):
+                    env = MinesweeperEnv(9, 9, 12, first_click="any", score_mode=True,
+                                         clue_noise=noise, clue_reveal_prob=prob)
+                    agent = agents.make(name, seed=seed, **kwargs)
+                    obs, info = env.reset(seed=seed)
+                    agent.reset(seed, env.game_spec)
+                    claims = []
+                    done = False
+                    while not done:
+                        obs, _r, terminated, truncated, info = env.step(agent.act(obs, env.action_masks()))
+                        explained = agent.explain()
+                        claims.append((set(explained["safe"]), set(explained["mines"])))
+                        done = terminated or truncated
+                    layout = info["layout"]
+                    moves += len(claims)
+                    wrong += any(any(layout[c] for c in safe) or not all(layout[c] for c in mines)
+                                 for safe, mines in claims)
+                print(f"soundness {noise:10} p={prob:4.2f} {label:7} games {n:4d} moves {moves:6d} "
+                      f"games with a wrong claim {wrong}", flush=True)
+
+
 def main() -> None:
     """Run the sweeps and print one line per setting and agent."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -89,7 +121,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", default=None, help="write the results here")
     parser.add_argument("--plot", default=None, help="draw the p and density sweeps into this PNG")
+    parser.add_argument("--soundness", action="store_true",
+                        help="instead: count wrong claims over --games (--solver-games) 9x9 games per case")
     args = parser.parse_args()
+    if args.soundness:
+        soundness(args.games, args.solver_games)
+        return
     jobs = []
     for setting in settings(args.sweep):
         for label in AGENTS:
