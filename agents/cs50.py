@@ -84,7 +84,40 @@ def check_board_size(height: int, width: int) -> None:
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
 
 
-class MinesweeperAI:
+class MoveChoices:
+    """The two move choices of the CS50 API, shared by the plain and the indexed engines.
+
+    Needs ``height``, ``width``, ``safes``, ``mines``, ``moves_made`` and ``rng`` on the instance.
+    """
+
+    height: int
+    width: int
+    safes: set[Cell]
+    mines: set[Cell]
+    moves_made: set[Cell]
+    rng: np.random.Generator
+
+    def make_safe_move(self) -> Cell | None:
+        """A known-safe cell not yet played (the first in row-major order), else None.
+
+        Changes nothing.
+        """
+        candidates = self.safes - self.moves_made
+        return min(candidates) if candidates else None
+
+    def make_random_move(self) -> Cell | None:
+        """A random cell neither played nor known to be a mine, else None."""
+        candidates = [
+            cell
+            for cell in all_cells(self.height, self.width)
+            if cell not in self.moves_made and cell not in self.mines
+        ]
+        if not candidates:
+            return None
+        return candidates[int(self.rng.integers(len(candidates)))]
+
+
+class MinesweeperAI(MoveChoices):
     """The CS50 Minesweeper player (plain reference algorithm).
 
     Attributes:
@@ -190,25 +223,6 @@ class MinesweeperAI:
     def sentence_count(self) -> int:
         """How many non-empty sentences the knowledge holds."""
         return sum(1 for s in self.knowledge if s.cells)
-
-    def make_safe_move(self) -> Cell | None:
-        """A known-safe cell not yet played (the first in row-major order), else None.
-
-        Changes nothing.
-        """
-        candidates = self.safes - self.moves_made
-        return min(candidates) if candidates else None
-
-    def make_random_move(self) -> Cell | None:
-        """A random cell neither played nor known to be a mine, else None."""
-        candidates = [
-            cell
-            for cell in all_cells(self.height, self.width)
-            if cell not in self.moves_made and cell not in self.mines
-        ]
-        if not candidates:
-            return None
-        return candidates[int(self.rng.integers(len(candidates)))]
 
     def _check_cell(self, cell: Cell) -> None:
         row, col = cell

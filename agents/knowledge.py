@@ -14,7 +14,7 @@ from collections import deque
 
 import numpy as np
 
-from agents.cs50 import Sentence, all_cells, check_board_size
+from agents.cs50 import MoveChoices, Sentence, check_board_size
 from mswp_gym.cells import Cell, neighbours
 
 CellSet = frozenset[Cell]
@@ -24,7 +24,7 @@ class InconsistentKnowledge(ValueError):
     """The clues contradict each other (two counts for one cell set, or a count out of range)."""
 
 
-class IndexedMinesweeperAI:
+class IndexedMinesweeperAI(MoveChoices):
     """The CS50 Minesweeper player with sentences indexed by cell.
 
     Same public API as :class:`agents.cs50.MinesweeperAI` (``height``, ``width``,
@@ -162,25 +162,6 @@ class IndexedMinesweeperAI:
                     self._add_sentence(key - other, count - other_count)
                 elif key < other:
                     self._add_sentence(other - key, other_count - count)
-
-    def make_safe_move(self) -> Cell | None:
-        """A known-safe cell not yet played (the first in row-major order), else None.
-
-        Changes nothing.
-        """
-        candidates = self.safes - self.moves_made
-        return min(candidates) if candidates else None
-
-    def make_random_move(self) -> Cell | None:
-        """A random cell neither played nor known to be a mine, else None."""
-        candidates = [
-            cell
-            for cell in all_cells(self.height, self.width)
-            if cell not in self.moves_made and cell not in self.mines
-        ]
-        if not candidates:
-            return None
-        return candidates[int(self.rng.integers(len(candidates)))]
 
     def _apply_direct_edits(self) -> None:
         """Apply cells that callers put into ``mines`` / ``safes`` without the mark methods."""
