@@ -85,10 +85,8 @@ def check_board_size(height: int, width: int) -> None:
 
 
 class MoveChoices:
-    """The two move choices of the CS50 API, shared by the plain and the indexed engines.
-
-    Needs ``height``, ``width``, ``safes``, ``mines``, ``moves_made`` and ``rng`` on the instance.
-    """
+    """The board, the known cells and the two move choices of the CS50 API, shared by the plain
+    and the indexed engines (which differ only in how they keep and use knowledge)."""
 
     height: int
     width: int
@@ -96,6 +94,17 @@ class MoveChoices:
     mines: set[Cell]
     moves_made: set[Cell]
     rng: np.random.Generator
+
+    def __init__(
+        self, height: int = 8, width: int = 8, rng: np.random.Generator | int | None = None
+    ) -> None:
+        check_board_size(height, width)
+        self.height = height
+        self.width = width
+        self.moves_made: set[Cell] = set()
+        self.mines: set[Cell] = set()
+        self.safes: set[Cell] = set()
+        self.rng = np.random.default_rng(rng)
 
     def make_safe_move(self) -> Cell | None:
         """A known-safe cell not yet played (the first in row-major order), else None.
@@ -137,14 +146,8 @@ class MinesweeperAI(MoveChoices):
     def __init__(
         self, height: int = 8, width: int = 8, rng: np.random.Generator | int | None = None
     ) -> None:
-        check_board_size(height, width)
-        self.height = height
-        self.width = width
-        self.moves_made: set[Cell] = set()
-        self.mines: set[Cell] = set()
-        self.safes: set[Cell] = set()
+        super().__init__(height, width, rng)
         self.knowledge: list[Sentence] = []
-        self.rng = np.random.default_rng(rng)
 
     def mark_mine(self, cell: Cell) -> None:
         """Record ``cell`` as a mine in ``self.mines`` and in every sentence."""

@@ -14,7 +14,7 @@ from collections import deque
 
 import numpy as np
 
-from agents.cs50 import MoveChoices, Sentence, check_board_size
+from agents.cs50 import MoveChoices, Sentence
 from mswp_gym.cells import Cell, neighbours
 
 CellSet = frozenset[Cell]
@@ -44,13 +44,7 @@ class IndexedMinesweeperAI(MoveChoices):
     def __init__(
         self, height: int = 8, width: int = 8, rng: np.random.Generator | int | None = None
     ) -> None:
-        check_board_size(height, width)
-        self.height = height
-        self.width = width
-        self.moves_made: set[Cell] = set()
-        self.mines: set[Cell] = set()
-        self.safes: set[Cell] = set()
-        self.rng = np.random.default_rng(rng)
+        super().__init__(height, width, rng)
         self._sentences: dict[CellSet, int] = {}
         self._by_cell: dict[Cell, set[CellSet]] = {}
         self._queue: deque[CellSet] = deque()
