@@ -23,14 +23,12 @@ each other (a bug, or a wrong noise model), raised as :class:`~agents.knowledge.
 
 from __future__ import annotations
 
-from collections import deque
-
 import numpy as np
 
 from agents.knowledge import InconsistentKnowledge
+from agents.sentence_index import CellSet, SentenceIndex
 from mswp_gym.cells import Cell, neighbours
 
-CellSet = frozenset[Cell]
 Bounds = tuple[int, int]
 
 NOISE_MODELS: tuple[str, ...] = ("exact", "optimistic", "cautious")
@@ -75,7 +73,11 @@ class BoundedKnowledge:
     """
 
     def __init__(
-        self, height: int, width: int, noise: str = "exact", rng: np.random.Generator | int | None = None
+        self,
+        height: int,
+        width: int,
+        noise: str = "exact",
+        rng: np.random.Generator | int | None = None,
     ) -> None:
         if noise not in NOISE_MODELS:
             raise ValueError(f"unknown clue noise {noise!r}; expected one of {NOISE_MODELS}")
@@ -88,9 +90,11 @@ class BoundedKnowledge:
         self.moves_made: set[Cell] = set()
         self.mines: set[Cell] = set()
         self.safes: set[Cell] = set()
-        self._sentences: dict[CellSet, Bounds] = {}
-        self._by_cell: dict[Cell, set[CellSet]] = {}
-        self._queue: deque[CellSet] = deque()
+        self._index: SentenceIndex[Bounds] = SentenceIndex()
+        # Short names for the index's parts, used throughout the inference loop.
+        self._sentences = self._index.values
+        self._by_cell = self._index.by_cell
+        self._queue = self._index.queue
 
     # ------------------------------------------------------------------ reading
     def bounds(self) -> dict[CellSet, Bounds]:
@@ -212,18 +216,8 @@ class BoundedKnowledge:
             if (new_lo, new_hi) == known:
                 return
             lo, hi = new_lo, new_hi
-        self._sentences[cells] = (lo, hi)
-        for cell in cells:
-            self._by_cell.setdefault(cell, set()).add(cells)
-        self._queue.append(cells)
+        self._index.store(cells, (lo, hi))
 
     def _remove(self, cell: Cell, mines_removed: int) -> None:
-        holding = self._by_cell.pop(cell, None)
-        if not holding:
-            return
-        for key in holding:
-            lo, hi = self._sentences.pop(key)
-            for other_cell in key:
-                if other_cell != cell:
-                    self._by_cell[other_cell].discard(key)
+        for key, (lo, hi) in self._index.take_cell(cell):
             self._add(key - {cell}, lo - mines_removed, hi - mines_removed)

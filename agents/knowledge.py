@@ -10,14 +10,11 @@ too, so both reach the same mines and safes (``tests/test_logic_equivalence.py``
 
 from __future__ import annotations
 
-from collections import deque
-
 import numpy as np
 
 from agents.cs50 import MoveChoices, Sentence
+from agents.sentence_index import CellSet, SentenceIndex
 from mswp_gym.cells import Cell, neighbours
-
-CellSet = frozenset[Cell]
 
 
 class InconsistentKnowledge(ValueError):
@@ -45,9 +42,11 @@ class IndexedMinesweeperAI(MoveChoices):
         self, height: int = 8, width: int = 8, rng: np.random.Generator | int | None = None
     ) -> None:
         super().__init__(height, width, rng)
-        self._sentences: dict[CellSet, int] = {}
-        self._by_cell: dict[Cell, set[CellSet]] = {}
-        self._queue: deque[CellSet] = deque()
+        self._index: SentenceIndex[int] = SentenceIndex()
+        # Short names for the index's parts, used throughout the inference loop.
+        self._sentences = self._index.values
+        self._by_cell = self._index.by_cell
+        self._queue = self._index.queue
         self._applied_mines: set[Cell] = set()
         self._applied_safes: set[Cell] = set()
 
@@ -59,9 +58,7 @@ class IndexedMinesweeperAI(MoveChoices):
     @knowledge.setter
     def knowledge(self, sentences: list[Sentence]) -> None:
         """Replace every sentence (``ai.knowledge = []`` empties the knowledge, as in CS50)."""
-        self._sentences.clear()
-        self._by_cell.clear()
-        self._queue.clear()
+        self._index.clear()
         for sentence in sentences:
             self._add_sentence(frozenset(sentence.cells), sentence.count)
 
@@ -180,18 +177,8 @@ class IndexedMinesweeperAI(MoveChoices):
                     f"{sorted(cells)} was said to hold {known} mines and now {count}"
                 )
             return
-        self._sentences[cells] = count
-        for cell in cells:
-            self._by_cell.setdefault(cell, set()).add(cells)
-        self._queue.append(cells)
+        self._index.store(cells, count)
 
     def _remove_from_sentences(self, cell: Cell, mines_removed: int) -> None:
-        holding = self._by_cell.pop(cell, None)
-        if not holding:
-            return
-        for key in holding:
-            count = self._sentences.pop(key)
-            for other_cell in key:
-                if other_cell != cell:
-                    self._by_cell[other_cell].discard(key)
+        for key, count in self._index.take_cell(cell):
             self._add_sentence(key - {cell}, count - mines_removed)
