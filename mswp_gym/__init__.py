@@ -40,10 +40,6 @@ def _register() -> None:
             entry_point=_ENTRY_POINT,
             kwargs={"rows": board.rows, "cols": board.cols, "mines": board.mines, "first_click": "safe"},
             vector_entry_point="mswp_gym.vector:MinesweeperVectorEnv",
-            # The env passes Gymnasium's checker in the test suite and refuses step() before
-            # reset() itself, so the two per-step wrappers would only cost time.
-            disable_env_checker=True,
-            order_enforce=False,
         )
 
 
