@@ -6,13 +6,33 @@ flagged). It knows nothing of rewards, spaces or rendering; the env is a thin ad
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
-from mswp_gym.cells import neighbour_counts
+from mswp_gym.cells import SMALL_COUNT_CELLS, neighbour_counts, neighbour_counts_of
 from mswp_gym.clues import EXACT, ClueModel
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, Outcome
 from mswp_gym.floodfill import reveal_region
 from mswp_gym.pictures import parse_picture, render_picture
+
+# Enum member lookups cost a class-attribute search each time; the hot paths use these aliases.
+_PLAYING = Outcome.PLAYING
+_WON = Outcome.WON
+_LOST = Outcome.LOST
+_CLEARED = Outcome.CLEARED
+
+
+@lru_cache(maxsize=16)
+def _hidden_template(rows: int, cols: int) -> np.ndarray:
+    template = np.full((rows, cols), HIDDEN, dtype=np.int8)
+    template.flags.writeable = False
+    return template
+
+
+def hidden_view(rows: int, cols: int) -> np.ndarray:
+    """A fresh ``(rows, cols)`` int8 visible board with every cell ``HIDDEN`` (a writable copy)."""
+    return _hidden_template(rows, cols).copy()
 
 
 class Board:
@@ -54,25 +74,33 @@ class Board:
             raise ValueError(f"a layout must be a non-empty 2-D array, got shape {layout.shape}")
         self.mines: np.ndarray = layout.astype(bool)  # (rows, cols) bool
         self.rows, self.cols = (int(n) for n in self.mines.shape)
-        self.mine_count = int(self.mines.sum())
-        if self.mine_count >= self.rows * self.cols:
+        cells = self.rows * self.cols
+        self.counts: np.ndarray  # (rows, cols) int8
+        if cells <= SMALL_COUNT_CELLS:
+            mine_cells = self.mines.ravel().nonzero()[0]
+            self.mine_count = len(mine_cells)
+            self.counts = neighbour_counts_of(mine_cells, self.rows, self.cols)
+        else:
+            self.mine_count = int(np.count_nonzero(self.mines))
+            self.counts = neighbour_counts(self.mines)
+        if self.mine_count >= cells:
             raise ValueError(
                 f"a layout needs at least one safe cell: {self.mine_count} mines on "
                 f"{self.rows}x{self.cols}"
             )
-        self.counts: np.ndarray = neighbour_counts(self.mines)  # (rows, cols) int8
+        if not clues.exact and rng is None:
+            raise ValueError("uncertain clues need an rng to draw them from")
         self.revealed: np.ndarray = np.zeros(self.mines.shape, dtype=bool)  # (rows, cols) bool
         self.flagged: np.ndarray = np.zeros(self.mines.shape, dtype=bool)  # (rows, cols) bool
-        self.visible: np.ndarray = np.full(self.mines.shape, HIDDEN, dtype=np.int8)
+        self.visible: np.ndarray = hidden_view(self.rows, self.cols)  # (rows, cols) int8
         self.score_mode = score_mode
-        self.outcome = Outcome.PLAYING
-        self.safe_total = self.rows * self.cols - self.mine_count
+        self.outcome = _PLAYING
+        self.safe_total = cells - self.mine_count
         self.safe_revealed = 0
         self.exploded = 0
         self._counts_list: list[int] | None = None
-        if not clues.exact and rng is None:
-            raise ValueError("uncertain clues need an rng to draw them from")
         self.clues = clues
+        self._exact = clues.exact
         self.rng = rng
 
     # ------------------------------------------------------------------ moves
@@ -88,26 +116,26 @@ class Board:
         Raises:
             IndexError: if the cell is off the board.
         """
-        self._check_cell(row, col)
-        if self.outcome != Outcome.PLAYING or self.revealed[row, col]:
+        if not (0 <= row < self.rows and 0 <= col < self.cols):
+            self._check_cell(row, col)
+        if self.outcome != _PLAYING or self.revealed[row, col]:
             return 0
-        if self.flagged[row, col]:
-            self.flagged[row, col] = False
         if self.mines[row, col]:
+            self.flagged[row, col] = False
             self.revealed[row, col] = True
             if self.score_mode:
                 self.visible[row, col] = EXPLODED
                 self.exploded += 1
             else:
-                self.outcome = Outcome.LOST
+                self.outcome = _LOST
             return 1
-        if self.clues.exact:
+        if self._exact:
             opened = reveal_region(self, row, col)
         else:
             opened = self._reveal_one_uncertain(row, col)
         self.safe_revealed += opened
         if self.safe_revealed == self.safe_total:
-            self.outcome = Outcome.WON if self.exploded == 0 else Outcome.CLEARED
+            self.outcome = _WON if self.exploded == 0 else _CLEARED
         return opened
 
     def _reveal_one_uncertain(self, row: int, col: int) -> int:

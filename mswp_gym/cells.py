@@ -63,6 +63,10 @@ def neighbour_index(rows: int, cols: int) -> np.ndarray:
     return out
 
 
+SMALL_COUNT_CELLS = 4096
+"""Boards with at most this many cells count clues by scattering each mine's neighbours."""
+
+
 def neighbour_counts(mask: np.ndarray) -> np.ndarray:
     """How many ``True`` cells of ``mask`` surround each cell (the cell itself excluded).
 
@@ -73,10 +77,8 @@ def neighbour_counts(mask: np.ndarray) -> np.ndarray:
         ``(rows, cols)`` int8 counts in ``0..8``.
     """
     rows, cols = mask.shape
-    if rows * cols <= 4096:
-        # Few mines: scatter each mine's neighbours (fast for the standard boards).
-        around = neighbour_index(rows, cols)[np.flatnonzero(mask)].ravel()
-        return np.bincount(around, minlength=rows * cols + 1)[:-1].astype(np.int8).reshape(rows, cols)
+    if rows * cols <= SMALL_COUNT_CELLS:
+        return neighbour_counts_of(np.ravel(mask).nonzero()[0], rows, cols)
     padded = np.zeros((rows + 2, cols + 2), dtype=np.int8)
     padded[1:-1, 1:-1] = mask
     out = (
@@ -85,6 +87,22 @@ def neighbour_counts(mask: np.ndarray) -> np.ndarray:
         + padded[2:, :-2] + padded[2:, 1:-1] + padded[2:, 2:]
     )
     return out
+
+
+def neighbour_counts_of(cells: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """:func:`neighbour_counts` of the set of flat indices ``cells`` (each at most once).
+
+    Scatters each listed cell's neighbours with one ``bincount``: the cost grows with the number
+    of cells listed, not with the board, so it is meant for few cells on boards of at most
+    :data:`SMALL_COUNT_CELLS` cells (it builds a ``(rows*cols, 8)`` table per board size).
+
+    Returns:
+        ``(rows, cols)`` int8 counts in ``0..8``.
+    """
+    around = neighbour_index(rows, cols).take(cells, axis=0).ravel()
+    counts = np.bincount(around, minlength=rows * cols + 1)[:-1].astype(np.int8)
+    counts.shape = (rows, cols)
+    return counts
 
 
 def region_around(cell: Cell, rows: int, cols: int) -> list[Cell]:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from mswp_gym.cells import neighbour_sets
+from mswp_gym.cells import neighbour_table
 
 if TYPE_CHECKING:
     from mswp_gym.board import Board
@@ -42,13 +42,14 @@ def reveal_region(board: Board, row: int, col: int, *, method: str | None = None
     Returns:
         How many cells were newly revealed.
     """
-    if method is None:
-        method = "walk" if board.rows * board.cols <= SMALL_BOARD_CELLS else "layers"
-    if board.counts[row, col] != 0:
+    count = board.counts[row, col]
+    if count:
         board.revealed[row, col] = True
-        board.visible[row, col] = board.counts[row, col]
+        board.visible[row, col] = count
         board.flagged[row, col] = False
         return 1
+    if method is None:
+        method = "walk" if board.rows * board.cols <= SMALL_BOARD_CELLS else "layers"
     if method == "walk":
         opened = _walk(board, row * board.cols + col)
     elif method == "layers":
@@ -62,22 +63,24 @@ def reveal_region(board: Board, row: int, col: int, *, method: str | None = None
 
 
 def _walk(board: Board, start: int) -> np.ndarray:
-    # A hidden zero's component cannot contain a revealed zero (that zero's cascade would have
-    # opened it), so the walk ignores what is revealed and the caller's filter drops old cells.
-    around = neighbour_sets(board.rows, board.cols)
-    counts = board.counts_list()
-    opened = {start}
+    # Revealed cells start out as seen: a hidden zero's component cannot contain a revealed zero
+    # (that zero's cascade would have opened it) and a revealed clue is a border, so every cell the
+    # walk reaches is newly opened. Bytes give fast element access without per-cell NumPy scalars.
+    around = neighbour_table(board.rows, board.cols)
+    counts = board.counts.tobytes()
+    seen = bytearray(board.revealed.tobytes())
+    seen[start] = 1
+    opened = [start]
     stack = [start]
-    pop, push = stack.pop, stack.append
+    pop, push, add = stack.pop, stack.append, opened.append
     while stack:
-        new = around[pop()] - opened
-        if new:
-            opened |= new
-            for n in new:
-                if counts[n] == 0:
+        for n in around[pop()]:
+            if not seen[n]:
+                seen[n] = 1
+                add(n)
+                if not counts[n]:
                     push(n)
-    cells = np.fromiter(opened, dtype=np.intp, count=len(opened))
-    return cells[~board.revealed.ravel()[cells]]
+    return np.array(opened, dtype=np.intp)
 
 
 def _offsets(width: int) -> np.ndarray:

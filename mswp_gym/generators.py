@@ -22,6 +22,7 @@ Every layout is uniformly random among those the rule allows.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Protocol
 
 import numpy as np
@@ -87,19 +88,37 @@ def check_mines(rule: str, rows: int, cols: int, mines: int) -> None:
         )
 
 
+ALLOWED_CACHE_CELLS = 1024
+"""Boards with at most this many cells cache, per excluded region, the sorted allowed cells."""
+
+
+@lru_cache(maxsize=2048)
+def _allowed_cells(cells: int, excluded: tuple[int, ...]) -> np.ndarray:
+    """The flat cells not in ``excluded``, ascending: rank ``r`` among them is entry ``r``."""
+    allowed = np.delete(np.arange(cells), excluded)
+    allowed.flags.writeable = False
+    return allowed
+
+
 def _place(cells: int, mines: int, excluded: list[int], rng: np.random.Generator) -> np.ndarray:
     """Flat bool layout with ``mines`` mines uniformly among the cells not in ``excluded``.
 
     ``excluded`` must be sorted ascending. A uniform draw of ranks among the allowed cells is
-    mapped to cells by stepping over each excluded cell in turn.
+    mapped to cells by stepping over each excluded cell in turn (small boards look the ranks up
+    in a cached table of the allowed cells instead: same cells, same draws).
     """
     flat = np.zeros(cells, dtype=bool)
     if mines == 0:
         return flat
     picks = rng.permutation(cells - len(excluded))[:mines]
-    for cell in excluded:
-        picks += picks >= cell
-    flat[picks] = True
+    if not excluded:
+        flat[picks] = True
+    elif cells <= ALLOWED_CACHE_CELLS:
+        flat[_allowed_cells(cells, tuple(excluded)).take(picks)] = True
+    else:
+        for cell in excluded:
+            picks += picks >= cell
+        flat[picks] = True
     return flat
 
 
