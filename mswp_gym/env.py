@@ -9,17 +9,22 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from mswp_gym.board import Board
+from mswp_gym.board import Board, hidden_view
 from mswp_gym.cells import neighbour_table
 from mswp_gym.clues import ClueModel
 from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
 from mswp_gym.encoding import check_obs_mode, encode, observation_space
 from mswp_gym.generators import Generator, check_mines, check_size, make_generator
-from mswp_gym.masks import action_mask
+from mswp_gym.masks import action_mask, update_action_mask
 from mswp_gym.render_rgb import render_rgb
 from mswp_gym.render_text import render_ansi
 from mswp_gym.rewards import RewardConfig
 from mswp_gym.spec import GameSpec
+
+# Enum member lookups cost a class-attribute search each time; the hot paths use these aliases.
+_PLAYING = Outcome.PLAYING
+_WON = Outcome.WON
+_LOST = Outcome.LOST
 
 BEGINNER_DENSITY = 10 / 81
 """Mines per cell of the Beginner board, used when neither ``mines`` nor ``density`` is given."""
@@ -169,9 +174,13 @@ class MinesweeperEnv(gym.Env[Any, int]):
         self._neighbours = neighbour_table(self.rows, self.cols) if self._cells <= 4096 else None
         self._viewer: Any = None
         self._board: Board | None = None
-        self._pre_visible = np.full((self.rows, self.cols), HIDDEN, dtype=np.int8)
+        self._pre_visible = hidden_view(self.rows, self.cols)
         self._visible = self._pre_visible
-        self._mask = action_mask(self._visible, self.flag_actions)
+        # Every game starts all hidden, so every game starts with this mask.
+        self._start_mask = action_mask(self._pre_visible, self.flag_actions)
+        self._start_mask.flags.writeable = False
+        self._mask = self._start_mask.copy()
+        self._board_obs = obs_mode == "board"
         self._steps = 0
         self._invalid = 0
         self._reveals = 0
@@ -188,40 +197,36 @@ class MinesweeperEnv(gym.Env[Any, int]):
         self._done = False
         if self.generator.needs_first_click:
             self._board = None
-            self._pre_visible = np.full((self.rows, self.cols), HIDDEN, dtype=np.int8)
+            self._pre_visible = hidden_view(self.rows, self.cols)
             self._visible = self._pre_visible
         else:
             self._new_board(None)
-        self._mask = action_mask(self._visible, self.flag_actions)
+        # The mask is kept up to date cell by cell from here on (see _reveal, _toggle_flag).
+        self._mask = self._start_mask.copy()
         if self.render_mode == "human":
             self.render()
-        return encode(self.obs_mode, self._visible, self._mask), self._info()
+        return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         """Reveal (or flag) one cell. See the class docstring for rewards and the episode end."""
-        index = self._check_action(action)
+        if type(action) is int and 0 <= action < self._n_actions:  # the common case, fast
+            index = action
+        else:
+            index = self._check_action(action)
         if self._done:
             raise RuntimeError("no episode in progress (never reset, or ended): call reset() before step()")
         self._steps += 1
-        if index >= self._cells:
-            reward = self._toggle_flag(index - self._cells)
-        else:
+        if index < self._cells:
             reward = self._reveal(index)
+        else:
+            reward = self._toggle_flag(index - self._cells)
         board = self._board
-        outcome = board.outcome if board is not None else Outcome.PLAYING
-        terminated = outcome != Outcome.PLAYING
+        terminated = board is not None and board.outcome != _PLAYING
         truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
         self._done = terminated or truncated
-        self._mask = action_mask(self._visible, self.flag_actions)
         if self.render_mode == "human":
             self.render()
-        return (
-            encode(self.obs_mode, self._visible, self._mask),
-            reward,
-            terminated,
-            truncated,
-            self._info(),
-        )
+        return self._observation(), reward, terminated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
         """Legal actions as a bool array (what sb3-contrib's MaskablePPO calls)."""
@@ -266,9 +271,12 @@ class MinesweeperEnv(gym.Env[Any, int]):
         return state
 
     # ------------------------------------------------------------ internals
+    def _observation(self) -> Any:
+        if self._board_obs:
+            return self._visible.copy()
+        return encode(self.obs_mode, self._visible, self._mask)
+
     def _check_action(self, action: Any) -> int:
-        if type(action) is int and 0 <= action < self._n_actions:  # the common case, fast
-            return action
         try:
             if isinstance(action, np.ndarray):
                 if action.size != 1:
@@ -289,7 +297,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
     def _new_board(self, first_click: tuple[int, int] | None) -> Board:
         layout = self.generator.layout(self.rows, self.cols, self.mines, self.np_random, first_click)
         board = Board(layout, score_mode=self.score_mode, clues=self.clues, rng=self.np_random)
-        if self._board is None and first_click is not None:
+        if self._board is None and first_click is not None and self._flags:
             flagged = self._pre_visible == FLAGGED
             board.flagged |= flagged
             board.visible[flagged] = FLAGGED
@@ -309,10 +317,14 @@ class MinesweeperEnv(gym.Env[Any, int]):
         informed = not first and self._has_revealed_neighbour(board, index)
         self._reveals += 1
         exploded_before = board.exploded
-        board.reveal(row, col)
-        if board.outcome == Outcome.LOST or board.exploded > exploded_before:
+        opened = board.reveal(row, col)
+        if opened == 1:
+            update_action_mask(self._mask, self._visible, index, self.flag_actions)
+        elif opened:
+            self._mask = action_mask(self._visible, self.flag_actions)
+        if board.outcome == _LOST or board.exploded > exploded_before:
             return self.rewards.loss
-        if board.outcome == Outcome.WON:
+        if board.outcome == _WON:
             return self.rewards.win
         if first:
             return self.rewards.first_move
@@ -334,25 +346,29 @@ class MinesweeperEnv(gym.Env[Any, int]):
             code = self._pre_visible[row, col]
             self._pre_visible[row, col] = HIDDEN if code == FLAGGED else FLAGGED
             self._flags += 1 if code == HIDDEN else -1
-            return self.rewards.flag
-        if self._board.revealed[row, col]:
+        elif self._board.revealed[row, col]:
             self._invalid += 1
             return self.rewards.invalid
-        self._flags += 1 if self._board.toggle_flag(row, col) else -1
+        else:
+            self._flags += 1 if self._board.toggle_flag(row, col) else -1
+        update_action_mask(self._mask, self._visible, index, self.flag_actions)
         return self.rewards.flag
 
     def _info(self) -> dict[str, Any]:
         board = self._board
-        outcome = board.outcome if board is not None else Outcome.PLAYING
-        flags = self._flags if board is None else board.flags if self.flag_actions else 0
+        if board is None:
+            outcome, revealed, flags = _PLAYING, 0, self._flags
+        else:
+            outcome, revealed = board.outcome, board.safe_revealed
+            flags = board.flags if self.flag_actions else 0
         info: dict[str, Any] = {
             "action_mask": self._mask.copy(),
             "outcome": int(outcome),
-            "cells_revealed": board.safe_revealed if board is not None else 0,
+            "cells_revealed": revealed,
             "mines_left": self.mines - flags,
             "steps": self._steps,
             "invalid_actions": self._invalid,
-            "is_success": outcome == Outcome.WON,
+            "is_success": outcome == _WON,
         }
         if self.score_mode:
             exploded = board.exploded if board is not None else 0

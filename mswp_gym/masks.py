@@ -28,3 +28,22 @@ def action_mask(visible: np.ndarray, flag_actions: bool = False) -> np.ndarray:
         return reveal
     flag = reveal | (flat == FLAGGED).view(np.int8)
     return np.concatenate((reveal, flag))
+
+
+def update_action_mask(mask: np.ndarray, visible: np.ndarray, index: int, flag_actions: bool = False) -> None:
+    """Bring ``mask`` (an :func:`action_mask` result) up to date after cell ``index`` changed.
+
+    The same rule as :func:`action_mask`, applied to one cell, so that a move that changes one cell
+    need not rescan the board: afterwards ``mask`` equals ``action_mask(visible, flag_actions)``
+    if it did before the change.
+
+    Args:
+        mask: the int8 mask to update in place.
+        visible: ``(rows, cols)`` int8 visible board, after the change.
+        index: the flat index ``row * cols + col`` of the changed cell.
+        flag_actions: whether the mask carries the flag half.
+    """
+    code = visible.flat[index]
+    mask[index] = code == HIDDEN
+    if flag_actions:
+        mask[visible.size + index] = code == HIDDEN or code == FLAGGED
