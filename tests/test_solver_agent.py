@@ -8,7 +8,7 @@ import pytest
 from agents.base import Agent
 from agents.solver import SolverAgent, mine_probabilities
 from agents.solver.endgame import endgame_move
-from agents.solver.guess import _dominating_cell, _Outcome, forced_guess
+from agents.solver.guess import _dominating_cell, _Outcome
 from agents.solver.probability import analyse
 from mswp_gym.board import Board
 from mswp_gym.constants import HIDDEN, NO_CLUE, Outcome
@@ -173,18 +173,6 @@ def test_dominating_cell__takes_the_always_safest_next_guess_only_when_safer_now
     assert _dominating_cell(tied, 0.3, probability, legal) is None
     assert _dominating_cell(same[:1], 0.3, probability, legal) is None  # one value: no information
     assert _dominating_cell(same, 0.3, probability, np.array([True, False, True])) is None
-
-
-def test_forced_guess__finds_a_dead_pair() -> None:
-    # The pair (1, 2)/(1, 3) holds one mine and touches no other unknown cell.
-    board = np.array([[NO_CLUE, NO_CLUE, 1, 1], [NO_CLUE, NO_CLUE, HIDDEN, HIDDEN]], dtype=np.int8)
-    analysis = analyse(board, 1)
-    flat = board.ravel()
-    unknown = (flat == HIDDEN).tolist()
-    from mswp_gym.cells import neighbour_table
-
-    cell = forced_guess(analysis, board, [6, 7], unknown, neighbour_table(2, 4))
-    assert cell == 6
 
 
 def test_solver_agent__is_built_by_the_registry_and_plays_the_env() -> None:

@@ -2,9 +2,10 @@
 
 Order of preference, after the published strong solvers (PSEQ, JSMinesweeper):
 
-1. A *forced* guess: a cell whose risk no future reveal can lower (a dead 50/50 and the like:
-   an uncertain cell all of whose unknown neighbours belong to the same closed clue set, see
-   :func:`forced_guess`). It has to be taken sooner or later, so it is taken at once.
+1. A *forced* guess: a cell of a 50/50 or pseudo-50/50 that no future reveal can resolve (two
+   cells that nothing can ever tell apart and that cannot both be mines, see
+   :mod:`agents.solver.unavoidable`). Its risk has to be taken sooner or later, so it is taken at
+   once, and its number may help elsewhere.
 2. Depth 0: the lowest mine probability; exact ties go to the cell with the fewest unknown
    neighbours (the most likely to show a small number and open up), then to the seeded RNG.
 3. Depth 1: every cell within ``tolerance`` of the lowest risk (at most ``candidates`` of them) is
@@ -12,7 +13,8 @@ Order of preference, after the published strong solvers (PSEQ, JSMinesweeper):
    by its *two-step safety* ``(1 - p) * E_v[s(v)]``, where ``s(v)`` is 1 if the next position has a
    certain safe cell and otherwise its best safety; plus ``progress_weight`` times
    ``(1 - p) * P(the next position has a certain safe cell)``. The numbers a cell can show are
-   weighted by the exact number of layouts behind each.
+   weighted by the exact number of layouts behind each. Options (measured, off by default): a
+   blended next-move safety and the long-term 50/50 influence (:mod:`agents.solver.long_term`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from agents.solver.long_term import LongTermRisk
 from agents.solver.probability import Analysis, RegionCache, analyse_reveal
+from agents.solver.unavoidable import unavoidable_guess
 from mswp_gym.cells import neighbour_table
 from mswp_gym.constants import EXPLODED, MINE
 
@@ -70,6 +74,8 @@ def choose_guess(
     dead_last: bool = True,
     near_off: bool = False,
     dominating: bool = False,
+    blend: bool = False,
+    long_term: bool = False,
 ) -> Guess:
     """Pick the cell to reveal when no unknown cell is certainly safe.
 
@@ -90,6 +96,10 @@ def choose_guess(
         dominating: Depth 1: if, whatever the chosen cell shows, the next position's single safest
             cell is always the same cell and that cell is already safer now, that cell is played
             instead (it would be the next guess anyway, at a lower risk).
+        blend: Depth 1: score the next move by the blended safety of its two best cells (see
+            :func:`_two_step_score`).
+        long_term: Depth 1: multiply each score by its 50/50 influence factor
+            (:mod:`agents.solver.long_term`).
 
     Returns:
         The :class:`Guess`.
@@ -109,7 +119,7 @@ def choose_guess(
     order = sorted(options, key=lambda c: (probability[c], openness[c]))
     best = float(probability[order[0]])
 
-    forced = forced_guess(analysis, board, order, unknown_flat, table)
+    forced = unavoidable_guess(analysis, board, order, total_mines, cache, table)
     if forced is not None:
         return Guess(cell=forced, risk=float(probability[forced]), score=None, forced=True, tried=0)
     if depth == 0:
@@ -120,11 +130,14 @@ def choose_guess(
     shortlist = _shortlist(order, probability, analysis.frontier, best, tolerance, candidates, near_off, table, unknown_flat, board)
     scored: list[tuple[bool, float, float, int, int]] = []
     outcomes_of: dict[int, list[_Outcome]] = {}
+    influence = LongTermRisk(analysis, board, total_mines, cache) if long_term else None
     for cell in shortlist:
         outcomes = _outcomes(cell, analysis, total_mines, legal, cache, table)
         outcomes_of[cell] = outcomes
         risk = float(probability[cell])
-        score = _two_step_score(outcomes, risk, progress_weight, linked)
+        score = _two_step_score(outcomes, risk, progress_weight, linked, blend)
+        if influence is not None:
+            score *= influence.score_factor(cell)
         # A cell that can show only one number tells nothing: it goes last unless nothing else is left.
         dead = dead_last and len(outcomes) == 1 and risk > 0.0
         scored.append((dead, -score, risk, openness[cell], cell))
@@ -196,6 +209,8 @@ class _Outcome:
     """Certain safe cells of the next position."""
     safest: int | None = None
     """The single safest uncertain cell of the next position (None if several share the lowest risk)."""
+    second: float = 1.0
+    """Second-best safety of an uncertain cell in the next position (equal to ``safety`` on a tie)."""
 
 
 def _outcomes(
@@ -207,35 +222,45 @@ def _outcomes(
     unknown = set(analysis.position.unknown)
     known = sum(1 for n in table[cell] if n in visible)
     hidden_around = sum(1 for n in table[cell] if n in unknown)
-    found: list[tuple[float, float, frozenset[int], int | None]] = []
+    found: list[tuple[float, float, frozenset[int], int | None, float]] = []
     for value in range(known, known + hidden_around + 1):
         try:
             after = analyse_reveal(analysis, cell, value, total_mines, cache)
         except ValueError:
             continue
         hidden = [c for c in after.position.unknown if legal[c] and c not in after.mines and c not in after.safe]
-        safety, safest = 1.0, None
+        safety, safest, second = 1.0, None, 1.0
         if hidden:
             risks = after.probability[hidden]
             lowest = float(risks.min())
-            safety = 1.0 - lowest
+            safety = second = 1.0 - lowest
             at = np.flatnonzero(risks <= lowest + 1e-12)
-            safest = hidden[int(at[0])] if len(at) == 1 else None
-        found.append((after.log_layouts, safety, after.safe, safest))
+            if len(at) == 1:
+                safest = hidden[int(at[0])]
+                second = 1.0 - float(np.partition(risks, 1)[1]) if len(hidden) > 1 else 1.0
+        found.append((after.log_layouts, safety, after.safe, safest, second))
     if not found:
         return []
     top = max(item[0] for item in found)
     weights = [math.exp(item[0] - top) for item in found]
     total = sum(weights)
-    return [_Outcome(w / total, safety, safe, safest) for w, (_, safety, safe, safest) in zip(weights, found)]
+    return [
+        _Outcome(w / total, safety, safe, safest, second)
+        for w, (_, safety, safe, safest, second) in zip(weights, found)
+    ]
 
 
-def _two_step_score(outcomes: list[_Outcome], risk: float, progress_weight: float, linked: bool) -> float:
+def _two_step_score(
+    outcomes: list[_Outcome], risk: float, progress_weight: float, linked: bool, blend: bool = False
+) -> float:
     """``(1 - p) * (E_v[s(v)] + progress_weight * P(progress))`` (see the module docstring).
 
     With ``linked``, cells that are safe after every value (safe merely because ``cell`` is) do not
     count as progress, and a next position whose only safe cells are those is scored by its best
     safety among the other cells.
+
+    With ``blend``, ``s(v)`` is the blended safety of the next move (JSMinesweeper's): a weighted
+    average ``(4 * best + second) / 5`` of the two best safeties there, a certain cell counting as 1.
     """
     if not outcomes:
         return 0.0
@@ -245,52 +270,14 @@ def _two_step_score(outcomes: list[_Outcome], risk: float, progress_weight: floa
     expected_safety = 0.0
     progress = 0.0
     for outcome in outcomes:
-        moves_on = bool(outcome.safe - common) if linked else bool(outcome.safe)
-        expected_safety += outcome.weight * (1.0 if moves_on else outcome.safety)
+        clears = len(outcome.safe - common) if linked else len(outcome.safe)
+        moves_on = clears > 0
+        if blend:
+            best, second = (1.0, 1.0) if clears >= 2 else (1.0, outcome.safety) if clears else (outcome.safety, outcome.second)
+            value = (4.0 * best + second) / 5.0
+        else:
+            value = 1.0 if moves_on else outcome.safety
+        expected_safety += outcome.weight * value
         progress += outcome.weight * moves_on
     return (1.0 - risk) * (expected_safety + progress_weight * progress)
 
-
-def forced_guess(
-    analysis: Analysis,
-    board: np.ndarray,
-    order: list[int],
-    unknown_flat: list[bool],
-    table: tuple[tuple[int, ...], ...],
-) -> int | None:
-    """A cell of a dead 50/50, if the position has one (the first in ``order``).
-
-    A dead 50/50 is a pair of unknown cells holding exactly one mine (a clue covers exactly the
-    pair) where neither cell has an unknown neighbour outside the pair: no future reveal can add a
-    clue over them, and the global mine count cannot tell the two layouts apart. It has to be
-    guessed sooner or later, at the same risk, so it is guessed at once.
-    """
-    position = analysis.position
-    settled = analysis.safe | analysis.mines | analysis.visible_mines
-    pairs: dict[tuple[int, int], None] = {}
-    for cells, mines in position.constraints:
-        live = [c for c in cells if c not in settled]
-        left = mines - sum(1 for c in cells if c in analysis.mines)
-        if len(live) == 2 and left == 1:
-            pairs[(live[0], live[1])] = None
-    if not pairs:
-        return None
-    dead: set[int] = set()
-    for a, b in pairs:
-        if _closed_pair(a, b, settled, unknown_flat, table):
-            dead.update((a, b))
-    for cell in order:
-        if cell in dead:
-            return cell
-    return None
-
-
-def _closed_pair(
-    a: int, b: int, settled: frozenset[int], unknown_flat: list[bool], table: tuple[tuple[int, ...], ...]
-) -> bool:
-    """True if neither ``a`` nor ``b`` has an undecided unknown neighbour other than each other."""
-    for cell, partner in ((a, b), (b, a)):
-        for n in table[cell]:
-            if unknown_flat[n] and n != partner and n not in settled:
-                return False
-    return True

@@ -189,6 +189,33 @@ def analyse_reveal(
     )
 
 
+def analyse_assuming(
+    base: Analysis,
+    mines: tuple[int, ...],
+    safe: tuple[int, ...],
+    total_mines: int,
+    cache: RegionCache,
+    node_budget: int = DEFAULT_NODE_BUDGET,
+) -> Analysis:
+    """The analysis of ``base``'s position restricted to the layouts with mines on ``mines`` and none on
+    ``safe`` (all undecided unknown cells of ``base``).
+
+    ``exp(result.log_layouts - base.log_layouts)`` is the probability of that event, and
+    ``result.safe`` holds the cells that cannot be mines under it (e.g. whether two cells can both
+    be mines).
+
+    Raises:
+        ValueError: no layout fits the assumption.
+    """
+    assumptions: tuple[Constraint, ...] = (*(((m,), 1) for m in mines), *(((c,), 0) for c in safe))
+    constraints = (*base.reduced, *assumptions)
+    first = len(base.reduced)
+    return _solve(
+        base.position, constraints, base.deduced_safe, base.deduced_mines, base.probability.copy(),
+        base.visible_mines, total_mines, cache, node_budget, list(range(first, len(constraints))),
+    )
+
+
 def _solve(
     position: Position,
     constraints: tuple[Constraint, ...],

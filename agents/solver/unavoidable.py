@@ -1,0 +1,114 @@
+"""Unavoidable guesses: 50/50s and pseudo-50/50s that no future reveal can resolve.
+
+Two unknown cells ``a`` and ``b`` are *indistinguishable* when every cell that neighbours exactly
+one of them is off the board, a known mine, or a revealed cell without a clue (``NO_CLUE``): then every clue that is or ever will be on the board
+counts ``a`` and ``b`` together, and the total mine count treats them alike, so no information can
+ever tell them apart. If, besides, the two cannot both be mines, the pair holds either no mine (both
+safe) or exactly one, which will have to be guessed at even odds sooner or later. Either way the
+risk of guessing one of them now is risk that has to be taken anyway (in expectation it cannot go
+down), while the number it shows may help elsewhere: so it is guessed at once. This is the
+"50/50 and pseudo-50/50" rule of the strong published solvers (JSMinesweeper).
+
+A revealed cell next to only one of the two disqualifies the pair: its other unknown cells may be
+settled later, and then it tells ``a`` from ``b``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from agents.solver.probability import Analysis, RegionCache, analyse_assuming
+from mswp_gym.constants import NO_CLUE
+
+
+def unavoidable_guess(
+    analysis: Analysis,
+    board: np.ndarray,
+    order: list[int],
+    total_mines: int,
+    cache: RegionCache,
+    table: tuple[tuple[int, ...], ...],
+) -> int | None:
+    """A cell of an indistinguishable pair that holds at most one mine, if the position has one.
+
+    Args:
+        analysis: The analysis of the position (no certainly safe cell left to play).
+        board: ``(rows, cols)`` visible board.
+        order: The cells that may be guessed, best first (legal, not certain mines).
+        total_mines: Mines on the board.
+        cache: Region cache shared with the caller.
+        table: The board's neighbour table.
+
+    Returns:
+        The cell of the first such pair that comes first in ``order``, or None.
+    """
+    for a, b in unavoidable_pairs(analysis, board, order, total_mines, cache, table):
+        return a if order.index(a) < order.index(b) else b
+    return None
+
+
+def unavoidable_pairs(
+    analysis: Analysis,
+    board: np.ndarray,
+    order: list[int],
+    total_mines: int,
+    cache: RegionCache,
+    table: tuple[tuple[int, ...], ...],
+) -> Iterator[tuple[int, int]]:
+    """Every indistinguishable pair of uncertain cells of ``order`` that cannot hold two mines.
+
+    Arguments as for :func:`unavoidable_guess`. Pairs are side-by-side cells, and any two cells that
+    a clue covers alone; each is yielded once, as ``(a, b)`` with ``a < b``.
+    """
+    position = analysis.position
+    mute = analysis.mines | analysis.visible_mines | frozenset(np.flatnonzero(board.ravel() == NO_CLUE).tolist())
+    live = {c for c in order if 0.0 < float(analysis.probability[c]) < 1.0}
+    if len(live) < 2:
+        return
+    for a, b in _candidate_pairs(live, analysis, position.cols):
+        if _indistinguishable(a, b, mute, table) and not _can_both_be_mines(a, b, analysis, total_mines, cache):
+            yield a, b
+
+
+def _candidate_pairs(live: set[int], analysis: Analysis, cols: int) -> list[tuple[int, int]]:
+    """Side-by-side live pairs (the only ones that can share all but off-board or mine neighbours
+    in practice), then the live pairs that some clue covers alone."""
+    pairs: list[tuple[int, int]] = []
+    seen: set[tuple[int, int]] = set()
+    for a in sorted(live):
+        for b in (a + 1 if (a + 1) % cols else -1, a + cols):
+            if b in live and (a, b) not in seen:
+                seen.add((a, b))
+                pairs.append((a, b))
+    for cells, _mines in analysis.reduced:
+        inside = [c for c in cells if c in live]
+        if len(inside) == 2:
+            key = (min(inside), max(inside))
+            if key not in seen:
+                seen.add(key)
+                pairs.append(key)
+    return pairs
+
+
+def _indistinguishable(a: int, b: int, mute: frozenset[int], table: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether every cell next to exactly one of ``a``, ``b`` (other than the pair) is ``mute``: a known
+    mine or a revealed cell without a clue, which can never show a number."""
+    around_a, around_b = set(table[a]), set(table[b])
+    for cell in around_a ^ around_b:
+        if cell != a and cell != b and cell not in mute:
+            return False
+    return True
+
+
+def _can_both_be_mines(a: int, b: int, analysis: Analysis, total_mines: int, cache: RegionCache) -> bool:
+    """Whether some layout of the position has mines on both ``a`` and ``b``."""
+    for cells, mines in analysis.reduced:
+        if mines <= 1 and a in cells and b in cells:
+            return False
+    try:
+        given_a = analyse_assuming(analysis, (a,), (), total_mines, cache)
+    except ValueError:  # a cannot be a mine at all
+        return False
+    return b not in given_a.safe

@@ -1,0 +1,196 @@
+"""The solver's guess rules: unavoidable 50/50s (and pseudo-50/50s) and long-term 50/50 influence."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from agents.solver.long_term import LongTermRisk
+from agents.solver.probability import RegionCache, analyse, analyse_assuming
+from agents.solver.unavoidable import unavoidable_guess, unavoidable_pairs
+from mswp_gym.cells import neighbour_counts, neighbour_table
+from mswp_gym.constants import HIDDEN, MINE, NO_CLUE
+
+M, H = MINE, HIDDEN
+
+
+def layouts(board: np.ndarray, total_mines: int) -> list[frozenset[int]]:
+    """Every set of mine cells (visible mines included) consistent with ``board``."""
+    rows, cols = board.shape
+    flat = board.ravel().tolist()
+    unknown = [i for i, v in enumerate(flat) if v == HIDDEN]
+    known = {i for i, v in enumerate(flat) if v == MINE}
+    table = neighbour_table(rows, cols)
+    clues = [(i, v) for i, v in enumerate(flat) if v >= 0]
+    found = []
+    for chosen in itertools.combinations(unknown, total_mines - len(known)):
+        mines = set(chosen) | known
+        if all(sum(n in mines for n in table[i]) == v for i, v in clues):
+            found.append(frozenset(mines))
+    return found
+
+
+def random_position(rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    """A small position from a real layout: some safe cells revealed, some mines shown as known."""
+    rows, cols = int(rng.integers(2, 5)), int(rng.integers(2, 6))
+    cells = rows * cols
+    total = int(rng.integers(1, max(2, cells // 2)))
+    layout = np.zeros(cells, dtype=bool)
+    layout[rng.choice(cells, total, replace=False)] = True
+    layout = layout.reshape(rows, cols)
+    counts = neighbour_counts(layout)
+    board = np.full((rows, cols), HIDDEN, dtype=np.int8)
+    for r, c in np.argwhere(~layout):
+        if rng.random() < 0.5:
+            board[r, c] = NO_CLUE if rng.random() < 0.1 else counts[r, c]
+    for r, c in np.argwhere(layout):
+        if rng.random() < 0.4:
+            board[r, c] = MINE
+    return board, total
+
+
+def live_order(board: np.ndarray, total: int) -> tuple[list[int], object]:
+    analysis = analyse(board, total)
+    order = [c for c in analysis.position.unknown if 0.0 < analysis.probability[c] < 1.0]
+    return order, analysis
+
+
+def test_unavoidable_guess__a_pair_between_mines_on_the_edge_is_guessed_at_once() -> None:
+    # (1, 1) and (1, 2) hold one mine; every cell beside only one of them is a mine or off the board.
+    board = np.array([[M, 3, 3, M], [M, H, H, M]], dtype=np.int8)
+    order, analysis = live_order(board, 5)
+    table = neighbour_table(2, 4)
+    assert unavoidable_guess(analysis, board, order, 5, RegionCache(), table) in (5, 6)
+
+
+def test_unavoidable_guess__a_pseudo_pair_that_may_be_safe_is_guessed_at_once() -> None:
+    # One mine among the four hidden cells (by the mine count), walled in by mines: whatever is
+    # revealed later counts them together, so the risk has to be taken sooner or later.
+    board = np.array([[M, H, H, M], [M, H, H, M]], dtype=np.int8)
+    order, analysis = live_order(board, 5)
+    assert unavoidable_guess(analysis, board, order, 5, RegionCache(), neighbour_table(2, 4)) in (1, 2, 5, 6)
+
+
+def test_unavoidable_guess__not_when_both_can_be_mines() -> None:
+    board = np.array([[M, H, H, M], [M, H, H, M]], dtype=np.int8)
+    order, analysis = live_order(board, 6)  # two mines among the four: a pair can hold both
+    pairs = list(unavoidable_pairs(analysis, board, order, 6, RegionCache(), neighbour_table(2, 4)))
+    assert pairs == []
+
+
+def test_unavoidable_guess__not_when_a_clue_beside_one_of_them_can_still_tell() -> None:
+    # The clue (0, 1) covers only (1, 1) and (1, 2) among unknown cells, and neither touches another
+    # unknown cell; but the clue (2, 0) touches (1, 1) and not (1, 2), and its other unknown cell
+    # (3, 0) is undecided: settling it later tells the two apart (here it already makes (1, 1) the
+    # likelier mine). An older, narrower rule took this for a dead 50/50.
+    board = np.array(
+        [
+            [M, 3, 3, M, H, H],
+            [M, H, H, M, H, H],
+            [3, M, 6, M, H, H],
+            [H, H, M, M, H, H],
+        ],
+        dtype=np.int8,
+    )
+    total = 11
+    order, analysis = live_order(board, total)
+    assert analysis.probability[7] != analysis.probability[8]
+    pairs = list(unavoidable_pairs(analysis, board, order, total, RegionCache(), neighbour_table(4, 6)))
+    assert all(7 not in pair and 8 not in pair for pair in pairs)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_unavoidable_pairs__are_sound_against_every_layout(seed: int) -> None:
+    """Every pair found holds at most one mine, and swapping its two cells in any layout gives a
+    layout that fits the board and shows the same number on every other cell: nothing can ever tell
+    the two apart."""
+    rng = np.random.default_rng(seed)
+    found = 0
+    for _ in range(300):
+        board, total = random_position(rng)
+        rows, cols = board.shape
+        try:
+            order, analysis = live_order(board, total)
+        except ValueError:
+            continue
+        table = neighbour_table(rows, cols)
+        fits = set(layouts(board, total))
+        for a, b in unavoidable_pairs(analysis, board, order, total, RegionCache(), table):
+            found += 1
+            for mines in fits:
+                assert not (a in mines and b in mines)
+                swapped = frozenset((mines - {a, b}) | ({b} if a in mines else set()) | ({a} if b in mines else set()))
+                assert swapped in fits
+                for cell in range(rows * cols):
+                    if cell in (a, b) or cell in mines:
+                        continue
+                    same = sum(n in mines for n in table[cell]) == sum(n in swapped for n in table[cell])
+                    assert same or board.ravel()[cell] == NO_CLUE
+    assert found > 0, "the random positions should contain some unavoidable pairs"
+
+
+def test_analyse_assuming__gives_the_probability_of_the_event() -> None:
+    rng = np.random.default_rng(7)
+    checked = 0
+    for _ in range(200):
+        board, total = random_position(rng)
+        try:
+            order, analysis = live_order(board, total)
+        except ValueError:
+            continue
+        if len(order) < 2:
+            continue
+        fits = layouts(board, total)
+        a, b = (int(c) for c in rng.choice(order, 2, replace=False))
+        expected = sum(1 for mines in fits if a in mines and b not in mines) / len(fits)
+        try:
+            given = analyse_assuming(analysis, (a,), (b,), total, RegionCache())
+            got = math.exp(given.log_layouts - analysis.log_layouts)
+        except ValueError:
+            got = 0.0
+        assert got == pytest.approx(expected, abs=1e-9)
+        checked += 1
+    assert checked > 50
+
+
+def test_long_term_risk__credits_the_mine_of_a_would_be_fifty_fifty() -> None:
+    board = np.array(
+        [
+            [M, M, 2, H],
+            [H, M, H, H],
+            [H, M, H, H],
+            [H, H, H, H],
+        ],
+        dtype=np.int8,
+    )
+    total = 8
+    analysis = analyse(board, total)
+    risk = LongTermRisk(analysis, board, total, RegionCache())
+    fits = layouts(board, total)
+
+    def chance(mines: set[int], safe: set[int]) -> float:
+        return sum(1 for m in fits if mines <= m and not safe & m) / len(fits)
+
+    cell = 4  # (1, 0)
+    # Its own pair with (2, 0) is a 50/50 with its mine on (1, 0) when (3, 0) and (3, 1) are mines
+    # too ((0, 0) and (0, 1) already are); and it enables the pair (2, 0)/(3, 0), whose other beside
+    # cells are mines or off the board.
+    own_pair = chance({4, 12, 13}, {8})
+    enabled = chance({8, 4}, {12})
+    p = float(analysis.probability[cell])
+    assert own_pair > 0 and enabled > 0
+    assert risk.influence(cell) == pytest.approx(min(own_pair + enabled, p, 1 - p), abs=1e-9)
+    assert risk.score_factor(cell) == pytest.approx(1 + 0.9 * risk.influence(cell) / (1 - p))
+    for (mines, safe), value in risk._tallies.items():  # every count it made, against every layout
+        assert value == pytest.approx(chance(set(mines), set(safe)), abs=1e-9)
+
+
+def test_long_term_risk__no_influence_in_the_open() -> None:
+    board = np.full((5, 5), HIDDEN, dtype=np.int8)
+    board[2, 2] = 1
+    analysis = analyse(board, 4)
+    risk = LongTermRisk(analysis, board, 4, RegionCache())
+    assert risk.influence(6) == 0.0  # (1, 1): every cell beside its pairs is hidden and free
