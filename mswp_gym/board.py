@@ -23,6 +23,10 @@ _LOST = Outcome.LOST
 _CLEARED = Outcome.CLEARED
 
 
+_NO_CELLS = np.zeros(0, dtype=np.intp)
+_NO_CELLS.flags.writeable = False
+
+
 @lru_cache(maxsize=16)
 def _hidden_template(rows: int, cols: int) -> np.ndarray:
     template = np.full((rows, cols), HIDDEN, dtype=np.int8)
@@ -48,6 +52,9 @@ class Board:
         outcome: where the game stands.
         score_mode: if True, a revealed mine shows as ``EXPLODED`` and the game goes on until every
             safe cell is revealed (the CS520 report's scoring).
+        last_opened: ``(n,)`` intp, the flat indices of the cells opened by the last reveal that
+            opened more than one cell (a flood fill); lets a caller update its own per-cell state
+            without rescanning the board. Empty before any such reveal.
     """
 
     def __init__(
@@ -73,34 +80,37 @@ class Board:
         if layout.ndim != 2 or layout.shape[0] < 1 or layout.shape[1] < 1:
             raise ValueError(f"a layout must be a non-empty 2-D array, got shape {layout.shape}")
         self.mines: np.ndarray = layout.astype(bool)  # (rows, cols) bool
-        self.rows, self.cols = (int(n) for n in self.mines.shape)
-        cells = self.rows * self.cols
+        rows, cols = self.mines.shape
+        self.rows: int = rows
+        self.cols: int = cols
+        cells = rows * cols
         self.counts: np.ndarray  # (rows, cols) int8
         if cells <= SMALL_COUNT_CELLS:
             mine_cells = self.mines.ravel().nonzero()[0]
             self.mine_count = len(mine_cells)
-            self.counts = neighbour_counts_of(mine_cells, self.rows, self.cols)
+            self.counts = neighbour_counts_of(mine_cells, rows, cols)
         else:
             self.mine_count = int(np.count_nonzero(self.mines))
             self.counts = neighbour_counts(self.mines)
         if self.mine_count >= cells:
             raise ValueError(
-                f"a layout needs at least one safe cell: {self.mine_count} mines on "
-                f"{self.rows}x{self.cols}"
+                f"a layout needs at least one safe cell: {self.mine_count} mines on {rows}x{cols}"
             )
-        if not clues.exact and rng is None:
+        exact = clues.exact
+        if not exact and rng is None:
             raise ValueError("uncertain clues need an rng to draw them from")
-        self.revealed: np.ndarray = np.zeros(self.mines.shape, dtype=bool)  # (rows, cols) bool
-        self.flagged: np.ndarray = np.zeros(self.mines.shape, dtype=bool)  # (rows, cols) bool
-        self.visible: np.ndarray = hidden_view(self.rows, self.cols)  # (rows, cols) int8
+        self.revealed: np.ndarray = np.zeros((rows, cols), dtype=bool)  # (rows, cols) bool
+        self.flagged: np.ndarray = np.zeros((rows, cols), dtype=bool)  # (rows, cols) bool
+        self.visible: np.ndarray = hidden_view(rows, cols)  # (rows, cols) int8
         self.score_mode = score_mode
         self.outcome = _PLAYING
         self.safe_total = cells - self.mine_count
         self.safe_revealed = 0
         self.exploded = 0
         self._counts_list: list[int] | None = None
+        self.last_opened: np.ndarray = _NO_CELLS  # (n,) intp
         self.clues = clues
-        self._exact = clues.exact
+        self._exact = exact
         self.rng = rng
 
     # ------------------------------------------------------------------ moves

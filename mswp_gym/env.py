@@ -15,7 +15,7 @@ from mswp_gym.clues import ClueModel
 from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
 from mswp_gym.encoding import check_obs_mode, encode, observation_space
 from mswp_gym.generators import Generator, check_mines, check_size, make_generator
-from mswp_gym.masks import action_mask, update_action_mask
+from mswp_gym.masks import action_mask, clear_action_mask, update_action_mask
 from mswp_gym.render_rgb import render_rgb
 from mswp_gym.render_text import render_ansi
 from mswp_gym.rewards import RewardConfig
@@ -306,7 +306,8 @@ class MinesweeperEnv(gym.Env[Any, int]):
         return board
 
     def _reveal(self, index: int) -> float:
-        row, col = divmod(index, self.cols)
+        cols = self.cols
+        row, col = index // cols, index % cols
         board = self._board
         if board is None:
             board = self._new_board((row, col))
@@ -321,7 +322,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         if opened == 1:
             update_action_mask(self._mask, self._visible, index, self.flag_actions)
         elif opened:
-            self._mask = action_mask(self._visible, self.flag_actions)
+            clear_action_mask(self._mask, board.last_opened, self._cells, self.flag_actions)
         if board.outcome == _LOST or board.exploded > exploded_before:
             return self.rewards.loss
         if board.outcome == _WON:
@@ -332,7 +333,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
 
     def _has_revealed_neighbour(self, board: Board, index: int) -> bool:
         if self._neighbours is not None:
-            revealed = board.revealed.ravel()
+            revealed = board.revealed.tobytes()  # bytes: fast element reads
             for n in self._neighbours[index]:
                 if revealed[n]:
                     return True

@@ -31,7 +31,8 @@ _OFFSETS_CACHE: dict[int, np.ndarray] = {}
 def reveal_region(board: Board, row: int, col: int, *, method: str | None = None) -> int:
     """Open the safe cell ``(row, col)`` and, if it is a zero, everything the cascade reaches.
 
-    Updates ``board.revealed``, ``board.visible`` and ``board.flagged`` in place.
+    Updates ``board.revealed``, ``board.visible`` and ``board.flagged`` in place; when more than
+    the clicked cell opens, ``board.last_opened`` holds the flat indices of every opened cell.
 
     Args:
         board: the board; ``(row, col)`` must be a hidden safe cell.
@@ -59,7 +60,8 @@ def reveal_region(board: Board, row: int, col: int, *, method: str | None = None
     board.revealed.ravel()[opened] = True
     board.visible.ravel()[opened] = board.counts.ravel()[opened]
     board.flagged.ravel()[opened] = False
-    return int(opened.size)
+    board.last_opened = opened
+    return len(opened)
 
 
 def _walk(board: Board, start: int) -> np.ndarray:

@@ -43,7 +43,24 @@ def update_action_mask(mask: np.ndarray, visible: np.ndarray, index: int, flag_a
         index: the flat index ``row * cols + col`` of the changed cell.
         flag_actions: whether the mask carries the flag half.
     """
-    code = visible.flat[index]
+    code = visible.item(index)
     mask[index] = code == HIDDEN
     if flag_actions:
         mask[visible.size + index] = code == HIDDEN or code == FLAGGED
+
+
+def clear_action_mask(mask: np.ndarray, opened: np.ndarray, cells: int, flag_actions: bool = False) -> None:
+    """Bring ``mask`` up to date after the cells ``opened`` were revealed with clues.
+
+    A cell that shows a clue takes no action, so its reveal (and flag) entries become 0: the rule
+    of :func:`action_mask` for the cells a flood fill opened, without rescanning the board.
+
+    Args:
+        mask: the int8 mask to update in place.
+        opened: flat indices of the newly revealed cells (each now shows ``0..8``).
+        cells: ``rows * cols``, where the flag half starts.
+        flag_actions: whether the mask carries the flag half.
+    """
+    mask[opened] = 0
+    if flag_actions:
+        mask[opened + cells] = 0
