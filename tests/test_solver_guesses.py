@@ -62,8 +62,7 @@ def test_unavoidable_guess__a_pair_between_mines_on_the_edge_is_guessed_at_once(
     # (1, 1) and (1, 2) hold one mine; every cell beside only one of them is a mine or off the board.
     board = np.array([[M, 3, 3, M], [M, H, H, M]], dtype=np.int8)
     order, analysis = live_order(board, 5)
-    table = neighbour_table(2, 4)
-    assert unavoidable_guess(analysis, board, order, 5, RegionCache(), table) in (5, 6)
+    assert unavoidable_guess(analysis, board, order, 5, RegionCache()) in (5, 6)
 
 
 def test_unavoidable_guess__a_pseudo_pair_that_may_be_safe_is_guessed_at_once() -> None:
@@ -71,13 +70,13 @@ def test_unavoidable_guess__a_pseudo_pair_that_may_be_safe_is_guessed_at_once() 
     # revealed later counts them together, so the risk has to be taken sooner or later.
     board = np.array([[M, H, H, M], [M, H, H, M]], dtype=np.int8)
     order, analysis = live_order(board, 5)
-    assert unavoidable_guess(analysis, board, order, 5, RegionCache(), neighbour_table(2, 4)) in (1, 2, 5, 6)
+    assert unavoidable_guess(analysis, board, order, 5, RegionCache()) in (1, 2, 5, 6)
 
 
 def test_unavoidable_guess__not_when_both_can_be_mines() -> None:
     board = np.array([[M, H, H, M], [M, H, H, M]], dtype=np.int8)
     order, analysis = live_order(board, 6)  # two mines among the four: a pair can hold both
-    pairs = list(unavoidable_pairs(analysis, board, order, 6, RegionCache(), neighbour_table(2, 4)))
+    pairs = list(unavoidable_pairs(analysis, board, order, 6, RegionCache()))
     assert pairs == []
 
 
@@ -98,7 +97,7 @@ def test_unavoidable_guess__not_when_a_clue_beside_one_of_them_can_still_tell() 
     total = 11
     order, analysis = live_order(board, total)
     assert analysis.probability[7] != analysis.probability[8]
-    pairs = list(unavoidable_pairs(analysis, board, order, total, RegionCache(), neighbour_table(4, 6)))
+    pairs = list(unavoidable_pairs(analysis, board, order, total, RegionCache()))
     assert all(7 not in pair and 8 not in pair for pair in pairs)
 
 
@@ -118,7 +117,7 @@ def test_unavoidable_pairs__are_sound_against_every_layout(seed: int) -> None:
             continue
         table = neighbour_table(rows, cols)
         fits = set(layouts(board, total))
-        for a, b in unavoidable_pairs(analysis, board, order, total, RegionCache(), table):
+        for a, b in unavoidable_pairs(analysis, board, order, total, RegionCache()):
             found += 1
             for mines in fits:
                 assert not (a in mines and b in mines)

@@ -119,7 +119,7 @@ def choose_guess(
     order = sorted(options, key=lambda c: (probability[c], openness[c]))
     best = float(probability[order[0]])
 
-    forced = unavoidable_guess(analysis, board, order, total_mines, cache, table)
+    forced = unavoidable_guess(analysis, board, order, total_mines, cache)
     if forced is not None:
         return Guess(cell=forced, risk=float(probability[forced]), score=None, forced=True, tried=0)
     if depth == 0:

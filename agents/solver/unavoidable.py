@@ -20,6 +20,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from agents.solver.probability import Analysis, RegionCache, analyse_assuming
+from mswp_gym.cells import neighbour_sets
 from mswp_gym.constants import NO_CLUE
 
 
@@ -29,7 +30,6 @@ def unavoidable_guess(
     order: list[int],
     total_mines: int,
     cache: RegionCache,
-    table: tuple[tuple[int, ...], ...],
 ) -> int | None:
     """A cell of an indistinguishable pair that holds at most one mine, if the position has one.
 
@@ -39,12 +39,11 @@ def unavoidable_guess(
         order: The cells that may be guessed, best first (legal, not certain mines).
         total_mines: Mines on the board.
         cache: Region cache shared with the caller.
-        table: The board's neighbour table.
 
     Returns:
         The cell of the first such pair that comes first in ``order``, or None.
     """
-    for a, b in unavoidable_pairs(analysis, board, order, total_mines, cache, table):
+    for a, b in unavoidable_pairs(analysis, board, order, total_mines, cache):
         return a if order.index(a) < order.index(b) else b
     return None
 
@@ -55,7 +54,6 @@ def unavoidable_pairs(
     order: list[int],
     total_mines: int,
     cache: RegionCache,
-    table: tuple[tuple[int, ...], ...],
 ) -> Iterator[tuple[int, int]]:
     """Every indistinguishable pair of uncertain cells of ``order`` that cannot hold two mines.
 
@@ -67,8 +65,9 @@ def unavoidable_pairs(
     live = {c for c in order if 0.0 < float(analysis.probability[c]) < 1.0}
     if len(live) < 2:
         return
+    around = neighbour_sets(position.rows, position.cols)
     for a, b in _candidate_pairs(live, analysis, position.cols):
-        if _indistinguishable(a, b, mute, table) and not _can_both_be_mines(a, b, analysis, total_mines, cache):
+        if _indistinguishable(a, b, mute, around) and not _can_both_be_mines(a, b, analysis, total_mines, cache):
             yield a, b
 
 
@@ -92,12 +91,15 @@ def _candidate_pairs(live: set[int], analysis: Analysis, cols: int) -> list[tupl
     return pairs
 
 
-def _indistinguishable(a: int, b: int, mute: frozenset[int], table: tuple[tuple[int, ...], ...]) -> bool:
+def _indistinguishable(a: int, b: int, mute: frozenset[int], around: tuple[frozenset[int], ...]) -> bool:
     """Whether every cell next to exactly one of ``a``, ``b`` (other than the pair) is ``mute``: a known
     mine or a revealed cell without a clue, which can never show a number."""
-    around_a, around_b = set(table[a]), set(table[b])
-    for cell in around_a ^ around_b:
-        if cell != a and cell != b and cell not in mute:
+    around_a, around_b = around[a], around[b]
+    for cell in around_a:
+        if cell != b and cell not in around_b and cell not in mute:
+            return False
+    for cell in around_b:
+        if cell != a and cell not in around_a and cell not in mute:
             return False
     return True
 
