@@ -140,7 +140,14 @@ class Board:
                 self.outcome = _LOST
             return 1
         if self._exact:
-            opened = reveal_region(self, row, col)
+            count = self.counts[row, col]
+            if count:  # a clue: just this cell (reveal_region's first case, inlined: the common move)
+                self.revealed[row, col] = True
+                self.visible[row, col] = count
+                self.flagged[row, col] = False
+                opened = 1
+            else:
+                opened = reveal_region(self, row, col)
         else:
             opened = self._reveal_one_uncertain(row, col)
         self.safe_revealed += opened

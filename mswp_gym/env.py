@@ -226,7 +226,8 @@ class MinesweeperEnv(gym.Env[Any, int]):
         self._done = terminated or truncated
         if self.render_mode == "human":
             self.render()
-        return self._observation(), reward, terminated, truncated, self._info()
+        obs = self._visible.copy() if self._board_obs else self._observation()
+        return obs, reward, terminated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
         """Legal actions as a bool array (what sb3-contrib's MaskablePPO calls)."""
@@ -320,7 +321,10 @@ class MinesweeperEnv(gym.Env[Any, int]):
         exploded_before = board.exploded
         opened = board.reveal(row, col)
         if opened == 1:
-            update_action_mask(self._mask, self._visible, index, self.flag_actions)
+            if self.flag_actions:
+                update_action_mask(self._mask, self._visible, index, True)
+            elif self._visible[row, col] != HIDDEN:  # update_action_mask's rule, inlined
+                self._mask[index] = 0
         elif opened:
             clear_action_mask(self._mask, board.last_opened, self._cells, self.flag_actions)
         if board.outcome == _LOST or board.exploded > exploded_before:
