@@ -56,7 +56,7 @@ def test_counts__match_brute_force(layout: np.ndarray) -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(layouts(), st.data(), st.sampled_from(["walk", "layers"]))
+@given(layouts(), st.data(), st.sampled_from(["rings", "walk", "layers"]))
 def test_flood_fill__matches_brute_force(layout: np.ndarray, data: st.DataObject, method: str) -> None:
     safe = list(zip(*np.nonzero(~layout)))
     start = data.draw(st.sampled_from(safe))
