@@ -323,7 +323,9 @@ class MinesweeperEnv(gym.Env[Any, int]):
         if opened == 1:
             if self.flag_actions:
                 update_action_mask(self._mask, self._visible, index, True)
-            elif self._visible[row, col] != HIDDEN:  # update_action_mask's rule, inlined
+            elif board.outcome != _LOST:
+                # update_action_mask's rule, inlined: the cell now shows a clue (or EXPLODED); only
+                # the mine that lost the game stays drawn as HIDDEN.
                 self._mask[index] = 0
         elif opened:
             clear_action_mask(self._mask, board.last_opened, self._cells, self.flag_actions)
@@ -368,7 +370,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
             flags = board.flags if self.flag_actions else 0
         info: dict[str, Any] = {
             "action_mask": self._mask.copy(),
-            "outcome": int(outcome),
+            "outcome": outcome._value_,  # a plain int (int() of an IntEnum is slow)
             "cells_revealed": revealed,
             "mines_left": self.mines - flags,
             "steps": self._steps,
