@@ -176,10 +176,11 @@ class MinesweeperEnv(gym.Env[Any, int]):
         self._board: Board | None = None
         self._pre_visible = hidden_view(self.rows, self.cols)
         self._visible = self._pre_visible
-        # Every game starts all hidden, so every game starts with this mask.
-        self._start_mask = action_mask(self._pre_visible, self.flag_actions)
-        self._start_mask.flags.writeable = False
-        self._mask = self._start_mask.copy()
+        # Every game starts all hidden, so every game starts with this mask. The live mask is an
+        # int8 array over a bytearray: NumPy for copies and fancy updates, bytes for fast reads.
+        self._start_mask = action_mask(self._pre_visible, self.flag_actions).tobytes()
+        self._mask_bytes = bytearray(self._start_mask)
+        self._mask = np.frombuffer(self._mask_bytes, dtype=np.int8)
         self._board_obs = obs_mode == "board"
         self._steps = 0
         self._invalid = 0
@@ -202,7 +203,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         else:
             self._new_board(None)
         # The mask is kept up to date cell by cell from here on (see _reveal, _toggle_flag).
-        self._mask = self._start_mask.copy()
+        self._mask_bytes[:] = self._start_mask
         if self.render_mode == "human":
             self.render()
         return self._observation(), self._info()
@@ -269,7 +270,12 @@ class MinesweeperEnv(gym.Env[Any, int]):
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state["_viewer"] = None
+        del state["_mask"]  # a view of _mask_bytes, rebuilt on unpickling
         return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._mask = np.frombuffer(self._mask_bytes, dtype=np.int8)
 
     # ------------------------------------------------------------ internals
     def _observation(self) -> Any:
@@ -312,7 +318,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         board = self._board
         if board is None:
             board = self._new_board((row, col))
-        if self._visible[row, col] != HIDDEN:
+        if not self._mask_bytes[index]:  # the mask's reveal rule: the cell is not HIDDEN
             self._invalid += 1
             return self.rewards.invalid
         first = self._reveals == 0
@@ -326,7 +332,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
             elif board.outcome != _LOST:
                 # update_action_mask's rule, inlined: the cell now shows a clue (or EXPLODED); only
                 # the mine that lost the game stays drawn as HIDDEN.
-                self._mask[index] = 0
+                self._mask_bytes[index] = 0
         elif opened:
             clear_action_mask(self._mask, board.last_opened, self._cells, self.flag_actions)
         if board.outcome == _LOST or board.exploded > exploded_before:
@@ -338,6 +344,13 @@ class MinesweeperEnv(gym.Env[Any, int]):
         return self.rewards.progress if informed else self.rewards.guess
 
     def _has_revealed_neighbour(self, board: Board, index: int) -> bool:
+        if self._neighbours is not None and not self.flag_actions:
+            # Without flags, a cell of a live game is revealed exactly when its reveal is illegal.
+            legal = self._mask_bytes
+            for n in self._neighbours[index]:
+                if not legal[n]:
+                    return True
+            return False
         if self._neighbours is not None:
             revealed = board.revealed.tobytes()  # bytes: fast element reads
             for n in self._neighbours[index]:
