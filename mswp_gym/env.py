@@ -174,7 +174,9 @@ class MinesweeperEnv(gym.Env[Any, int]):
         self._neighbours = neighbour_table(self.rows, self.cols) if self._cells <= 4096 else None
         self._viewer: Any = None
         self._board: Board | None = None
-        self._pre_visible = hidden_view(self.rows, self.cols)
+        self._all_hidden = hidden_view(self.rows, self.cols)
+        self._all_hidden.flags.writeable = False
+        self._pre_visible = self._all_hidden.copy()
         self._visible = self._pre_visible
         # Every game starts all hidden, so every game starts with this mask. The live mask is an
         # int8 array over a bytearray: NumPy for copies and fancy updates, bytes for fast reads.
@@ -198,7 +200,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         self._done = False
         if self.generator.needs_first_click:
             self._board = None
-            self._pre_visible = hidden_view(self.rows, self.cols)
+            self._pre_visible = self._all_hidden.copy()
             self._visible = self._pre_visible
         else:
             self._new_board(None)
@@ -322,7 +324,19 @@ class MinesweeperEnv(gym.Env[Any, int]):
             self._invalid += 1
             return self.rewards.invalid
         first = self._reveals == 0
-        informed = not first and self._has_revealed_neighbour(board, index)
+        if first:
+            informed = False
+        elif self._neighbours is not None and not self.flag_actions:
+            # _has_revealed_neighbour's common case, inlined: without flags, a cell of a live game
+            # is revealed exactly when its reveal is illegal.
+            legal = self._mask_bytes
+            informed = False
+            for n in self._neighbours[index]:
+                if not legal[n]:
+                    informed = True
+                    break
+        else:
+            informed = self._has_revealed_neighbour(board, index)
         self._reveals += 1
         exploded_before = board.exploded
         opened = board.reveal(row, col)
@@ -344,13 +358,6 @@ class MinesweeperEnv(gym.Env[Any, int]):
         return self.rewards.progress if informed else self.rewards.guess
 
     def _has_revealed_neighbour(self, board: Board, index: int) -> bool:
-        if self._neighbours is not None and not self.flag_actions:
-            # Without flags, a cell of a live game is revealed exactly when its reveal is illegal.
-            legal = self._mask_bytes
-            for n in self._neighbours[index]:
-                if not legal[n]:
-                    return True
-            return False
         if self._neighbours is not None:
             revealed = board.revealed.tobytes()  # bytes: fast element reads
             for n in self._neighbours[index]:
