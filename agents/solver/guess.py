@@ -27,7 +27,7 @@ import numpy as np
 from agents.solver.long_term import LongTermRisk
 from agents.solver.probability import Analysis, RegionCache, analyse_reveal
 from agents.solver.unavoidable import unavoidable_guess
-from mswp_gym.cells import neighbour_table
+from mswp_gym.cells import neighbour_index, neighbour_table
 from mswp_gym.constants import EXPLODED, MINE
 
 DEFAULT_CANDIDATES = 10
@@ -111,11 +111,13 @@ def choose_guess(
     rows, cols = board.shape
     probability = analysis.probability
     table = neighbour_table(rows, cols)
-    unknown_flat = _unknown_flat(board)
+    unknown = _unknown_cells(board)
+    unknown_flat = unknown.tolist()
     options = [c for c in analysis.position.unknown if legal[c] and c not in analysis.mines]
     if not options:
         raise ValueError("no legal cell is left that is not a certain mine")
-    openness = {c: sum(unknown_flat[n] for n in table[c]) for c in options}
+    around = np.append(unknown, False)[neighbour_index(rows, cols)].sum(axis=1)
+    openness = dict(zip(options, around[options].tolist()))
     order = sorted(options, key=lambda c: (probability[c], openness[c]))
     best = float(probability[order[0]])
 
@@ -165,9 +167,10 @@ def _dominating_cell(
     return cell
 
 
-def _unknown_flat(board: np.ndarray) -> list[bool]:
+def _unknown_cells(board: np.ndarray) -> np.ndarray:
+    """``(rows * cols,)`` bool: hidden or flagged cells."""
     flat = board.ravel()
-    return ((flat < 0) & (flat != EXPLODED) & (flat != MINE) & (flat >= -2)).tolist()
+    return (flat < 0) & (flat != EXPLODED) & (flat != MINE) & (flat >= -2)
 
 
 def _shortlist(
@@ -228,10 +231,14 @@ def _outcomes(
             after = analyse_reveal(analysis, cell, value, total_mines, cache)
         except ValueError:
             continue
-        hidden = [c for c in after.position.unknown if legal[c] and c not in after.mines and c not in after.safe]
+        cells = np.fromiter(after.position.unknown, dtype=np.intp, count=len(after.position.unknown))
+        risks = after.probability[cells]
+        # certain cells hold exactly 0.0 or 1.0 (never by rounding), so this drops after.safe/mines
+        keep = legal[cells] & (risks > 0.0) & (risks < 1.0)
+        hidden = cells[keep].tolist()
+        risks = risks[keep]
         safety, safest, second = 1.0, None, 1.0
         if hidden:
-            risks = after.probability[hidden]
             lowest = float(risks.min())
             safety = second = 1.0 - lowest
             at = np.flatnonzero(risks <= lowest + 1e-12)

@@ -176,7 +176,7 @@ def analyse_reveal(
     new_position = Position(
         rows=rows,
         cols=cols,
-        unknown=tuple(c for c in position.unknown if c != cell),
+        unknown=_without(position.unknown, cell),
         known_mines=position.known_mines,
         mines_left=position.mines_left,
         constraints=tuple(constraints),
@@ -434,3 +434,12 @@ def _combine(regions: list[RegionCounts], off_cells: int, mines_left: int, total
             expected = float(np.dot(everything * ways, np.where(fits, off_mines, 0))) / total
             off_probability = expected / off_cells
     return _Combined(groups=groups, off_probability=off_probability, off_state=off_state, log_layouts=log_layouts)
+
+
+def _without(cells: tuple[int, ...], cell: int) -> tuple[int, ...]:
+    """``cells`` less ``cell`` (which it holds at most once), order kept."""
+    try:
+        at = cells.index(cell)
+    except ValueError:
+        return cells
+    return cells[:at] + cells[at + 1:]

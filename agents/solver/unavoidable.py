@@ -61,26 +61,41 @@ def unavoidable_pairs(
     a clue covers alone; each is yielded once, as ``(a, b)`` with ``a < b``.
     """
     position = analysis.position
+    rows, cols = position.rows, position.cols
     mute = analysis.mines | analysis.visible_mines | frozenset(np.flatnonzero(board.ravel() == NO_CLUE).tolist())
     live = {c for c in order if 0.0 < float(analysis.probability[c]) < 1.0}
     if len(live) < 2:
         return
-    around = neighbour_sets(position.rows, position.cols)
-    for a, b in _candidate_pairs(live, analysis, position.cols):
+    around = neighbour_sets(rows, cols)
+    for a, b in _candidate_pairs(live, mute, analysis, rows, cols):
         if _indistinguishable(a, b, mute, around) and not _can_both_be_mines(a, b, analysis, total_mines, cache):
             yield a, b
 
 
-def _candidate_pairs(live: set[int], analysis: Analysis, cols: int) -> list[tuple[int, int]]:
-    """Side-by-side live pairs (the only ones that can share all but off-board or mine neighbours
-    in practice), then the live pairs that some clue covers alone."""
-    pairs: list[tuple[int, int]] = []
-    seen: set[tuple[int, int]] = set()
-    for a in sorted(live):
-        for b in (a + 1 if (a + 1) % cols else -1, a + cols):
-            if b in live and (a, b) not in seen:
-                seen.add((a, b))
-                pairs.append((a, b))
+def _candidate_pairs(
+    live: set[int], mute: frozenset[int], analysis: Analysis, rows: int, cols: int
+) -> list[tuple[int, int]]:
+    """Side-by-side live pairs whose three cells beyond each end are all mute or off the board (a
+    NumPy pre-filter: in the open, almost none are), then the live pairs that a clue covers alone."""
+    quiet = np.ones((rows + 4, cols + 4), dtype=bool)  # off-board counts as mute
+    inner = np.zeros(rows * cols, dtype=bool)
+    if mute:
+        inner[list(mute)] = True
+    quiet[2:-2, 2:-2] = inner.reshape(rows, cols)
+    alive = np.zeros((rows + 4, cols + 4), dtype=bool)
+    flat_live = np.zeros(rows * cols, dtype=bool)
+    flat_live[list(live)] = True
+    alive[2:-2, 2:-2] = flat_live.reshape(rows, cols)
+    # column (row) of three quiet cells centred on each cell
+    column = quiet[:-2, :] & quiet[1:-1, :] & quiet[2:, :]  # (rows + 2, cols + 4), centred at row + 1
+    line = quiet[:, :-2] & quiet[:, 1:-1] & quiet[:, 2:]  # (rows + 4, cols + 2), centred at col + 1
+    here, right, below = alive[2:-2, 2:-2], alive[2:-2, 3:cols + 3], alive[3:rows + 3, 2:-2]
+    at_rows, at_cols = slice(1, rows + 1), slice(1, cols + 1)
+    across = here & right & column[at_rows, 1:cols + 1] & column[at_rows, 4:cols + 4]
+    down = here & below & line[1:rows + 1, at_cols] & line[4:rows + 4, at_cols]
+    pairs = [(int(a), int(a) + 1) for a in np.flatnonzero(across) if (int(a) + 1) % cols]
+    pairs += [(int(a), int(a) + cols) for a in np.flatnonzero(down) if int(a) + cols < rows * cols]
+    seen = set(pairs)
     for cells, _mines in analysis.reduced:
         inside = [c for c in cells if c in live]
         if len(inside) == 2:
