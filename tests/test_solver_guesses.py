@@ -7,11 +7,12 @@ import math
 
 import numpy as np
 import pytest
+from positions import random_position
 
 from agents.solver.long_term import LongTermRisk
 from agents.solver.probability import RegionCache, analyse, analyse_assuming
 from agents.solver.unavoidable import unavoidable_guess, unavoidable_pairs
-from mswp_gym.cells import neighbour_counts, neighbour_table
+from mswp_gym.cells import neighbour_table
 from mswp_gym.constants import HIDDEN, MINE, NO_CLUE
 
 M, H = MINE, HIDDEN
@@ -33,22 +34,9 @@ def layouts(board: np.ndarray, total_mines: int) -> list[frozenset[int]]:
     return found
 
 
-def random_position(rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """A small position from a real layout: some safe cells revealed, some mines shown as known."""
-    rows, cols = int(rng.integers(2, 5)), int(rng.integers(2, 6))
-    cells = rows * cols
-    total = int(rng.integers(1, max(2, cells // 2)))
-    layout = np.zeros(cells, dtype=bool)
-    layout[rng.choice(cells, total, replace=False)] = True
-    layout = layout.reshape(rows, cols)
-    counts = neighbour_counts(layout)
-    board = np.full((rows, cols), HIDDEN, dtype=np.int8)
-    for r, c in np.argwhere(~layout):
-        if rng.random() < 0.5:
-            board[r, c] = NO_CLUE if rng.random() < 0.1 else counts[r, c]
-    for r, c in np.argwhere(layout):
-        if rng.random() < 0.4:
-            board[r, c] = MINE
+def small_position(rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    """A small position with many mines shown as known (so that walled-in pairs occur), no flags."""
+    board, total, _ = random_position(rng, max_rows=4, reveal=0.5, shown_mines=0.4, mine_code=MINE, flags=0.0)
     return board, total
 
 
@@ -109,7 +97,7 @@ def test_unavoidable_pairs__are_sound_against_every_layout(seed: int) -> None:
     rng = np.random.default_rng(seed)
     found = 0
     for _ in range(300):
-        board, total = random_position(rng)
+        board, total = small_position(rng)
         rows, cols = board.shape
         try:
             order, analysis = live_order(board, total)
@@ -135,7 +123,7 @@ def test_analyse_assuming__gives_the_probability_of_the_event() -> None:
     rng = np.random.default_rng(7)
     checked = 0
     for _ in range(200):
-        board, total = random_position(rng)
+        board, total = small_position(rng)
         try:
             order, analysis = live_order(board, total)
         except ValueError:

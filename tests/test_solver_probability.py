@@ -6,6 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
+from positions import random_position
 
 from agents.solver import analyse, mine_probabilities
 from agents.solver.deduce import deduce
@@ -33,29 +34,6 @@ def brute_force(board: np.ndarray, total_mines: int) -> np.ndarray:
     out = hits / layouts
     out[[i for i, v in enumerate(flat.tolist()) if v >= 0 or v == NO_CLUE]] = np.nan
     return out.reshape(rows, cols)
-
-
-def random_position(rng: np.random.Generator) -> tuple[np.ndarray, int, np.ndarray]:
-    """A position from a real game: a random layout, some safe cells revealed (some clue-less),
-    some mines exploded and some cells flagged (flags may be wrong)."""
-    rows, cols = int(rng.integers(2, 6)), int(rng.integers(2, 6))
-    cells = rows * cols
-    total = int(rng.integers(1, max(2, cells // 2)))
-    flat_layout = np.zeros(cells, dtype=bool)
-    flat_layout[rng.choice(cells, total, replace=False)] = True
-    layout = flat_layout.reshape(rows, cols)
-    counts = neighbour_counts(layout)
-    board = np.full((rows, cols), HIDDEN, dtype=np.int8)
-    for r, c in np.argwhere(~layout):
-        if rng.random() < 0.55:
-            board[r, c] = NO_CLUE if rng.random() < 0.1 else counts[r, c]
-    for r, c in np.argwhere(layout):
-        if rng.random() < 0.1:
-            board[r, c] = EXPLODED
-    for r, c in np.argwhere(board == HIDDEN):
-        if rng.random() < 0.1:
-            board[r, c] = FLAGGED
-    return board, total, layout
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -158,18 +158,15 @@ class LongTermRisk:
     def _enabler_influence(self, row: int, col: int, cell: int) -> float:
         """Influence from the would-be 50/50 pairs that need ``cell`` (and nothing else) as a mine."""
         total = 0.0
-        for dr in (-1, 0, 1):
-            for a_col, b_col in ((col + 1, col + 2), (col - 2, col - 1)):
-                a_row = row + dr
-                if self._inside(a_row, a_col) and self._inside(a_row, b_col):
-                    a, b = a_row * self.cols + a_col, a_row * self.cols + b_col
-                    total += self._enabled(a, b, cell)
-        for dc in (-1, 0, 1):
-            for a_row, b_row in ((row + 1, row + 2), (row - 2, row - 1)):
-                a_col = col + dc
-                if self._inside(a_row, a_col) and self._inside(b_row, a_col):
-                    a, b = a_row * self.cols + a_col, b_row * self.cols + a_col
-                    total += self._enabled(a, b, cell)
+        for offset in (-1, 0, 1):
+            for near, far in ((1, 2), (-2, -1)):
+                # the pair beside the cell's column (side by side in a row), then beside its row
+                for (a_row, a_col), (b_row, b_col) in (
+                    ((row + offset, col + near), (row + offset, col + far)),
+                    ((row + near, col + offset), (row + far, col + offset)),
+                ):
+                    if self._inside(a_row, a_col) and self._inside(b_row, b_col):
+                        total += self._enabled(a_row * self.cols + a_col, b_row * self.cols + b_col, cell)
         return total
 
     def _enabled(self, a: int, b: int, cell: int) -> float:

@@ -1,0 +1,47 @@
+"""Random small Minesweeper positions from real layouts, for brute-force tests of the solver."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mswp_gym.cells import neighbour_counts
+from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, NO_CLUE
+
+
+def random_position(
+    rng: np.random.Generator,
+    *,
+    max_rows: int = 5,
+    reveal: float = 0.55,
+    shown_mines: float = 0.1,
+    mine_code: int = EXPLODED,
+    flags: float = 0.1,
+) -> tuple[np.ndarray, int, np.ndarray]:
+    """A position from a real game on a board of 2..``max_rows`` rows and 2..5 columns.
+
+    Each safe cell is revealed with probability ``reveal`` (one in ten of those clue-less), each
+    mine shown as ``mine_code`` with probability ``shown_mines``, and each hidden cell flagged with
+    probability ``flags`` (flags may be wrong).
+
+    Returns:
+        ``(board, total_mines, layout)``.
+    """
+    rows, cols = int(rng.integers(2, max_rows + 1)), int(rng.integers(2, 6))
+    cells = rows * cols
+    total = int(rng.integers(1, max(2, cells // 2)))
+    flat_layout = np.zeros(cells, dtype=bool)
+    flat_layout[rng.choice(cells, total, replace=False)] = True
+    layout = flat_layout.reshape(rows, cols)
+    counts = neighbour_counts(layout)
+    board = np.full((rows, cols), HIDDEN, dtype=np.int8)
+    for r, c in np.argwhere(~layout):
+        if rng.random() < reveal:
+            board[r, c] = NO_CLUE if rng.random() < 0.1 else counts[r, c]
+    for r, c in np.argwhere(layout):
+        if rng.random() < shown_mines:
+            board[r, c] = mine_code
+    if flags > 0:
+        for r, c in np.argwhere(board == HIDDEN):
+            if rng.random() < flags:
+                board[r, c] = FLAGGED
+    return board, total, layout
