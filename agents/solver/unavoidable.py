@@ -1,9 +1,9 @@
 """Unavoidable guesses: 50/50s and pseudo-50/50s that no future reveal can resolve.
 
 Two unknown cells ``a`` and ``b`` are *indistinguishable* when every cell that neighbours exactly
-one of them is off the board, a known mine, or a revealed cell without a clue (``NO_CLUE``): then every clue that is or ever will be on the board
-counts ``a`` and ``b`` together, and the total mine count treats them alike, so no information can
-ever tell them apart. If, besides, the two cannot both be mines, the pair holds either no mine (both
+one of them is off the board, a known mine, or a revealed cell without a clue (``NO_CLUE``): then
+every clue that is or ever will be on the board counts ``a`` and ``b`` together, and the total mine
+count treats them alike, so no information can ever tell them apart. If, besides, the two cannot both be mines, the pair holds either no mine (both
 safe) or exactly one, which will have to be guessed at even odds sooner or later. Either way the
 risk of guessing one of them now is risk that has to be taken anyway (in expectation it cannot go
 down), while the number it shows may help elsewhere: so it is guessed at once. This is the
