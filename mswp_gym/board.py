@@ -45,6 +45,7 @@ class Board:
     Attributes:
         mines: ``(rows, cols)`` bool, the truth. Read-only by contract.
         counts: ``(rows, cols)`` int8, each cell's number of neighbouring mines (``0..8``).
+        count_bytes: ``counts`` as bytes in flat order (fast element reads for cell-by-cell walks).
         revealed: ``(rows, cols)`` bool, cells the player has opened (including exploded mines).
         flagged: ``(rows, cols)`` bool, the player's flags (notes only: they never change the truth).
         visible: ``(rows, cols)`` int8, the player's view in the codes of
@@ -107,10 +108,9 @@ class Board:
         self.safe_total = cells - self.mine_count
         self.safe_revealed = 0
         self.exploded = 0
-        self._counts_list: list[int] | None = None
         # The truth never changes: bytes copies give fast element reads on the hot path.
         self._mine_bytes = self.mines.tobytes()
-        self._count_bytes = self.counts.tobytes()
+        self.count_bytes: bytes = self.counts.tobytes()  # (rows * cols,) the clues, one byte each
         self.last_opened: np.ndarray = _NO_CELLS  # (n,) intp
         self.clues = clues
         self._exact = exact
@@ -144,7 +144,7 @@ class Board:
                 self.outcome = _LOST
             return 1
         if self._exact:
-            count = self._count_bytes[index]
+            count = self.count_bytes[index]
             if count:  # a clue: just this cell (reveal_region's first case, inlined: the common move)
                 self.revealed[row, col] = True
                 self.visible[row, col] = count
@@ -186,12 +186,6 @@ class Board:
         return now
 
     # ---------------------------------------------------------------- queries
-    def counts_list(self) -> list[int]:
-        """The clues as a flat Python list (cached): fast element access for cell-by-cell walks."""
-        if self._counts_list is None:
-            self._counts_list = self.counts.ravel().tolist()
-        return self._counts_list
-
     @property
     def shape(self) -> tuple[int, int]:
         """``(rows, cols)``."""

@@ -95,7 +95,7 @@ def _rings(board: Board, start: int) -> np.ndarray:
     # dilation is the region: the zeros and their border.
     cols = board.cols
     every, not_first, not_last = _ring_masks(board.rows, cols)
-    zeros = int.from_bytes(board.counts.tobytes().translate(_ZERO_BYTE), "little")
+    zeros = int.from_bytes(board.count_bytes.translate(_ZERO_BYTE), "little")
     row = 8 * cols
     reached = 1 << 8 * start
     while True:
@@ -115,7 +115,7 @@ def _walk(board: Board, start: int) -> np.ndarray:
     # (that zero's cascade would have opened it) and a revealed clue is a border, so every cell the
     # walk reaches is newly opened. Bytes give fast element access without per-cell NumPy scalars.
     around = neighbour_table(board.rows, board.cols)
-    counts = board.counts.tobytes()
+    counts = board.count_bytes
     seen = bytearray(board.revealed.tobytes())
     seen[start] = 1
     opened = [start]
