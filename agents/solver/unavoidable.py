@@ -93,8 +93,9 @@ def _candidate_pairs(
     at_rows, at_cols = slice(1, rows + 1), slice(1, cols + 1)
     across = here & right & column[at_rows, 1:cols + 1] & column[at_rows, 4:cols + 4]
     down = here & below & line[1:rows + 1, at_cols] & line[4:rows + 4, at_cols]
-    pairs = [(int(a), int(a) + 1) for a in np.flatnonzero(across) if (int(a) + 1) % cols]
-    pairs += [(int(a), int(a) + cols) for a in np.flatnonzero(down) if int(a) + cols < rows * cols]
+    # (the off-board padding is never alive, so a pair never wraps past the edge)
+    pairs = [(a, a + 1) for a in np.flatnonzero(across).tolist()]
+    pairs += [(a, a + cols) for a in np.flatnonzero(down).tolist()]
     seen = set(pairs)
     for cells, _mines in analysis.reduced:
         inside = [c for c in cells if c in live]
