@@ -30,6 +30,7 @@ import numpy as np
 
 import agents
 from agents import play_episode
+from eval.stats import wilson_bounds
 from mswp_gym import MinesweeperEnv
 from mswp_gym.cells import neighbour_counts, to_cell
 from mswp_gym.constants import HIDDEN
@@ -69,17 +70,6 @@ class GameStats:
     steps: int
     certain: int
     agent_seconds: float
-
-
-def wilson(successes: int, trials: int) -> tuple[float, float]:
-    """Wilson 95% interval for a binomial rate."""
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denom = 1 + Z_95**2 / trials
-    centre = (p + Z_95**2 / (2 * trials)) / denom
-    half = Z_95 * math.sqrt(p * (1 - p) / trials + Z_95**2 / (4 * trials**2)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def cs50_rules_game(agent: Any, rows: int, cols: int, mines: int, seed: int) -> GameStats:
@@ -132,7 +122,7 @@ def summarise(label: str, board: str, games: list[GameStats]) -> dict[str, Any]:
     """Aggregate figures of one (agent, board) pair."""
     n = len(games)
     wins = sum(g.won for g in games)
-    low, high = wilson(wins, n)
+    low, high = wilson_bounds(wins, n)
     revealed = np.array([g.revealed for g in games])
     steps = sum(g.steps for g in games)
     certain = sum(g.certain for g in games)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 import time
@@ -30,6 +29,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from eval.stats import wilson_bounds
+
 BOARDS: dict[str, tuple[int, int, int]] = {
     "beginner": (9, 9, 10),
     "intermediate": (16, 16, 40),
@@ -37,7 +38,6 @@ BOARDS: dict[str, tuple[int, int, int]] = {
 }
 """Named boards: (rows, cols, mines). Others are given as ``ROWSxCOLSxMINES``."""
 DEFAULT_SEED = 20261123
-Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -56,17 +56,6 @@ class GameResult:
     losing_move: str = ""
     """In a lost game, how the agent chose the fatal move (``explain()["move"]["reason"]``: guess,
     forced, endgame, ...), when the agent explains itself; else empty."""
-
-
-def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a win rate."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    den = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / den
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / den
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def parse_board(text: str) -> tuple[int, int, int]:
@@ -179,7 +168,7 @@ def run_series(
     wall = time.perf_counter() - tic
     results = [r for part in parts for r in part]
     wins = sum(r.won for r in results)
-    low, high = wilson(wins, len(results))
+    low, high = wilson_bounds(wins, len(results))
     moves = sum(r.moves for r in results)
     return {
         "agent": agent,

@@ -1,7 +1,8 @@
 """The statistics of an evaluation: rate intervals, mean intervals and exact paired tests.
 
-Everything here is plain Python (``math.comb``), so no SciPy is needed, and exact: the paired
-tests sum binomial probabilities with integer arithmetic before a single division.
+The one Wilson interval of the project (train, eval and the benchmarks all use
+:func:`wilson_interval`) and the exact binomial tests come from SciPy's
+:func:`scipy.stats.binomtest`.
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
+
+from scipy.stats import binomtest
 
 Z_95 = 1.959963984540054
 """The standard normal quantile for a two-sided 95% interval."""
@@ -46,13 +48,19 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> Interval:
         raise ValueError(f"a rate needs at least one trial, got trials={trials}")
     if not 0 <= successes <= trials:
         raise ValueError(f"successes={successes} is outside [0, trials={trials}]")
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == trials else min(1.0, centre + half)
-    return Interval(p, low, high)
+    confidence = math.erf(z / math.sqrt(2))  # the two-sided level of the quantile z
+    ci = binomtest(successes, trials).proportion_ci(confidence_level=confidence, method="wilson")
+    low = 0.0 if successes == 0 else max(0.0, float(ci.low))
+    high = 1.0 if successes == trials else min(1.0, float(ci.high))
+    return Interval(successes / trials, low, high)
+
+
+def wilson_bounds(successes: int, trials: int) -> tuple[float, float]:
+    """``(low, high)`` of :func:`wilson_interval`; ``(0.0, 1.0)`` when there are no trials."""
+    if trials <= 0:
+        return 0.0, 1.0
+    interval = wilson_interval(successes, trials)
+    return interval.low, interval.high
 
 
 def mean_interval(values: Sequence[float], z: float = Z_95) -> Interval:
@@ -77,8 +85,8 @@ def mean_interval(values: Sequence[float], z: float = Z_95) -> Interval:
 def binomial_two_sided_p(k: int, n: int) -> float:
     """Exact two-sided p-value of ``k`` successes in ``n`` fair coin flips (the sign test).
 
-    ``p = min(1, 2 * P(X <= min(k, n - k)))`` for ``X ~ Binomial(n, 1/2)``, which for the
-    symmetric binomial equals the sum of the probabilities of every outcome no likelier than ``k``.
+    ``p = min(1, 2 * P(X <= min(k, n - k)))`` for ``X ~ Binomial(n, 1/2)`` (SciPy's
+    ``binomtest``: the sum of the probabilities of every outcome no likelier than ``k``).
 
     Raises:
         ValueError: ``n < 0`` or ``k`` outside ``[0, n]``.
@@ -87,8 +95,7 @@ def binomial_two_sided_p(k: int, n: int) -> float:
         raise ValueError(f"need 0 <= k <= n, got k={k}, n={n}")
     if n == 0:
         return 1.0
-    tail = sum(math.comb(n, i) for i in range(min(k, n - k) + 1))
-    return float(min(Fraction(1), Fraction(2 * tail, 2**n)))
+    return min(1.0, float(binomtest(k, n, 0.5).pvalue))
 
 
 @dataclass(frozen=True)

@@ -6,31 +6,19 @@ replays a training game. Every figure carries its sample size and a Wilson 95% i
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
 
 import numpy as np
 import torch as th
 
+from eval.stats import wilson_bounds
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
 from train.network import CellNet, safety_scores
 
 EVAL_SEED_BASE = 1_000_000_000
 """First evaluation seed; game ``i`` of an evaluation uses ``EVAL_SEED_BASE + i``."""
-Z_95 = 1.959963984540054
-
-
-def wilson_interval(wins: int, games: int, z: float = Z_95) -> tuple[float, float]:
-    """Wilson score interval of a win rate ``wins / games`` (``(0, 1)`` for no games)."""
-    if games <= 0:
-        return 0.0, 1.0
-    p = wins / games
-    denominator = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denominator
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(frozen=True)
@@ -50,7 +38,7 @@ class WinRate:
     @property
     def interval(self) -> tuple[float, float]:
         """Wilson 95% interval."""
-        return wilson_interval(self.wins, self.games)
+        return wilson_bounds(self.wins, self.games)
 
     def __str__(self) -> str:
         low, high = self.interval

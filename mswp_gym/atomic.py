@@ -1,0 +1,110 @@
+"""Atomic file writes and output-folder checks: the one way train, eval and play write files.
+
+Every file is written to a temporary name beside its target (``<stem>.tmp-<pid><suffix>``, so
+writers that pick the format from the suffix still work) and moved into place with
+``os.replace`` once complete: a kill at any moment leaves either the old file or the new one,
+never a partial one, plus at worst a stray temporary that :func:`remove_stale_temporaries`
+deletes on the next start. Append-only logs (``games.csv`` of an evaluation, ``progress.csv``
+of training) are the one exception: they grow line by line, and a reader drops a torn last line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+TEMP_MARK = ".tmp"
+"""Every temporary name holds this (``model.tmp-123.zip``, ``state.json.tmp``)."""
+
+
+def temporary_path(path: Path) -> Path:
+    """The temporary name used while ``path`` is being written (same folder, same suffix)."""
+    return path.with_name(f"{path.stem}{TEMP_MARK}-{os.getpid()}{path.suffix}")
+
+
+def _fsync(path: Path) -> None:
+    try:
+        with open(path, "rb") as handle:
+            os.fsync(handle.fileno())
+    except OSError:  # e.g. a file system without fsync: the rename is still atomic
+        pass
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | Path) -> Iterator[Path]:
+    """A temporary path to write ``path`` through, moved onto ``path`` if the block succeeds.
+
+    Usage: ``with atomic_path(out / "plot.png") as tmp: fig.savefig(tmp)``. On an exception
+    the temporary is deleted and ``path`` is untouched.
+    """
+    target = Path(path)
+    temporary = temporary_path(target)
+    try:
+        yield temporary
+        _fsync(temporary)
+        os.replace(temporary, target)
+    finally:
+        if temporary.exists():
+            temporary.unlink()
+
+
+def write_bytes_atomic(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically."""
+    with atomic_path(path) as temporary:
+        temporary.write_bytes(data)
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically."""
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def remove_stale_temporaries(folder: str | Path) -> list[Path]:
+    """Delete the temporaries a killed writer left in ``folder`` (not recursive); returns them."""
+    removed = []
+    for item in Path(folder).iterdir():
+        if TEMP_MARK in item.name and item.is_file():
+            item.unlink()
+            removed.append(item)
+    return removed
+
+
+def check_output_folder(path: str | Path, what: str = "--out") -> Path:
+    """Make sure ``path`` is (or can be made) a writable folder, before any work starts.
+
+    The folder is created if missing; nothing else is written.
+
+    Raises:
+        ValueError: one line naming ``what`` and the path: it is a file, cannot be created, or
+            is not writable.
+    """
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"{what} {str(folder)!r} is a file; give a folder (it is created if missing)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder, prefix=f".probe{TEMP_MARK}"):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise ValueError(f"{what} {str(folder)!r} cannot be written ({reason}); "
+                         f"give a writable folder") from None
+    return folder
+
+
+def check_output_file(path: str | Path, what: str, suffixes: tuple[str, ...] = ()) -> Path:
+    """Make sure a single output file can be written at ``path`` (its folder is created).
+
+    Raises:
+        ValueError: one line: a wrong suffix, ``path`` is a folder, or its folder is unwritable.
+    """
+    target = Path(path)
+    if suffixes and target.suffix.lower() not in suffixes:
+        raise ValueError(f"{what} {str(target)!r} must end in {' or '.join(suffixes)}")
+    if target.is_dir():
+        raise ValueError(f"{what} {str(target)!r} is a folder; give a file name")
+    check_output_folder(target.parent if str(target.parent) else Path("."), what)
+    return target
