@@ -48,18 +48,18 @@ def finished_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_train__smoke_run_writes_checkpoint_state_and_curve(finished_run: Path) -> None:
     state = read_state(finished_run)
-    assert finished_run.name.startswith("beginner__imitation+ppo__0__")
-    assert state["iteration"] == 1
-    assert state["num_timesteps"] >= TINY.total_timesteps
-    assert (finished_run / state["model_file"]).is_file()
-    phases = [point["phase"] for point in state["curve"]]
+    assert finished_run.name.startswith("5x5x3__imitation+ppo__0__")
+    assert state.iteration == 1
+    assert state.num_timesteps >= TINY.total_timesteps
+    assert (finished_run / state.model_file).is_file()
+    phases = [point["phase"] for point in state.curve]
     assert phases[0] == "imitation" and phases[-1] == "final" and "ppo" in phases
     assert (finished_run / "curve.csv").read_text().startswith("phase,iteration,wall_seconds")
 
 
 def test_checkpoint__save_load_round_trip_gives_same_actions(finished_run: Path) -> None:
     model = load_model(finished_run)
-    again = load_model(finished_run / read_state(finished_run)["model_file"])
+    again = load_model(finished_run / read_state(finished_run).model_file)
     boards = np.random.default_rng(0).integers(-1, 4, size=(16, 5, 5)).astype(np.int8)
     masks = boards.reshape(16, -1) == HIDDEN
     masks[:, 0] = True
@@ -136,7 +136,7 @@ def test_train__resume_after_interruption_keeps_steps_and_optimizer(
     monkeypatch.undo()
     (run_dir,) = tmp_path.iterdir()
     state = read_state(run_dir)
-    assert state["num_timesteps"] == 64  # the checkpoint taken at the rollout start after 64 steps
+    assert state.num_timesteps == 64  # the checkpoint taken at the rollout start after 64 steps
     saved = load_model(run_dir)
     saved_optimizer = optimizer_tensors(saved)
     assert saved.num_timesteps == 64 and saved_optimizer
@@ -156,8 +156,8 @@ def test_train__resume_after_interruption_keeps_steps_and_optimizer(
     assert steps_at_load == 64
     assert all(th.equal(a, b) for a, b in zip(optimizer_at_load, saved_optimizer))
     final = read_state(run_dir)
-    assert final["num_timesteps"] == 256
-    assert final["name"] == run_dir.name
+    assert final.num_timesteps == 256
+    assert final.name == run_dir.name
 
 
 def test_train__imitation_resume_continues_the_rounds(tmp_path: Path) -> None:
@@ -165,9 +165,9 @@ def test_train__imitation_resume_continues_the_rounds(tmp_path: Path) -> None:
     first = read_state(run_dir)
     run_module.train(replace(TINY, algo="imitation", dagger_iterations=2, resume=str(run_dir)))
     second = read_state(run_dir)
-    assert (first["iteration"], second["iteration"]) == (1, 2)
-    assert second["positions_seen"] > first["positions_seen"]
-    assert [p["iteration"] for p in second["curve"] if p["phase"] == "imitation"] == [1, 2]
+    assert (first.iteration, second.iteration) == (1, 2)
+    assert second.positions_seen > first.positions_seen
+    assert [p["iteration"] for p in second.curve if p["phase"] == "imitation"] == [1, 2]
 
 
 def test_rollout__labels_every_visited_position_on_its_hidden_cells() -> None:

@@ -2,68 +2,119 @@
 
 A run folder holds ``state.json`` (the commit point: phase, step counts, curve, RNG state,
 settings) and the files it names: ``model-<tag>.zip`` (a MaskablePPO zip: policy weights,
-optimizer state, step count, schedules) and, during imitation, ``positions-<tag>.npz`` (one per DAgger round in
-the buffer window, format in :mod:`train.dataset`). Each file is written to a temporary name and moved into
-place with ``os.replace``; ``state.json`` is replaced last, so a kill at any moment leaves the
-previous complete checkpoint in force. Superseded files are deleted after the commit.
+optimizer state, step count, schedules), during PPO ``runtime-<tag>.pkl`` (envs mid-episode and
+generator states, for an exact resume) and, during imitation, ``positions-<tag>.npz`` (one per
+DAgger round in the buffer window, format in :mod:`train.dataset`). Each file is written through
+:func:`mswp_gym.atomic.atomic_path`; ``state.json`` (a :class:`train.state.RunState`) is replaced
+last, so a kill at any moment leaves the previous complete checkpoint in force. Superseded files
+are deleted after the commit, and a killed writer's temporaries on the next start.
 """
 
 from __future__ import annotations
 
-import json
 import os
+import pickle
+import random
+import signal
 import zipfile
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import torch as th
 from sb3_contrib import MaskablePPO
+from stable_baselines3.common.vec_env import SubprocVecEnv, VecMonitor
 
+from mswp_gym.atomic import atomic_path
 from train.policy import BoardPolicy
+from train.state import STATE_FILE, RunState, commit_state, read_state
 
-STATE_FILE = "state.json"
+__all__ = ["STATE_FILE", "RunState", "commit_state", "load_model", "read_state",
+           "resolve_model_path", "restore_runtime", "save_model_atomic", "save_runtime"]
+
 SHIPPED_DIR = Path(__file__).with_name("checkpoints")
 SHIPPED_BEGINNER = SHIPPED_DIR / "beginner.zip"
 """The Beginner checkpoint packaged with the code (``agents.make("ppo")``)."""
+KILL_HOOK = "MSWP_TRAIN_KILL_AFTER_COMMITS"
+"""Fault injection for the kill tests: with this environment variable set to N, the process
+SIGKILLs itself right after its N-th committed checkpoint (0 = right after creating its folder)."""
 
-
-def write_json_atomic(path: Path, data: dict[str, Any]) -> None:
-    """Write ``data`` as JSON to ``path`` via a temporary file and ``os.replace``."""
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(json.dumps(data, indent=1))
-    os.replace(temporary, path)
+_commits = 0
 
 
 def save_model_atomic(model: MaskablePPO, path: Path) -> None:
     """``model.save`` to a temporary file, then ``os.replace`` onto ``path``."""
-    temporary = path.with_name(path.stem + ".tmp.zip")
-    model.save(temporary)
-    os.replace(temporary, path)
+    with atomic_path(path) as temporary:
+        model.save(temporary)
 
 
-def commit_state(run_dir: Path, state: dict[str, Any]) -> None:
-    """Make ``state`` (which names the checkpoint files) current; delete files it no longer names."""
-    old = read_state(run_dir) if (run_dir / STATE_FILE).is_file() else {}
-    write_json_atomic(run_dir / STATE_FILE, state)
-    keep = {state.get("model_file"), *state.get("positions_files", [])}
-    for name in (old.get("model_file"), *old.get("positions_files", [])):
-        if name and name not in keep and (run_dir / name).is_file():
-            (run_dir / name).unlink()
+def save_runtime(path: Path, model: MaskablePPO) -> bool:
+    """Pickle what ``model.save`` leaves out but an exact PPO resume needs: the envs mid-episode,
+    the last observations and the torch, NumPy and ``random`` generator states.
+
+    Returns:
+        False (nothing written) for a SubprocVecEnv, whose envs live in other processes: such a
+        run resumes with fresh episodes, so it is not bit-identical to an uninterrupted one.
+    """
+    env = model.get_env()
+    inner = env.venv if isinstance(env, VecMonitor) else env
+    if isinstance(inner, SubprocVecEnv):
+        return False
+    monitor = env if isinstance(env, VecMonitor) else None
+    runtime = {
+        "venv": inner,  # the VecMonitor wrapper itself does not pickle
+        "monitor": None if monitor is None else (
+            monitor.episode_returns, monitor.episode_lengths, monitor.episode_count),
+        "last_obs": model._last_obs,
+        "last_episode_starts": model._last_episode_starts,
+        "last_original_obs": model._last_original_obs,
+        "torch_rng": th.get_rng_state(),
+        "numpy_rng": np.random.get_state(),
+        "python_rng": random.getstate(),
+    }
+    with atomic_path(path) as temporary:
+        temporary.write_bytes(pickle.dumps(runtime))
+    return True
 
 
-def read_state(run_dir: str | Path) -> dict[str, Any]:
-    """The committed state of a run folder.
+def restore_runtime(path: Path, model: MaskablePPO) -> None:
+    """Put back what :func:`save_runtime` saved (call right after loading the model).
 
     Raises:
-        FileNotFoundError: no folder or no ``state.json`` in it.
-        ValueError: unreadable JSON.
+        ValueError: an unreadable file.
     """
-    path = Path(run_dir) / STATE_FILE
-    if not path.is_file():
-        raise FileNotFoundError(f"no run to resume at {str(run_dir)!r} (missing {STATE_FILE})")
     try:
-        return json.loads(path.read_text())
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{str(path)!r} is not valid JSON: {exc}") from exc
+        runtime = pickle.loads(path.read_bytes())
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError) as exc:
+        raise ValueError(f"{str(path)!r} is not a readable PPO runtime state ({exc})") from None
+    env = model.get_env()
+    if isinstance(env, VecMonitor):
+        env.venv.close()
+        env.venv = runtime["venv"]
+        env.episode_returns, env.episode_lengths, env.episode_count = runtime["monitor"]
+    else:
+        model.set_env(runtime["venv"], force_reset=False)
+    model._last_obs = runtime["last_obs"]
+    model._last_episode_starts = runtime["last_episode_starts"]
+    model._last_original_obs = runtime["last_original_obs"]
+    th.set_rng_state(runtime["torch_rng"])
+    np.random.set_state(runtime["numpy_rng"])
+    random.setstate(runtime["python_rng"])
+
+
+def commit(run_dir: Path, state: RunState) -> None:
+    """:func:`train.state.commit_state`, then the :data:`KILL_HOOK` fault injection."""
+    global _commits
+    commit_state(run_dir, state)
+    _commits += 1
+    kill_point(_commits)
+
+
+def kill_point(count: int) -> None:
+    """SIGKILL this process if :data:`KILL_HOOK` asks for it at ``count`` (tests only)."""
+    wanted = os.environ.get(KILL_HOOK)
+    if wanted is not None and int(wanted) == count:
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def resolve_model_path(path: str | Path) -> Path:
@@ -75,7 +126,9 @@ def resolve_model_path(path: str | Path) -> Path:
     path = Path(path)
     if path.is_dir():
         state = read_state(path)
-        return path / str(state["model_file"])
+        if not state.model_file:
+            raise FileNotFoundError(f"run folder {str(path)!r} has no checkpoint yet")
+        return path / state.model_file
     if not path.is_file():
         raise FileNotFoundError(f"no checkpoint at {str(path)!r}")
     return path
@@ -92,7 +145,7 @@ def load_model(path: str | Path, env: Any = None, **kwargs: Any) -> MaskablePPO:
     try:
         with zipfile.ZipFile(model_path) as archive:
             names = set(archive.namelist())
-    except zipfile.BadZipFile as exc:
+    except (zipfile.BadZipFile, OSError, EOFError) as exc:
         raise ValueError(f"{str(model_path)!r} is not a checkpoint (not a zip file)") from exc
     if "data" not in names or "policy.pth" not in names:
         raise ValueError(f"{str(model_path)!r} is not a stable-baselines3 checkpoint "

@@ -18,11 +18,12 @@ key                dtype, shape          meaning
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from mswp_gym.atomic import atomic_path
 
 FORMAT_VERSION = 1
 _ARRAYS = ("boards", "mine_targets", "mine_masks", "open_targets", "open_masks")
@@ -64,15 +65,15 @@ class PositionSet:
 
 
 def save_positions(path: str | Path, positions: PositionSet, meta: dict[str, object]) -> None:
-    """Write ``positions`` to ``path`` atomically (temp file + ``os.replace``)."""
+    """Write ``positions`` to ``path`` atomically (:func:`mswp_gym.atomic.atomic_path`)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp.npz")
     full_meta = {"format_version": FORMAT_VERSION, **meta}
-    np.savez_compressed(
-        temporary, **{name: getattr(positions, name) for name in _ARRAYS}, meta=json.dumps(full_meta)
-    )
-    os.replace(temporary, path)
+    with atomic_path(path) as temporary:
+        np.savez_compressed(
+            temporary, **{name: getattr(positions, name) for name in _ARRAYS},
+            meta=json.dumps(full_meta),
+        )
 
 
 def load_positions(path: str | Path) -> tuple[PositionSet, dict[str, object]]:

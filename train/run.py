@@ -1,16 +1,25 @@
 """One training run, start to finish: naming, seeding, imitation, PPO, evaluation, checkpoints.
 
-Run folder ``<out>/<preset>__<algo>__<seed>__<UTC time>/``: ``state.json`` + checkpoint files
-(see :mod:`train.checkpoint`), ``settings.toml``-equivalent in the state, ``curve.csv`` (win
-rate against wall time and steps), ``tb/`` (TensorBoard) and ``progress.csv``.
+Run folder ``<out>/<board>__<algo>__<seed>__<UTC time>/`` (``<board>`` is the preset's name, or
+``ROWSxCOLSxMINES`` for a custom board): ``state.json`` (a :class:`train.state.RunState`, with the
+settings) + checkpoint files (see :mod:`train.checkpoint`), ``curve.csv`` (win rate against wall
+time and steps), ``tb/`` (TensorBoard) and ``progress.csv`` (SB3's log, appended across resumes).
+
+Kills and resumes: the first checkpoint is committed right after the model is built, then after
+every DAgger round and every PPO evaluation. A resumed run keeps its saved settings (see
+:func:`train.settings.resumed_settings`) and continues bit-identically to an uninterrupted run
+with ``vec_env`` ``dummy`` or ``native`` and no time budget (tested); with ``subproc`` the
+episodes in progress at the checkpoint restart, and a time budget makes the imitation learning
+rate depend on wall time.
 """
 
 from __future__ import annotations
 
 import csv
+import io
+import shutil
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -20,18 +29,28 @@ import numpy as np
 import torch as th
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.logger import Logger, configure
+from stable_baselines3.common.logger import CSVOutputFormat, Logger, configure
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
+from mswp_gym.atomic import check_output_folder, remove_stale_temporaries, write_text_atomic
 from mswp_gym.env import MinesweeperEnv
+from mswp_gym.presets import preset
 from mswp_gym.spec import GameSpec
-from train.checkpoint import commit_state, load_model, read_state, save_model_atomic
+from train.checkpoint import (
+    commit,
+    kill_point,
+    load_model,
+    restore_runtime,
+    save_model_atomic,
+    save_runtime,
+)
 from train.dataset import PositionSet, load_positions, save_positions
 from train.evaluate import WinRate, evaluate_agent, evaluate_net
 from train.imitation import Collector, train_steps
 from train.policy import BoardPolicy
 from train.rollout import RolloutConfig, solver_labeller
-from train.settings import TrainSettings
+from train.settings import TrainSettings, resumed_settings, saved_settings
+from train.state import RunState, read_state
 
 CURVE_FIELDS = ("phase", "iteration", "wall_seconds", "env_steps", "positions", "gradient_samples",
                 "wins", "games", "win_rate", "low95", "high95")
@@ -54,9 +73,18 @@ def game_spec(settings: TrainSettings) -> GameSpec:
     return GameSpec(rows, cols, mines, settings.first_click)
 
 
+def board_label(settings: TrainSettings) -> str:
+    """The preset's name if the run plays its board, else ``ROWSxCOLSxMINES``."""
+    base = preset(settings.preset)
+    rows, cols, mines = settings.board
+    if (rows, cols, mines) == (base.rows, base.cols, base.mines):
+        return base.name
+    return f"{rows}x{cols}x{mines}"
+
+
 def run_name(settings: TrainSettings, now: datetime) -> str:
-    """``preset__algo__seed__time``."""
-    return f"{settings.preset}__{settings.algo}__{settings.seed}__{now:%Y%m%d-%H%M%S}"
+    """``board__algo__seed__time`` (see :func:`board_label`)."""
+    return f"{board_label(settings)}__{settings.algo}__{settings.seed}__{now:%Y%m%d-%H%M%S}"
 
 
 def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
@@ -99,14 +127,18 @@ def build_model(settings: TrainSettings, spec: GameSpec, env: VecEnv, tb_dir: Pa
 class Run:
     """The state of one run and the operations on it (checkpoint, evaluate, log)."""
 
-    def __init__(self, settings: TrainSettings, run_dir: Path, state: dict[str, Any]) -> None:
+    def __init__(self, settings: TrainSettings, run_dir: Path, state: RunState) -> None:
         self.settings = settings
         self.spec = game_spec(settings)
         self.run_dir = run_dir
         self.state = state
         self.started = time.monotonic()
-        self.wall_before = float(state.get("wall_seconds", 0.0))
+        self.wall_before = float(state.wall_seconds)
+        progress = run_dir / "progress.csv"
+        earlier = progress.read_text() if progress.is_file() else ""
         self.logger: Logger = configure(str(run_dir), ["stdout", "csv", "tensorboard"])
+        if earlier:
+            keep_csv_log(self.logger, earlier)
 
     @property
     def wall_seconds(self) -> float:
@@ -127,35 +159,52 @@ class Run:
         result = evaluate_net(policy.cell_net(), self.spec, self.settings.eval_games,
                               self.settings.opening_weight)
         low, high = result.interval
-        point = {"phase": phase, "iteration": self.state.get("iteration", 0),
-                 "wall_seconds": round(self.wall_seconds, 1),
-                 "env_steps": self.state.get("num_timesteps", 0),
-                 "positions": self.state.get("positions_seen", 0),
-                 "gradient_samples": self.state.get("gradient_samples", 0),
+        state = self.state
+        point = {"phase": phase, "iteration": state.iteration,
+                 "wall_seconds": round(self.wall_seconds, 1), "env_steps": state.num_timesteps,
+                 "positions": state.positions_seen, "gradient_samples": state.gradient_samples,
                  "wins": result.wins, "games": result.games, "win_rate": result.rate,
                  "low95": low, "high95": high, **extra}
-        self.state.setdefault("curve", []).append(point)
-        with open(self.run_dir / "curve.csv", "w", newline="") as handle:
-            writer = csv.DictWriter(handle, CURVE_FIELDS, extrasaction="ignore")
-            writer.writeheader()
-            writer.writerows(self.state["curve"])
+        state.curve.append(point)
+        buffer = io.StringIO(newline="")
+        writer = csv.DictWriter(buffer, CURVE_FIELDS, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(state.curve)
+        write_text_atomic(self.run_dir / "curve.csv", buffer.getvalue())
         self.say(f"{phase} eval: {result}")
         return result
 
     def checkpoint(self, model: MaskablePPO, tag: str) -> None:
-        """Save the model, then commit the state that names it."""
-        model_file = f"model-{tag}.zip"
+        """Save the model and its runtime state, then commit the state that names them."""
+        model_file, runtime_file = f"model-{tag}.zip", f"runtime-{tag}.pkl"
         save_model_atomic(model, self.run_dir / model_file)
-        self.state.update(model_file=model_file, wall_seconds=self.wall_seconds,
-                          num_timesteps=int(model.num_timesteps))
-        commit_state(self.run_dir, self.state)
+        has_runtime = save_runtime(self.run_dir / runtime_file, model)
+        self.state.model_file = model_file
+        self.state.runtime_file = runtime_file if has_runtime else ""
+        self.state.wall_seconds = self.wall_seconds
+        self.state.num_timesteps = int(model.num_timesteps)
+        commit(self.run_dir, self.state)
+
+
+def keep_csv_log(logger: Logger, earlier: str) -> None:
+    """Put the rows of an earlier session back at the top of the logger's new ``progress.csv``
+    (SB3 opens it for writing; a resumed run appends)."""
+    for output in logger.output_formats:
+        if isinstance(output, CSVOutputFormat):
+            lines = earlier.splitlines(keepends=True)
+            if lines and not lines[-1].endswith("\n"):
+                lines.pop()  # torn by a kill mid-write
+            if lines:
+                output.file.write("".join(lines))
+                output.file.flush()
+                output.keys = lines[0].rstrip("\n").split(",")
 
 
 def baselines(run: Run) -> None:
     """Evaluate the logic agent and the solver once on the evaluation seeds (if importable)."""
-    if not run.settings.eval_baselines or "baselines" in run.state:
+    if not run.settings.eval_baselines or run.state.baselines is not None:
         return
-    found: dict[str, Any] = {}
+    found: dict[str, dict[str, float]] = {}
     for name in ("logic", "solver"):
         result = evaluate_agent(name, run.spec, run.settings.eval_games)
         if result is None:
@@ -164,7 +213,7 @@ def baselines(run: Run) -> None:
         run.say(f"baseline {result}")
         found[name] = {"wins": result.wins, "games": result.games, "win_rate": result.rate}
         run.logger.record(f"baseline/{name}_win_rate", result.rate)
-    run.state["baselines"] = found
+    run.state.baselines = found
     # Reference agents are not training: the run's wall clock starts after them.
     run.started = time.monotonic()
 
@@ -179,13 +228,13 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
         run.say("agents.solver.mine_probabilities not importable: labelling by the true layout")
         labels = "truth"
     config = RolloutConfig(settings.epsilon, settings.rescue, settings.opening_weight, labels)
-    parts = [load_positions(run.run_dir / name)[0] for name in state.get("positions_files", [])]
+    parts = [load_positions(run.run_dir / name)[0] for name in state.positions_files]
     optimizer = policy.optimizer
     net = policy.cell_net()
     collector = Collector(settings.workers)
     try:
-        while state["iteration"] < settings.dagger_iterations and not run.out_of_time():
-            iteration = state["iteration"] + 1
+        while state.iteration < settings.dagger_iterations and not run.out_of_time():
+            iteration = state.iteration + 1
             positions, stats = collector.collect(
                 policy.cell_net_copy(), run.spec, settings.games_per_iteration, rng, config)
             name = f"positions-{iteration:04d}.npz"
@@ -193,7 +242,7 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
                 "rows": run.spec.rows, "cols": run.spec.cols, "mines": run.spec.mines,
                 "first_click": run.spec.first_click, "labels": labels})
             parts.append(positions)
-            files = [*state.get("positions_files", []), name]
+            files = [*state.positions_files, name]
             while sum(len(p) for p in parts[1:]) >= settings.buffer_positions:
                 parts.pop(0)
                 files.pop(0)
@@ -206,10 +255,10 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
                 group["lr"] = settings.bc_learning_rate * (1.0 - 0.9 * fraction)
             loss = train_steps(net, optimizer, buffer, settings.gradient_steps_per_iteration,
                                settings.bc_batch_size, rng)
-            state.update(iteration=iteration, positions_files=files,
-                         positions_seen=state.get("positions_seen", 0) + len(positions),
-                         gradient_samples=state.get("gradient_samples", 0)
-                         + settings.gradient_steps_per_iteration * settings.bc_batch_size)
+            state.iteration = iteration
+            state.positions_files = files
+            state.positions_seen += len(positions)
+            state.gradient_samples += settings.gradient_steps_per_iteration * settings.bc_batch_size
             run.say(f"dagger {iteration}/{settings.dagger_iterations}: {len(positions)} new "
                     f"positions, buffer {len(buffer)}, loss {loss:.4f}, "
                     f"clean wins {stats['wins']:.0f}/{stats['clean_games']:.0f}")
@@ -218,7 +267,7 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
                                ("buffer", len(buffer)), ("wall_seconds", run.wall_seconds)):
                 run.logger.record(f"imitation/{key}", value)
             run.logger.dump(iteration)
-            state["rng_state"] = rng.bit_generator.state
+            state.rng_state = rng.bit_generator.state
             run.checkpoint(model, f"dagger{iteration:04d}")
     finally:
         collector.close()
@@ -230,13 +279,14 @@ class PPOProgress(BaseCallback):
     def __init__(self, run: Run) -> None:
         super().__init__()
         self.run = run
-        self.last_eval = int(run.state.get("ppo_last_eval", 0))
+        self.last_eval = run.state.ppo_last_eval
 
     def _on_rollout_start(self) -> None:
         steps = int(self.model.num_timesteps)
         if steps - self.last_eval >= self.run.settings.eval_every_steps:
             self.last_eval = steps
-            self.run.state.update(num_timesteps=steps, ppo_last_eval=steps)
+            self.run.state.num_timesteps = steps
+            self.run.state.ppo_last_eval = steps
             policy = self.model.policy
             assert isinstance(policy, BoardPolicy)
             result = self.run.evaluate(policy, "ppo", {})
@@ -256,88 +306,172 @@ def run_ppo(run: Run, model: MaskablePPO) -> None:
     model.set_logger(run.logger)
     model.learn(remaining, callback=PPOProgress(run), reset_num_timesteps=False,
                 progress_bar=False)
-    run.state["num_timesteps"] = int(model.num_timesteps)
+    run.state.num_timesteps = int(model.num_timesteps)
 
 
-def start_from(model: MaskablePPO, checkpoint: str) -> None:
-    """Copy the network weights of ``checkpoint`` into ``model`` (a fresh optimizer and schedule).
+def read_init(checkpoint: str, board: tuple[int, int, int]) -> MaskablePPO:
+    """The ``--init`` checkpoint, checked against the run's board before anything is created.
 
     Raises:
-        ValueError: the checkpoint's network has another shape or board (names both).
+        FileNotFoundError: nothing at ``checkpoint``.
+        ValueError: not a readable checkpoint, or trained on another board (names both).
     """
-    source = load_model(checkpoint).policy
-    target = model.policy
-    assert isinstance(source, BoardPolicy) and isinstance(target, BoardPolicy)
-    if source.board != target.board:
+    source = load_model(checkpoint)
+    policy = source.policy
+    assert isinstance(policy, BoardPolicy)
+    if policy.board != board:
         raise ValueError(f"--init {checkpoint!r} was trained on rows, cols, mines = "
-                         f"{source.board}, this run is {target.board}")
+                         f"{policy.board}, this run is {board}")
+    return source
+
+
+def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> None:
+    """Copy the network weights of ``source`` into ``model`` (a fresh optimizer and schedule).
+
+    Raises:
+        ValueError: the checkpoint's network has another shape (channels/blocks).
+    """
+    target = model.policy
+    assert isinstance(target, BoardPolicy)
     try:
-        target.load_state_dict(source.state_dict())
+        target.load_state_dict(source.policy.state_dict())
     except RuntimeError as exc:
+        first = str(exc).strip().splitlines()[0]
         raise ValueError(f"--init {checkpoint!r} has another network shape "
-                         f"(channels/blocks): {exc}") from exc
+                         f"(channels/blocks): {first}") from None
+
+
+def phase_after_resume(settings: TrainSettings, state: RunState) -> str:
+    """The phase a resumed run continues in: a finished run whose target was raised reopens."""
+    if state.phase != "done":
+        return state.phase
+    if "ppo" in settings.algo and state.num_timesteps < settings.total_timesteps:
+        return "ppo"
+    if settings.algo == "imitation" and state.iteration < settings.dagger_iterations:
+        return "imitation"
+    return "done"
+
+
+def open_run(settings: TrainSettings) -> tuple[TrainSettings, Path, RunState, MaskablePPO | None]:
+    """Check everything a run needs, then create (or reopen) its folder.
+
+    Returns:
+        The settings to run with, the folder, its state and the ``--init`` checkpoint (if any).
+
+    Raises:
+        FileNotFoundError / ValueError: one line each, before any folder is created.
+    """
+    if settings.resume:
+        run_dir = Path(settings.resume)
+        state = read_state(run_dir)
+        saved = saved_settings(state.settings)
+        settings, notices = resumed_settings(saved, settings.to_dict())
+        for notice in notices:
+            print(notice, flush=True)
+        removed = remove_stale_temporaries(run_dir)
+        if removed:
+            print(f"removed {len(removed)} temporary file(s) a killed save left: "
+                  f"{', '.join(p.name for p in removed)}", flush=True)
+        missing = [name for name in state.files() if not (run_dir / name).is_file()]
+        if missing:
+            raise FileNotFoundError(f"run {str(run_dir)!r} is damaged: its state names missing "
+                                    f"files {missing}")
+        return settings, run_dir, state, None
+    settings.check()
+    out = check_output_folder(settings.out)
+    source = read_init(settings.init, settings.board) if settings.init else None
+    run_dir = out / run_name(settings, datetime.now(UTC))
+    run_dir.mkdir(exist_ok=False)
+    phase = "imitation" if settings.algo.startswith("imitation") else "ppo"
+    state = RunState(name=run_dir.name, settings=settings.to_dict(), phase=phase)
+    return settings, run_dir, state, source
 
 
 def train(settings: TrainSettings) -> Path:
-    """Run (or resume) one training run; returns its folder."""
-    if settings.resume:
-        state = read_state(settings.resume)
-        saved = TrainSettings(**state["settings"])
-        # Only the budget-type settings may change on resume; the run itself stays the same.
-        settings = replace(saved, resume=settings.resume, total_timesteps=settings.total_timesteps,
-                           time_budget_minutes=settings.time_budget_minutes,
-                           dagger_iterations=settings.dagger_iterations,
-                           final_eval_games=settings.final_eval_games).check()
-        run_dir = Path(settings.resume)
-    else:
-        run_dir = Path(settings.out) / run_name(settings, datetime.now(UTC))
-        run_dir.mkdir(parents=True, exist_ok=False)
-        state = {"name": run_dir.name, "settings": settings.to_dict(), "phase": "imitation"
-                 if settings.algo.startswith("imitation") else "ppo", "iteration": 0}
-    state["settings"] = settings.to_dict()
+    """Run (or resume) one training run; returns its folder.
+
+    Raises:
+        FileNotFoundError / ValueError: bad settings, output folder, ``--init`` or ``--resume``
+            folder, found before any folder is created or any work is done.
+    """
+    settings, run_dir, state, source = open_run(settings)
+    resumed = bool(settings.resume)
+    try:
+        return _train(settings, run_dir, state, source, resumed)
+    except BaseException as exc:
+        committed = (run_dir / "state.json").is_file()
+        if not resumed and not committed:
+            shutil.rmtree(run_dir, ignore_errors=True)  # nothing to resume: leave no junk folder
+        if isinstance(exc, KeyboardInterrupt) and committed:
+            raise RunInterrupted(run_dir) from None
+        raise
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a run that has a committed checkpoint (``run_dir``: its folder)."""
+
+    def __init__(self, run_dir: Path) -> None:
+        super().__init__(f"interrupted: resume with --resume {run_dir}")
+        self.run_dir = run_dir
+
+
+def _train(settings: TrainSettings, run_dir: Path, state: RunState, source: MaskablePPO | None,
+           resumed: bool) -> Path:
+    kill_point(0)
+    state.settings = settings.to_dict()
+    if resumed:
+        state.phase = phase_after_resume(settings, state)
     run = Run(settings, run_dir, state)
-    run.say(f"run {run_dir} ({'resumed' if settings.resume else 'new'}), board "
+    run.say(f"run {run_dir} ({'resumed' if resumed else 'new'}), board "
             f"{run.spec.rows}x{run.spec.cols}/{run.spec.mines} first_click={run.spec.first_click}")
 
     # ---- seeding: the one place randomness is set up --------------------------------------
     th.set_num_threads(settings.torch_threads)
     th.manual_seed(settings.seed)
     rng = np.random.default_rng(settings.seed)  # layouts, exploration, minibatches (imitation)
-    if "rng_state" in state:
-        rng.bit_generator.state = state["rng_state"]
-    # PPO's env and sampling seeds come from MaskablePPO(seed=settings.seed) (SB3's own seeding).
+    if state.rng_state is not None:
+        rng.bit_generator.state = state.rng_state
+    # PPO's env and sampling seeds come from MaskablePPO(seed=settings.seed) (SB3's own seeding);
+    # a resume puts back the envs and the torch/NumPy/random states saved with the checkpoint.
     # -----------------------------------------------------------------------------------------
 
     env = make_vec_env(settings, run.spec)
-    if "model_file" in state:
-        model = load_model(run_dir / state["model_file"], env=env)
+    if state.model_file:
+        model = load_model(run_dir / state.model_file, env=env)
         model.tensorboard_log = str(run_dir / "tb")
+        if state.runtime_file:
+            restore_runtime(run_dir / state.runtime_file, model)
     else:
         model = build_model(settings, run.spec, env, run_dir / "tb")
-        if settings.init:
-            start_from(model, settings.init)
+        if source is not None:
+            start_from(model, source, settings.init)
             run.say(f"network initialised from {settings.init}")
+        run.checkpoint(model, "start")  # a kill from now on leaves a resumable run
     try:
         baselines(run)
-        if state["phase"] == "imitation":
+        if state.phase == "imitation":
             run_imitation(run, model, rng)
             if settings.algo == "imitation+ppo" and not run.out_of_time():
-                state["phase"] = "ppo"
+                state.phase = "ppo"
                 run.checkpoint(model, "ppo000000000")
-        if state["phase"] == "ppo":
+        if state.phase == "ppo":
             run_ppo(run, model)
         policy = model.policy
         assert isinstance(policy, BoardPolicy)
-        run.evaluate(policy, "final", {})
-        run.checkpoint(model, "final")
-        if settings.final_eval_games:
+        if state.phase != "done":
+            run.evaluate(policy, "final", {})
+            state.phase = "done"
+            run.checkpoint(model, "final")
+        if settings.final_eval_games and (state.final_eval is None
+                                          or state.final_eval["games"] != settings.final_eval_games):
             result = evaluate_net(policy.cell_net(), run.spec, settings.final_eval_games,
                                   settings.opening_weight)
-            run.state["final_eval"] = {"wins": result.wins, "games": result.games,
-                                       "win_rate": result.rate, "interval": result.interval}
+            state.final_eval = {"wins": result.wins, "games": result.games,
+                                "win_rate": result.rate, "interval": list(result.interval)}
             run.say(f"final evaluation: {result}")
-            commit_state(run.run_dir, run.state)
-        run.say(f"done: {run_dir / run.state['model_file']}")
+            commit(run.run_dir, state)
+        run.say(f"done: {run_dir / state.model_file}")
     finally:
         env.close()
+        run.logger.close()
     return run_dir

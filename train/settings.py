@@ -11,6 +11,7 @@ import argparse
 import ast
 import inspect
 import itertools
+import math
 import tomllib
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
@@ -18,11 +19,34 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from mswp_gym.cli import OneLineParser
+from mswp_gym.generators import check_mines, check_size
 from mswp_gym.presets import PRESETS, preset
 
 CONFIG_DIR = Path(__file__).with_name("configs")
 ALGOS: tuple[str, ...] = ("ppo", "imitation", "imitation+ppo")
 VEC_ENVS: tuple[str, ...] = ("dummy", "subproc", "native")
+LABELS: tuple[str, ...] = ("solver", "truth")
+FIRST_CLICKS: tuple[str, ...] = ("any", "safe", "opening")
+MAX_SEED = 2**32 - 1
+"""SB3 seeds NumPy's legacy global generator, which takes seeds below 2**32."""
+
+FLOAT_RANGES: tuple[tuple[str, float, float, bool, bool], ...] = (
+    # name, low, high, low excluded, high excluded
+    ("time_budget_minutes", 0.0, math.inf, False, True),
+    ("opening_weight", 0.0, math.inf, False, True),
+    ("beta", 0.0, math.inf, True, True),
+    ("bc_learning_rate", 0.0, math.inf, True, True),
+    ("epsilon", 0.0, 1.0, False, False),
+    ("rescue", 0.0, 1.0, False, False),
+    ("learning_rate", 0.0, math.inf, True, True),
+    ("gamma", 0.0, 1.0, False, False),
+    ("gae_lambda", 0.0, 1.0, False, False),
+    ("clip_range", 0.0, math.inf, True, True),
+    ("ent_coef", 0.0, math.inf, False, True),
+    ("vf_coef", 0.0, math.inf, False, True),
+)
+"""The allowed interval of every float setting (NaN is never allowed)."""
 
 
 @dataclass(frozen=True)
@@ -129,26 +153,79 @@ class TrainSettings:
         return (self.rows or base.rows, self.cols or base.cols, self.mines or base.mines)
 
     def check(self) -> TrainSettings:
-        """Return self, or raise a ValueError naming the first bad value."""
+        """Return self, or raise a ValueError naming the first bad value and what is allowed.
+
+        Everything a run could trip over later is checked here, before any work starts: types
+        (a config file may hold ``channels = "many"``), NaN, ranges, the board, and PPO batch
+        shapes that would make SB3 divide by zero.
+        """
+        for item in fields(self):
+            check_type(item.name, str(item.type), getattr(self, item.name))
         preset(self.preset)
-        if self.algo not in ALGOS:
-            raise ValueError(f"unknown algo {self.algo!r}; choose one of {', '.join(ALGOS)}")
-        if self.vec_env not in VEC_ENVS:
-            raise ValueError(f"unknown vec_env {self.vec_env!r}; choose one of {', '.join(VEC_ENVS)}")
-        if self.labels not in ("solver", "truth"):
-            raise ValueError(f"unknown labels {self.labels!r}; choose solver or truth")
-        for name in ("total_timesteps", "dagger_iterations", "eval_games", "final_eval_games"):
+        choose("algo", self.algo, ALGOS)
+        choose("vec_env", self.vec_env, VEC_ENVS)
+        choose("labels", self.labels, LABELS)
+        choose("first_click", self.first_click, FIRST_CLICKS)
+        if not 0 <= self.seed <= MAX_SEED:
+            raise ValueError(f"seed must be an integer in [0, {MAX_SEED}], got {self.seed}")
+        for name in ("rows", "cols", "mines"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0 (0 takes the preset's), got {getattr(self, name)}")
+        rows, cols, mines = self.board
+        check_size(rows, cols)
+        check_mines(self.first_click, rows, cols, mines)
+        for name in ("total_timesteps", "dagger_iterations", "eval_games", "final_eval_games",
+                     "blocks"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
         for name in ("n_envs", "n_steps", "batch_size", "n_epochs", "workers", "channels",
-                     "games_per_iteration", "bc_batch_size", "torch_threads", "eval_every_steps"):
+                     "games_per_iteration", "gradient_steps_per_iteration", "bc_batch_size",
+                     "torch_threads", "eval_every_steps", "buffer_positions"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        for name, low, high, low_open, high_open in FLOAT_RANGES:
+            in_range(name, getattr(self, name), low, high, low_open, high_open)
+        rollout = self.n_steps * self.n_envs
+        if rollout < 2:
+            raise ValueError(f"n_steps * n_envs must be >= 2 (PPO normalises advantages over a "
+                             f"rollout), got {self.n_steps} * {self.n_envs} = {rollout}")
+        if not 2 <= self.batch_size <= rollout:
+            raise ValueError(f"batch_size must be in [2, n_steps * n_envs = {rollout}] (a "
+                             f"minibatch of 1 gives NaN advantages), got {self.batch_size}")
         return self
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict (JSON- and TOML-friendly)."""
         return asdict(self)
+
+
+def check_type(name: str, kind: str, value: Any) -> None:
+    """Raise a ValueError unless ``value`` is of the field's type (``kind``: int, float, bool, str)."""
+    ok = {
+        "bool": isinstance(value, bool),
+        "int": isinstance(value, int) and not isinstance(value, bool),
+        "float": isinstance(value, int | float) and not isinstance(value, bool),
+        "str": isinstance(value, str),
+    }.get(kind, True)
+    if not ok:
+        raise ValueError(f"{name} must be {'an' if kind == 'int' else 'a'} {kind}, got {value!r}")
+    if kind == "float" and math.isnan(value):
+        raise ValueError(f"{name} must be a number, got nan")
+
+
+def choose(name: str, value: str, allowed: tuple[str, ...]) -> None:
+    """Raise a ValueError unless ``value`` is one of ``allowed``."""
+    if value not in allowed:
+        raise ValueError(f"unknown {name} {value!r}; choose one of {', '.join(allowed)}")
+
+
+def in_range(name: str, value: float, low: float, high: float, low_open: bool, high_open: bool) -> None:
+    """Raise a ValueError unless ``value`` lies in the interval (brackets as in the message)."""
+    above = value > low if low_open else value >= low
+    below = value < high if high_open else value <= high
+    if not (above and below):
+        interval = f"{'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
+        raise ValueError(f"{name} must be in {interval}, got {value!r}")
 
 
 @lru_cache(maxsize=1)
@@ -201,9 +278,70 @@ def _parse_bool(text: str) -> bool:
     raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
 
 
+RESUME_OVERRIDES: tuple[str, ...] = (
+    "total_timesteps", "time_budget_minutes", "dagger_iterations", "final_eval_games",
+    "eval_baselines", "torch_threads",
+)
+"""Settings a ``--resume`` may change (each change is printed); any other differing value is
+refused, so a resumed run stays the run it was."""
+RESUME_REFUSED: tuple[str, ...] = ("config", "init", "preset", "channels")
+"""Flags refused outright with ``--resume`` (they define a new run, they cannot continue one)."""
+IGNORED_ON_RESUME: tuple[str, ...] = ("resume", "out", "init")
+"""Fields a resumed run takes from the folder, whatever the settings passed say."""
+
+
+def resumed_settings(saved: TrainSettings, requested: dict[str, Any]) -> tuple[TrainSettings, list[str]]:
+    """The settings of a resumed run: ``saved``, with the allowed changes of ``requested``.
+
+    Args:
+        saved: the settings stored in the run's state.
+        requested: values asked for (fields equal to the saved ones are no change).
+
+    Returns:
+        The settings to run with (``resume`` as requested) and one notice per overridden value.
+
+    Raises:
+        ValueError: a requested value that may not change on resume (one line, naming it).
+    """
+    saved_values = saved.to_dict()
+    changes: dict[str, Any] = {}
+    notices = []
+    for name, value in requested.items():
+        if name in IGNORED_ON_RESUME or saved_values.get(name) == value:
+            continue
+        if name not in RESUME_OVERRIDES:
+            raise ValueError(
+                f"{flag(name)} cannot change on --resume (the run was saved with "
+                f"{name}={saved_values.get(name)!r}, asked for {value!r}); with --resume only "
+                f"{', '.join(flag(n) for n in RESUME_OVERRIDES)} may change")
+        changes[name] = value
+        notices.append(f"--resume: {name} {saved_values.get(name)!r} -> {value!r} "
+                       f"(overrides the saved setting)")
+    settings = replace(saved, resume=str(requested.get("resume", "")), **changes).check()
+    return settings, notices
+
+
+def saved_settings(data: dict[str, Any]) -> TrainSettings:
+    """The settings stored in a run state (keys of older versions dropped).
+
+    Raises:
+        ValueError: stored values that are not valid settings.
+    """
+    known = {f.name for f in fields(TrainSettings)}
+    try:
+        return replace(TrainSettings(), **{k: v for k, v in data.items() if k in known}).check()
+    except ValueError as exc:
+        raise ValueError(f"the run's saved settings are invalid: {exc}") from None
+
+
+def flag(name: str) -> str:
+    """The command-line flag of a settings field."""
+    return "--" + name.replace("_", "-")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The CLI: one flag per settings field, plus ``--config``."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="mswp-train",
         description="Train a learned Minesweeper agent (DAgger imitation of the exact solver "
         "and/or MaskablePPO) with a fully-convolutional policy.",
@@ -223,12 +361,26 @@ def build_parser() -> argparse.ArgumentParser:
 def settings_from_args(argv: list[str] | None = None) -> TrainSettings:
     """Parse ``argv`` into checked settings (see the module docstring for precedence).
 
+    With ``--resume DIR`` the settings are the run's saved ones, with the flags given applied
+    through :func:`resumed_settings` (the notices are printed by :func:`train.run.train`).
+
     Raises:
-        ValueError / FileNotFoundError: a bad value or config file, named.
+        ValueError / FileNotFoundError: a bad value or config file, or a flag refused with
+            ``--resume``, named.
     """
     args = vars(build_parser().parse_args(argv))
     config_path = args.pop("config")
     given = {k: v for k, v in args.items() if v is not None}
+    if "resume" in given:
+        refused = [flag(n) for n in RESUME_REFUSED if n in given or (n == "config" and config_path)]
+        if refused:
+            raise ValueError(f"{', '.join(refused)} cannot be used with --resume: a resumed run "
+                             f"keeps its saved settings (allowed with --resume: "
+                             f"{', '.join(flag(n) for n in RESUME_OVERRIDES)})")
+        from train.state import read_state
+
+        saved = saved_settings(read_state(given["resume"]).settings)
+        return resumed_settings(saved, given)[0]
     name = given.get("preset", TrainSettings.preset)
     if name.lower() not in PRESETS:
         preset(name)

@@ -1,0 +1,138 @@
+"""Kills and resumes of training runs: tiny 5x5 runs, the kills injected at chosen commits."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from dataclasses import asdict, fields, replace
+from pathlib import Path
+
+import pytest
+import torch as th
+
+pytest.importorskip("sb3_contrib")
+
+from train import run as run_module
+from train.checkpoint import KILL_HOOK, load_model, read_state
+from train.cli import main
+from train.settings import TrainSettings, settings_from_args
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = TrainSettings(
+    preset="beginner", rows=5, cols=5, mines=3, channels=4, blocks=1, workers=1,
+    games_per_iteration=12, gradient_steps_per_iteration=3, bc_batch_size=16, dagger_iterations=2,
+    total_timesteps=192, n_envs=2, n_steps=32, batch_size=32, n_epochs=1, eval_games=4,
+    eval_every_steps=64, eval_baselines=False, time_budget_minutes=0.0, labels="truth",
+)
+
+
+def cli_args(settings: TrainSettings) -> list[str]:
+    """The flags that make ``settings`` (every field: the preset's config file must not apply)."""
+    args = []
+    for item in fields(settings):
+        value = getattr(settings, item.name)
+        if value != "":
+            text = str(value).lower() if isinstance(value, bool) else str(value)
+            args += ["--" + item.name.replace("_", "-"), text]
+    return args
+
+
+def train_in_subprocess(args: list[str], kill_after: int | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if kill_after is not None:
+        env[KILL_HOOK] = str(kill_after)
+    return subprocess.run([sys.executable, "-m", "train", *args], check=False, cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def weights(run_dir: Path) -> dict[str, th.Tensor]:
+    return load_model(run_dir).policy.state_dict()
+
+
+@pytest.mark.parametrize(("algo", "kill_after"), [("ppo", 2), ("imitation+ppo", 2)])
+def test_train__killed_and_resumed_run_is_bit_identical_to_an_uninterrupted_one(
+    tmp_path: Path, algo: str, kill_after: int
+) -> None:
+    settings = replace(TINY, algo=algo)
+    whole = run_module.train(replace(settings, out=str(tmp_path / "whole")))
+
+    killed = train_in_subprocess(cli_args(replace(settings, out=str(tmp_path / "killed"))),
+                                 kill_after)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    (run_dir,) = (tmp_path / "killed").iterdir()
+    resumed = train_in_subprocess(["--resume", str(run_dir)])
+    assert resumed.returncode == 0, resumed.stderr
+
+    expected, got = weights(whole), weights(run_dir)
+    assert expected.keys() == got.keys()
+    assert all(th.equal(expected[key], got[key]) for key in expected)
+    assert read_state(run_dir).num_timesteps == read_state(whole).num_timesteps
+    curve_whole = [(p["phase"], p["env_steps"], p["wins"]) for p in read_state(whole).curve]
+    curve_resumed = [(p["phase"], p["env_steps"], p["wins"]) for p in read_state(run_dir).curve]
+    assert curve_resumed == curve_whole
+
+
+def test_train__progress_log_is_appended_and_a_finished_run_adds_no_final_point(
+    tmp_path: Path,
+) -> None:
+    settings = replace(TINY, algo="ppo", total_timesteps=128, out=str(tmp_path))
+    killed = train_in_subprocess(cli_args(settings), kill_after=2)
+    assert killed.returncode == -signal.SIGKILL
+    (run_dir,) = tmp_path.iterdir()
+    rows_before = len((run_dir / "progress.csv").read_text().splitlines())
+    assert rows_before >= 2
+    run_module.train(replace(settings, resume=str(run_dir)))
+    rows_after = len((run_dir / "progress.csv").read_text().splitlines())
+    assert rows_after > rows_before
+    finals = [p for p in read_state(run_dir).curve if p["phase"] == "final"]
+    run_module.train(replace(settings, resume=str(run_dir)))
+    assert [p for p in read_state(run_dir).curve if p["phase"] == "final"] == finals
+    assert len(finals) == 1 and read_state(run_dir).phase == "done"
+
+
+def test_train__kill_before_the_first_checkpoint_leaves_a_folder_that_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    killed = train_in_subprocess(cli_args(replace(TINY, out=str(tmp_path))), kill_after=0)
+    assert killed.returncode == -signal.SIGKILL
+    (run_dir,) = tmp_path.iterdir()
+    assert main(["--resume", str(run_dir)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "no state.json" in err
+
+
+def test_train__resume_removes_a_killed_save_s_temporaries(tmp_path: Path) -> None:
+    settings = replace(TINY, algo="ppo", total_timesteps=64, out=str(tmp_path))
+    run_dir = run_module.train(settings)
+    (run_dir / "model-ppo000000128.tmp-999.zip").write_bytes(b"")
+    (run_dir / "model-old.tmp.zip").write_bytes(b"")
+    run_module.train(replace(settings, resume=str(run_dir)))
+    assert not [p.name for p in run_dir.iterdir() if ".tmp" in p.name]
+
+
+def test_settings__resume_keeps_the_saved_settings_and_refuses_other_changes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = replace(TINY, algo="ppo", total_timesteps=64, out=str(tmp_path))
+    run_dir = run_module.train(settings)
+    bare = settings_from_args(["--resume", str(run_dir)])
+    assert bare.total_timesteps == 64 and bare.channels == 4 and bare.board == (5, 5, 3)
+    assert asdict(replace(bare, resume="")) == asdict(replace(settings, out=str(tmp_path)))
+    longer = settings_from_args(["--resume", str(run_dir), "--total-timesteps", "128"])
+    assert longer.total_timesteps == 128
+    capsys.readouterr()
+    run_module.train(longer)
+    assert "total_timesteps 64 -> 128" in capsys.readouterr().out
+    assert read_state(run_dir).num_timesteps == 128
+    for flags in (["--seed", "3"], ["--init", str(run_dir)], ["--preset", "expert"],
+                  ["--channels", "8"], ["--learning-rate", "0.1"]):
+        with pytest.raises(ValueError, match=flags[0]):
+            settings_from_args(["--resume", str(run_dir), *flags])
+
+
+def test_train__custom_board_run_is_named_after_its_board(tmp_path: Path) -> None:
+    name = run_module.run_name(replace(TINY, out=str(tmp_path)), run_module.datetime.now())
+    assert name.startswith("5x5x3__")
+    assert run_module.run_name(TrainSettings(), run_module.datetime.now()).startswith("beginner__")
