@@ -1,22 +1,54 @@
 """Where games run: in this process, in a local process pool, or on a Ray cluster.
 
 Every backend runs :func:`eval.games.play_chunk` on the same chunks; records depend only on
-their seeds, so the backend and the worker count never change a figure (timings aside).
+their seeds, so the backend and the worker count never change a figure (timings aside). Each
+finished chunk goes to ``sink`` at once (``eval`` appends it to ``games.csv``), so a kill loses at
+most the chunks in flight.
+
+Workers die with their parent: local pool workers call :func:`mswp_gym.lifetime.die_with_parent`
+and ignore Ctrl-C (the parent stops them); Ray workers belong to Ray, which shuts down a local
+instance started by ``ray.init`` when its driver dies.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from eval.games import Chunk, GameRecord, mark_pool_worker, play_chunk
+from mswp_gym.lifetime import die_with_parent
 
 BACKENDS: tuple[str, ...] = ("local", "ray")
 
 Progress = Callable[[int], None]
 """Called with the number of games just finished."""
+Sink = Callable[[list[GameRecord]], None]
+"""Called with the records of each chunk as it finishes."""
+
+
+def _finished(done: list[GameRecord], progress: Progress | None, sink: Sink | None) -> None:
+    if sink is not None:
+        sink(done)
+    if progress is not None:
+        progress(len(done))
+
+
+def init_pool_worker(parent: int) -> None:
+    """Pool initializer: die with ``parent``, leave Ctrl-C to it, share the cores politely."""
+    die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    mark_pool_worker()
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Cancel what has not started and end the workers now (Ctrl-C, or an error)."""
+    processes = list((pool._processes or {}).values())  # no public handle on the workers
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
 
 
 def default_workers() -> int:
@@ -27,19 +59,21 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def run_serial(chunks: Sequence[Chunk], progress: Progress | None = None) -> list[GameRecord]:
+def run_serial(
+    chunks: Sequence[Chunk], progress: Progress | None = None, sink: Sink | None = None
+) -> list[GameRecord]:
     """Play every chunk in this process, in order."""
     records: list[GameRecord] = []
     for chunk in chunks:
         done = play_chunk(chunk)
         records.extend(done)
-        if progress is not None:
-            progress(len(done))
+        _finished(done, progress, sink)
     return records
 
 
 def run_local(
-    chunks: Sequence[Chunk], workers: int, progress: Progress | None = None
+    chunks: Sequence[Chunk], workers: int, progress: Progress | None = None,
+    sink: Sink | None = None,
 ) -> list[GameRecord]:
     """Play the chunks over ``workers`` local processes (spawn start method); 1 means inline.
 
@@ -49,18 +83,22 @@ def run_local(
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     if workers == 1 or len(chunks) <= 1:
-        return run_serial(chunks, progress)
+        return run_serial(chunks, progress, sink)
     records: list[GameRecord] = []
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
-        max_workers=min(workers, len(chunks)), mp_context=context, initializer=mark_pool_worker
-    ) as pool:
+    pool = ProcessPoolExecutor(
+        max_workers=min(workers, len(chunks)), mp_context=multiprocessing.get_context("spawn"),
+        initializer=init_pool_worker, initargs=(os.getpid(),),
+    )
+    try:
         futures = [pool.submit(play_chunk, chunk) for chunk in chunks]
         for future in as_completed(futures):
             done = future.result()
             records.extend(done)
-            if progress is not None:
-                progress(len(done))
+            _finished(done, progress, sink)
+    except BaseException:
+        stop_pool(pool)
+        raise
+    pool.shutdown()
     return records
 
 
@@ -81,7 +119,8 @@ def import_ray() -> object:
 
 
 def run_ray(
-    chunks: Sequence[Chunk], address: str | None = None, progress: Progress | None = None
+    chunks: Sequence[Chunk], address: str | None = None, progress: Progress | None = None,
+    sink: Sink | None = None,
 ) -> list[GameRecord]:
     """Play the chunks as Ray tasks, one task per chunk.
 
@@ -103,8 +142,7 @@ def run_ray(
         for ref in ready:
             done = ray.get(ref)  # type: ignore[attr-defined]
             records.extend(done)
-            if progress is not None:
-                progress(len(done))
+            _finished(done, progress, sink)
     return records
 
 
@@ -114,6 +152,7 @@ def run_chunks(
     workers: int = 1,
     ray_address: str | None = None,
     progress: Progress | None = None,
+    sink: Sink | None = None,
 ) -> list[GameRecord]:
     """Play ``chunks`` on ``backend`` and return the records (in completion order).
 
@@ -122,7 +161,7 @@ def run_chunks(
         ImportError: ``backend="ray"`` without Ray installed.
     """
     if backend == "local":
-        return run_local(chunks, workers, progress)
+        return run_local(chunks, workers, progress, sink)
     if backend == "ray":
-        return run_ray(chunks, ray_address, progress)
+        return run_ray(chunks, ray_address, progress, sink)
     raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")

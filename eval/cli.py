@@ -7,6 +7,10 @@ Example::
     mswp-eval --agents local,logic,logic:global --rows 30 --cols 30 --mines 300 \\
         --first-click any --score-mode --games 100
     mswp-eval --agents logic,solver --preset expert --density 0.1,0.15,0.2 --out out/sweep
+    mswp-eval --resume out/sweep      # finish an evaluation that was killed or interrupted
+
+Bad input is one line on stderr and exit status 2, before any game is played. With ``--out``,
+games are appended to ``games.csv`` as they finish (see :mod:`eval.journal`).
 """
 
 from __future__ import annotations
@@ -20,10 +24,13 @@ from pathlib import Path
 from eval.agent_specs import parse_agent_list
 from eval.backends import BACKENDS, default_workers
 from eval.config import DEFAULT_SEED, EvalConfig
-from eval.evaluate import evaluate
+from eval.evaluate import EvalInterrupted, evaluate
+from eval.journal import Manifest
 from eval.report import command_line
 from eval.runner import EvalSetupError, validate
 from eval.settings import build_settings, parse_float_list
+from mswp_gym.atomic import check_output_folder
+from mswp_gym.cli import INTERRUPTED, OneLineParser, report_error
 
 PROG = "mswp-eval"
 DEFAULT_AGENTS = "random,local,logic"
@@ -33,7 +40,7 @@ FIRST_CLICK_RULES = ("any", "safe", "opening")
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (also documents every flag in ``--help``)."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog=PROG,
         description="Play Minesweeper agents on the same seeded boards and compare them "
         "(win rate with Wilson 95%% intervals, exact paired McNemar tests, tables, JSON, CSV, plots).",
@@ -112,7 +119,42 @@ def build_parser() -> argparse.ArgumentParser:
     output.add_argument("--out", type=Path, help="write results.json, games.csv and PNG plots here")
     output.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     output.add_argument("--quiet", action="store_true", help="no progress bar")
+    output.add_argument(
+        "--resume",
+        type=Path,
+        metavar="DIR",
+        help="finish an interrupted evaluation written with --out DIR (same command, only the "
+        "missing games are played; --quiet, --workers and --no-plots may be given too)",
+    )
     return parser
+
+
+RESUME_FLAGS = ("--resume", "--quiet", "--workers", "--no-plots")
+"""The flags a ``--resume`` may be given with (they change no figure)."""
+
+
+def resume_argv(argv: Sequence[str]) -> tuple[Path, list[str]]:
+    """The folder and the saved arguments of ``--resume DIR``, with ``--quiet``/``--workers``/
+    ``--no-plots`` of ``argv`` applied.
+
+    Raises:
+        ValueError: another flag given with ``--resume``, or the folder is no resumable run.
+    """
+    args = build_parser().parse_args(argv)
+    for token in argv:
+        name = token.split("=", 1)[0]
+        if name.startswith("--") and name not in RESUME_FLAGS:
+            raise ValueError(f"{name} cannot be used with --resume: the evaluation keeps its "
+                             f"saved command (allowed: {', '.join(RESUME_FLAGS[1:])})")
+    folder = args.resume
+    manifest = Manifest.read(folder)
+    if manifest.argv is None:
+        raise ValueError(f"{str(folder)!r} was not written by the mswp-eval command line; "
+                         f"it cannot be resumed")
+    saved = [token for token in manifest.argv]
+    extra = [token for token in argv if token != "--resume" and token != str(args.resume)]
+    extra = [t for t in extra if not t.startswith("--resume=")]
+    return folder, [*saved, *extra]
 
 
 def config_from_args(args: argparse.Namespace, argv: Sequence[str] | None = None) -> EvalConfig:
@@ -121,6 +163,14 @@ def config_from_args(args: argparse.Namespace, argv: Sequence[str] | None = None
     Raises:
         ValueError: any bad value, named.
     """
+    if args.compare:
+        for a, b in args.compare:
+            if a == b:
+                raise ValueError(f"--compare {a} {b} compares an agent with itself; give two "
+                                 f"different agents")
+    if args.ray_address is not None and args.backend != "ray":
+        raise ValueError(f"--ray-address {args.ray_address!r} needs --backend ray (the backend "
+                         f"is {args.backend!r})")
     agents = parse_agent_list(args.agents)
     presets = [p.strip() for p in args.preset.split(",")] if args.preset else None
     densities = parse_float_list(args.density, "--density") if args.density else None
@@ -154,22 +204,36 @@ def config_from_args(args: argparse.Namespace, argv: Sequence[str] | None = None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit status (2 for bad input, before any game is played)."""
+    """Run the CLI; returns the exit status (2 for bad input, before any game is played; 130
+    after Ctrl-C, keeping the games played)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        args = parser.parse_args(argv)
+        if args.resume is not None:
+            folder, argv = resume_argv(argv)
+            args = parser.parse_args(argv)
+            args.out = folder
         config = config_from_args(args, argv)
+        if args.out is not None:
+            check_output_folder(args.out)
         if args.backend == "ray":
             from eval.backends import import_ray
 
             import_ray()
         validate(config)
+        evaluation = evaluate(
+            config, args.out, quiet=args.quiet, plots=not args.no_plots, skip_validation=True,
+            argv=argv, resume=args.resume is not None,
+        )
+    except EvalInterrupted as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return INTERRUPTED
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted before any game was played", file=sys.stderr)
+        return INTERRUPTED
     except (ValueError, TypeError, FileNotFoundError, ImportError, EvalSetupError) as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
-        return 2
-    evaluation = evaluate(
-        config, args.out, quiet=args.quiet, plots=not args.no_plots, skip_validation=True
-    )
+        return report_error(PROG, exc)
     try:
         print(evaluation.report)
         if evaluation.files:

@@ -81,6 +81,31 @@ class GameRecord:
         """The row as a dict."""
         return asdict(self)
 
+    @classmethod
+    def from_row(cls, row: dict[str, str]) -> GameRecord:
+        """The record of a ``games.csv`` row (the inverse of :meth:`as_dict` written as CSV).
+
+        Raises:
+            ValueError: a missing column or a value of the wrong type.
+        """
+        values: dict[str, Any] = {}
+        for item in fields(cls):
+            text = row.get(item.name)
+            if text is None:
+                raise ValueError(f"games.csv row lacks column {item.name!r}")
+            kind = str(item.type)
+            if kind == "bool":
+                if text not in ("True", "False"):
+                    raise ValueError(f"column {item.name!r}: {text!r} is not True or False")
+                values[item.name] = text == "True"
+            elif kind == "int":
+                values[item.name] = int(text)
+            elif kind == "float":
+                values[item.name] = float(text)
+            else:
+                values[item.name] = text
+        return cls(**values)
+
     def without_timing(self) -> tuple[Any, ...]:
         """Every field but the timings: what must match between runs of the same command."""
         return tuple(v for k, v in asdict(self).items() if k not in ("wall_time", "agent_time"))

@@ -18,6 +18,7 @@ from eval.knowledge import KnowledgeTrace
 from eval.settings import Setting
 from eval.stats import Interval
 from eval.summary import AgentSummary
+from mswp_gym.atomic import atomic_path
 
 DPI = 120
 DODGE = 0.008
@@ -66,7 +67,8 @@ def plot_win_rates(
     ax.set_title("95% intervals (" + ("normal" if score else "Wilson") + ")")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
+    with atomic_path(path) as temporary:
+        fig.savefig(temporary, dpi=DPI)
     plt.close(fig)
 
 
@@ -129,7 +131,8 @@ def plot_win_rate_vs_density(
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
+    with atomic_path(path) as temporary:
+        fig.savefig(temporary, dpi=DPI)
     plt.close(fig)
     return True
 
@@ -154,5 +157,6 @@ def plot_knowledge(path: Path, trace: KnowledgeTrace) -> None:
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
+    with atomic_path(path) as temporary:
+        fig.savefig(temporary, dpi=DPI)
     plt.close(fig)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import importlib.metadata
 import json
 import math
@@ -19,6 +18,7 @@ from eval.games import GameRecord
 from eval.runner import RunResult
 from eval.stats import Interval
 from eval.summary import AgentSummary, Comparison, RunSummary
+from mswp_gym.atomic import write_text_atomic
 
 PACKAGES: tuple[str, ...] = (
     "mswp-gym",
@@ -216,7 +216,7 @@ def results_document(result: RunResult, summary: RunSummary) -> dict[str, Any]:
 
 def write_json(path: Path, document: dict[str, Any]) -> None:
     """Write ``document`` as indented JSON (NaN written as null)."""
-    path.write_text(json.dumps(_no_nan(document), indent=2) + "\n", encoding="utf-8")
+    write_text_atomic(path, json.dumps(_no_nan(document), indent=2) + "\n")
 
 
 def _no_nan(value: Any) -> Any:
@@ -230,12 +230,10 @@ def _no_nan(value: Any) -> Any:
 
 
 def write_csv(path: Path, records: Sequence[GameRecord]) -> None:
-    """One row per game, columns as :meth:`GameRecord.field_names`."""
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=GameRecord.field_names())
-        writer.writeheader()
-        for record in records:
-            writer.writerow(record.as_dict())
+    """One row per game, columns as :meth:`GameRecord.field_names` (written atomically)."""
+    from eval.journal import csv_text
+
+    write_text_atomic(path, csv_text(records))
 
 
 def command_line(prog: str | None = None, argv: Sequence[str] | None = None) -> str:

@@ -7,13 +7,13 @@ by (setting, agent, game), so the figures of a run depend only on its configurat
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from eval.agent_specs import AgentSpec
-from eval.backends import Progress, run_chunks
+from eval.backends import Progress, Sink, run_chunks
 from eval.config import EvalConfig, game_seeds
 from eval.games import Chunk, GameRecord
 from eval.settings import Setting
@@ -104,18 +104,35 @@ class RunResult:
         return [r for r in self.records if r.setting == setting.label and r.agent == agent]
 
 
+def remaining_chunks(chunks: list[Chunk], done: set[tuple[str, str, int]]) -> list[Chunk]:
+    """``chunks`` without the games in ``done`` (``(setting label, agent label, game)`` keys)."""
+    left = []
+    for chunk in chunks:
+        keep = [i for i, game in enumerate(chunk.game_indices)
+                if (chunk.setting.label, chunk.agent.label, game) not in done]
+        if keep:
+            left.append(replace(chunk, game_indices=tuple(chunk.game_indices[i] for i in keep),
+                                seeds=tuple(chunk.seeds[i] for i in keep)))
+    return left
+
+
 def run(
     config: EvalConfig,
     progress_factory: Callable[[int], tuple[Progress, Callable[[], None]]] | None = None,
     *,
     skip_validation: bool = False,
+    done: Sequence[GameRecord] = (),
+    sink: Sink | None = None,
 ) -> RunResult:
-    """Validate ``config`` and play every game.
+    """Validate ``config`` and play every game not already in ``done``.
 
     Args:
         config: what to run.
         progress_factory: given the total number of games, returns ``(update, close)``.
         skip_validation: for callers that already ran :func:`validate`.
+        done: records of games already played (an interrupted run being resumed); records of
+            games outside ``config`` are dropped.
+        sink: called with each chunk's records as it finishes.
 
     Raises:
         EvalSetupError: an agent or setting is unusable (nothing has been played).
@@ -126,20 +143,24 @@ def run(
     if not skip_validation:
         validate(config)
     workers = config.workers if config.backend == "local" else 1
-    chunks = make_chunks(config, chunk_size_for(config.games, workers))
-    update, close = (None, None)
-    if progress_factory is not None:
-        update, close = progress_factory(len(config.settings) * len(config.agents) * config.games)
-    start = time.perf_counter()
-    try:
-        records = run_chunks(chunks, config.backend, config.workers, config.ray_address, update)
-    finally:
-        if close is not None:
-            close()
     order = {
         (s.label, a.label): (i, j)
         for i, s in enumerate(config.settings)
         for j, a in enumerate(config.agents)
     }
+    kept = {(r.setting, r.agent, r.game): r for r in done
+            if (r.setting, r.agent) in order and 0 <= r.game < config.games}
+    chunks = remaining_chunks(make_chunks(config, chunk_size_for(config.games, workers)), set(kept))
+    update, close = (None, None)
+    if progress_factory is not None:
+        update, close = progress_factory(sum(len(c.game_indices) for c in chunks))
+    start = time.perf_counter()
+    try:
+        records = run_chunks(chunks, config.backend, config.workers, config.ray_address, update,
+                             sink)
+    finally:
+        if close is not None:
+            close()
+    records = [*kept.values(), *records]
     records.sort(key=lambda r: (*order[(r.setting, r.agent)], r.game))
     return RunResult(config, tuple(records), time.perf_counter() - start)

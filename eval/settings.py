@@ -92,10 +92,10 @@ def mines_for_density(rows: int, cols: int, density: float) -> int:
     """``round(density * rows * cols)``.
 
     Raises:
-        ValueError: ``density`` outside ``(0, 1)``.
+        ValueError: ``density`` outside ``[0, 1)`` (the env's range).
     """
-    if not 0 < density < 1:
-        raise ValueError(f"density must be in (0, 1), got {density!r}")
+    if not 0 <= density < 1:
+        raise ValueError(f"--density must be in [0, 1), got {density!r}")
     return round(density * rows * cols)
 
 
@@ -132,6 +132,12 @@ def build_settings(
         raise ValueError(
             f"give --mines or --density, not both (got mines={mines}, density={densities})"
         )
+    if custom:
+        for name, value in (("--rows", rows), ("--cols", cols)):
+            if value is not None and value < 1:
+                raise ValueError(f"{name} must be an integer >= 1, got {value}")
+    if mines is not None and mines < 0:
+        raise ValueError(f"--mines must be >= 0, got {mines}")
     if custom and mines is None and not densities:
         raise ValueError("a custom board needs --mines or --density")
     boards: list[tuple[str, int, int, int | None]] = []

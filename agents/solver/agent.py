@@ -98,8 +98,9 @@ class SolverAgent(SeededAgent):
         long_term: bool = False,
     ) -> None:
         super().__init__(seed)
-        if not 0 <= depth <= MAX_DEPTH:
-            raise ValueError(f"depth={depth} is not implemented; expected 0..{MAX_DEPTH}")
+        if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
+            raise ValueError(f"depth={depth!r} is not implemented; expected an integer "
+                             f"0..{MAX_DEPTH}")
         for label, value in (("candidates", candidates), ("endgame_layouts", endgame_layouts),
                              ("endgame_nodes", endgame_nodes), ("endgame_cells", endgame_cells),
                              ("node_budget", node_budget), ("opening_offset", opening_offset)):
