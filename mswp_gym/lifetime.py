@@ -21,13 +21,18 @@ POLL_SECONDS = 0.5
 
 
 def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped by its parent, does not)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:  # exists, owned by someone else (pid reused): treat as gone
         return False
-    return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):  # no /proc: trust os.kill
+        return True
 
 
 def _watch(parent: int) -> None:
@@ -45,10 +50,11 @@ def die_with_parent(parent: int | None = None) -> None:
             worker is started by a forkserver). Already gone: exit now.
     """
     parent = os.getppid() if parent is None else parent
-    if sys.platform.startswith("linux") and os.getppid() == parent:
+    direct = os.getppid() == parent
+    if sys.platform.startswith("linux") and direct:
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if not _alive(parent):
+    if (direct and os.getppid() != parent) or not _alive(parent):  # died before prctl took hold
         os._exit(1)
     threading.Thread(target=_watch, args=(parent,), name="die-with-parent", daemon=True).start()

@@ -6,11 +6,13 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from dataclasses import asdict, fields, replace
 from pathlib import Path
 
 import pytest
 import torch as th
+from processes import alive, children
 
 pytest.importorskip("sb3_contrib")
 
@@ -136,3 +138,34 @@ def test_train__custom_board_run_is_named_after_its_board(tmp_path: Path) -> Non
     name = run_module.run_name(replace(TINY, out=str(tmp_path)), run_module.datetime.now())
     assert name.startswith("5x5x3__")
     assert run_module.run_name(TrainSettings(), run_module.datetime.now()).startswith("beginner__")
+
+
+COLLECTOR_SCRIPT = """
+import sys, time
+from train.imitation import Collector
+from train.run import make_vec_env, game_spec
+from train.settings import TrainSettings
+collector = Collector(2)
+list(collector._pool.map(abs, range(4)))  # start the collectors
+settings = TrainSettings(rows=5, cols=5, mines=3, n_envs=2, vec_env="subproc", batch_size=64)
+env = make_vec_env(settings, game_spec(settings))
+env.reset()
+print("ready", flush=True)
+time.sleep(120)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+def test_train__collectors_and_subproc_envs_die_with_a_killed_parent() -> None:
+    parent = subprocess.Popen([sys.executable, "-c", COLLECTOR_SCRIPT], cwd=ROOT, text=True,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)},
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert parent.stdout is not None and parent.stdout.readline().strip() == "ready"
+    workers = children(parent.pid)
+    assert len(workers) >= 4  # 2 collectors, 2 env workers (and their helpers)
+    parent.kill()
+    parent.communicate(timeout=30)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(alive(pid) for pid in workers):
+        time.sleep(0.1)
+    assert not [pid for pid in workers if alive(pid)]

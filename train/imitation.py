@@ -11,6 +11,7 @@ network is the PPO policy's own trunk and cell head, so the result is a PPO chec
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
@@ -18,13 +19,15 @@ import numpy as np
 import torch as th
 from torch.nn import functional
 
+from mswp_gym.lifetime import die_with_parent
 from mswp_gym.spec import GameSpec
 from train.dataset import PositionSet
 from train.network import MINE_HEAD, OPENING_HEAD, CellNet
 from train.rollout import RolloutConfig, collect_positions
 
 
-def _init_worker() -> None:
+def _init_worker(parent: int) -> None:
+    die_with_parent(parent)  # a killed run leaves no collectors behind
     th.set_num_threads(1)
 
 
@@ -42,7 +45,8 @@ class Collector:
         self._pool: ProcessPoolExecutor | None = None
         if workers > 1:
             self._pool = ProcessPoolExecutor(
-                workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker
+                workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker,
+                initargs=(os.getpid(),),
             )
 
     def collect(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import shutil
 import time
 from collections.abc import Callable
@@ -34,6 +35,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv,
 
 from mswp_gym.atomic import check_output_folder, remove_stale_temporaries, write_text_atomic
 from mswp_gym.env import MinesweeperEnv
+from mswp_gym.lifetime import die_with_parent
 from mswp_gym.presets import preset
 from mswp_gym.spec import GameSpec
 from train.checkpoint import (
@@ -91,7 +93,11 @@ def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
     """``n_envs`` board envs (DummyVecEnv, SubprocVecEnv, or the batched native
     :class:`mswp_gym.sb3_vec.MinesweeperSB3VecEnv`), with episode stats (VecMonitor)."""
 
+    parent = os.getpid()
+
     def factory() -> MinesweeperEnv:
+        if os.getpid() != parent:  # a SubprocVecEnv worker: end with the run
+            die_with_parent(parent)
         return MinesweeperEnv(spec.rows, spec.cols, spec.mines, first_click=spec.first_click)
 
     if settings.vec_env == "native":
