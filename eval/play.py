@@ -7,8 +7,9 @@
     mswp-play --headless --preset intermediate --seed 7 --autoplay --moves 25 --heat --knowledge \
         --hover 4,15 --screenshot overlays.png
 
-Bad input (unknown agent, bad size or mine count, missing checkpoint) is reported before any window
-opens, with exit status 2. See ``docs/play.md``.
+Bad input (unknown agent, bad size, mine count or seed, missing checkpoint, unwritable or non-PNG
+``--screenshot``) is one line on stderr, exit status 2, before any window opens. ``--headless``
+and ``--moves`` turn autoplay on. See ``docs/play.md``.
 """
 
 from __future__ import annotations
@@ -17,9 +18,12 @@ import sys
 from typing import TYPE_CHECKING
 
 from eval.gui.options import PlayOptions, agent_cycle, parse_options
+from mswp_gym.cli import INTERRUPTED, report_error
 
 if TYPE_CHECKING:
     from eval.gui.app import PlayApp
+
+PROG = "mswp-play"
 
 
 def open_app(options: PlayOptions) -> PlayApp:
@@ -83,9 +87,14 @@ def main(argv: list[str] | None = None) -> int:
         options = parse_options(argv)
         app = open_app(options)
     except (ValueError, TypeError, FileNotFoundError, ImportError, RuntimeError) as err:
-        print(f"mswp-play: error: {err}", file=sys.stderr)
-        return 2
-    return run_app(app, options)
+        return report_error(PROG, err)
+    try:
+        return run_app(app, options)
+    except OSError as err:  # e.g. the screenshot's disk filled up while playing
+        return report_error(PROG, err)
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return INTERRUPTED
 
 
 if __name__ == "__main__":

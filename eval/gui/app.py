@@ -22,6 +22,7 @@ from eval.gui.choices import FIRST_CLICK_RULES, BoardSetup, build_agent
 from eval.gui.layout import MARGIN, PANEL_WIDTH, Layout, layout_for
 from eval.gui.session import GameSession
 from eval.gui.widgets import MUTED_RGB, Button, Fonts, draw_button, draw_text, wrap
+from mswp_gym.atomic import atomic_path
 from mswp_gym.cells import Cell
 from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
 from mswp_gym.drawing import (
@@ -512,9 +513,17 @@ class PlayApp:
         return 1 if (self.headless and self.failed) else 0
 
     def save_screenshot(self, path: Path) -> None:
-        """Save the window as PNG at ``path`` (its folder is created)."""
+        """Save the window as PNG at ``path`` (its folder is created), atomically.
+
+        Raises:
+            OSError: the file cannot be written (pygame's error, as one line).
+        """
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.pygame.image.save(self.screen, str(path))
+        try:
+            with atomic_path(path) as temporary:
+                self.pygame.image.save(self.screen, str(temporary))
+        except self.pygame.error as err:
+            raise OSError(f"cannot save the screenshot {str(path)!r}: {err}") from None
 
     def close(self) -> None:
         """Close the window."""

@@ -8,11 +8,15 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.guessing import GUESS_POLICIES
 from eval.agent_specs import AgentSpec, parse_agent_spec
 from eval.gui.app import DEFAULT_SPEED, HEAT_MODES
 from eval.gui.choices import FIRST_CLICK_RULES, BoardSetup, agent_specs, preset_setup
+from mswp_gym.atomic import check_output_file
+from mswp_gym.cli import OneLineParser
 from mswp_gym.presets import PRESETS
 
+DEFAULT_AGENT = "logic:global"
 AGENT_HELP = (
     "agent spec: logic (CS50 logic, random guesses), logic:sentence-max, logic:global, solver, "
     "solver:0 (no look-ahead), ppo:PATH (a trained checkpoint), random, local"
@@ -49,7 +53,7 @@ class PlayOptions:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``mswp-play``."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="mswp-play",
         description="Play Minesweeper in a window and watch any agent think. Left click reveals, "
         "right click flags; space: AI move, a: autoplay, r: new game, k: known safe/mines, "
@@ -60,8 +64,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--cols", type=int, default=None, help="custom board width")
     parser.add_argument("--mines", type=int, default=None, help="mine count (default: the Beginner density)")
     parser.add_argument("--first-click", choices=FIRST_CLICK_RULES, default="safe", help="first-click rule")
-    parser.add_argument("--agent", default="logic:global", help=AGENT_HELP + " (default logic:global)")
-    parser.add_argument("--guess", default=None, help="guess policy of the logic agent (same as logic:POLICY)")
+    parser.add_argument("--agent", default=None, help=AGENT_HELP + f" (default {DEFAULT_AGENT})")
+    parser.add_argument("--guess", default=None,
+                        help=f"guess policy of the logic agent: {', '.join(GUESS_POLICIES)} "
+                        "(same as --agent logic:POLICY)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the first game (game k uses seed+k)")
     parser.add_argument("--autoplay", action="store_true", help="start with autoplay on")
     parser.add_argument("--speed", type=float, default=DEFAULT_SPEED, help="autoplay moves per second (0 = max)")
@@ -69,11 +75,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--heat", nargs="?", const="solver", default="off", choices=HEAT_MODES,
                         help="start with a heat map: solver (exact P(mine), the default for a bare "
                         "--heat) or agent (the agent's own risk map)")
-    parser.add_argument("--moves", type=int, default=None, help="autoplay stops after this many agent moves")
+    parser.add_argument("--moves", type=int, default=None,
+                        help="autoplay stops after this many agent moves (turns autoplay on)")
     parser.add_argument("--hover", default=None, metavar="ROW,COL",
                         help="put the mouse over this cell (screenshots of the P(mine) tooltip)")
-    parser.add_argument("--headless", action="store_true", help="no display: autoplay to the end and exit")
-    parser.add_argument("--screenshot", type=Path, default=None, help="save the final window as this PNG")
+    parser.add_argument("--headless", action="store_true",
+                        help="no display: autoplay to the end (or --moves) and exit")
+    parser.add_argument("--screenshot", type=Path, default=None,
+                        help="save the final window as this PNG (the name must end in .png)")
     return parser
 
 
@@ -103,12 +112,20 @@ def agent_from_args(args: argparse.Namespace) -> AgentSpec:
     Raises:
         ValueError: a bad spec, or ``--guess`` with an agent other than ``logic``.
     """
-    spec = parse_agent_spec(args.agent)
     if args.guess is None:
-        return spec
+        return parse_agent_spec(args.agent or DEFAULT_AGENT)
+    check_guess(args.guess)
+    spec = parse_agent_spec(args.agent or "logic")
     if spec.make_name != "logic" or spec.options:
         raise ValueError(f"--guess {args.guess!r} applies to the plain 'logic' agent, not {args.agent!r}")
     return parse_agent_spec(f"logic:{args.guess}")
+
+
+def check_guess(policy: str) -> None:
+    """Raise a ValueError naming ``policy`` and the allowed ones unless it is a guess policy."""
+    if policy not in GUESS_POLICIES:
+        raise ValueError(f"--guess {policy!r} is not a guess policy; choose one of "
+                         f"{', '.join(GUESS_POLICIES)}")
 
 
 def parse_cell(text: str) -> tuple[int, int]:
@@ -132,13 +149,19 @@ def parse_options(argv: list[str] | None = None) -> PlayOptions:
         raise ValueError(f"--speed must be >= 0, got {args.speed}")
     if args.moves is not None and args.moves < 0:
         raise ValueError(f"--moves must be >= 0, got {args.moves}")
+    if args.seed is not None and args.seed < 0:
+        raise ValueError(f"--seed must be an integer >= 0, got {args.seed}")
+    if args.screenshot is not None:
+        check_output_file(args.screenshot, "--screenshot", (".png",))
     hover = parse_cell(args.hover) if args.hover is not None else None
     seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2**31))
+    # --moves only means something to autoplay, and a headless run has no one to press "a".
+    autoplay = args.autoplay or args.headless or args.moves is not None
     return PlayOptions(
         board=board_from_args(args),
         agent=agent_from_args(args).label,
         seed=seed,
-        autoplay=args.autoplay,
+        autoplay=autoplay,
         speed=args.speed,
         knowledge=args.knowledge,
         heat=args.heat,
