@@ -7,7 +7,7 @@ names); ``agents.play_episode(env, agent, seed)`` plays one seeded game. ``Sente
 
 from __future__ import annotations
 
-from agents.base import Agent
+from agents.base import Agent, Explanation
 from agents.baselines import LocalRulesAgent, RandomAgent
 from agents.cs50 import MinesweeperAI, Sentence
 from agents.episode import EpisodeResult, MoveRecord, play_episode
@@ -24,6 +24,7 @@ __all__ = [
     "GUESS_POLICIES",
     "Agent",
     "EpisodeResult",
+    "Explanation",
     "InconsistentKnowledge",
     "IndexedMinesweeperAI",
     "LocalRulesAgent",

@@ -2,11 +2,42 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from mswp_gym.cells import Cell
 from mswp_gym.spec import GameSpec
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """What an agent knows now: the return type of every agent's ``explain()``."""
+
+    safe: frozenset[Cell] = frozenset()
+    """Hidden cells the agent has proven safe, ``(row, col)``."""
+    mines: frozenset[Cell] = frozenset()
+    """Cells the agent has proven to be mines (exploded ones included)."""
+    risk: np.ndarray | None = field(default=None, compare=False)
+    """``(rows, cols)`` float mine probabilities (NaN on revealed cells), or None if the agent
+    has no risk map (or has not moved yet)."""
+    certain: bool = False
+    """Whether the last move was proven safe."""
+    sentences: int | None = None
+    """Logic agent: how many sentences its knowledge holds (None for other agents)."""
+    approximate: bool = False
+    """Solver: a region was too large to count exactly (probabilities approximate, the
+    certainties still sound)."""
+    move: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    """Solver: how the last move was chosen, ``{"reason": certain | first-click | guess |
+    forced | endgame | fallback, ...}`` with its risk and score where they apply."""
+
+    @classmethod
+    def of(cls, safe: Iterable[Cell] = (), mines: Iterable[Cell] = (), **rest: Any) -> Explanation:
+        """An explanation from any iterables of cells (turned into frozensets)."""
+        return cls(frozenset(safe), frozenset(mines), **rest)
 
 
 @runtime_checkable
@@ -20,9 +51,9 @@ class Agent(Protocol):
           array of codes from :mod:`mswp_gym.constants` (clues ``0..8``, ``HIDDEN``, ...), and
           the legal-action mask (bool or int8, shape ``(rows*cols,)`` or longer when flag
           actions are on). It returns a flat action index ``row * cols + col`` that is legal.
-        * ``explain()`` returns what the agent knows now: a dict with at least ``"safe"`` and
-          ``"mines"`` (sets of ``(row, col)`` it has proven), ``"risk"`` (``(rows, cols)`` float
-          mine probabilities, or None) and ``"certain"`` (whether the last move was proven safe).
+        * ``explain()`` returns what the agent knows now, an :class:`Explanation`: the cells it
+          has proven safe and mines, its risk map (or None) and whether the last move was
+          proven safe.
     """
 
     name: str
@@ -35,7 +66,7 @@ class Agent(Protocol):
         """Choose a legal flat action for the visible board ``observation``."""
         ...
 
-    def explain(self) -> dict[str, Any]:
+    def explain(self) -> Explanation:
         """What the agent knows now (see the class contract)."""
         ...
 
@@ -44,7 +75,7 @@ class Agent(Protocol):
 class ReportsCertainty(Protocol):
     """Optional fast path: an agent that says whether its last move was proven safe.
 
-    ``last_move_certain`` must equal ``explain()["certain"]`` at all times. ``play_episode``
+    ``last_move_certain`` must equal ``explain().certain`` at all times. ``play_episode``
     reads it instead of calling ``explain()`` when nobody needs the full explanation, which
     saves building risk maps on big boards.
     """

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from agents.base import SeededAgent, reveal_mask
+from agents.base import Explanation, SeededAgent, reveal_mask
 from mswp_gym.cells import neighbour_counts, neighbours, to_cell, to_index
 from mswp_gym.constants import EXPLODED, HIDDEN
 from mswp_gym.spec import GameSpec
@@ -36,9 +34,9 @@ class RandomAgent(SeededAgent):
         legal = np.flatnonzero(reveal_mask(action_mask, rows, cols))
         return int(legal[int(self.rng.integers(len(legal)))])
 
-    def explain(self) -> dict[str, Any]:
+    def explain(self) -> Explanation:
         """Proves nothing: empty sets, no risk map, never certain."""
-        return {"safe": set(), "mines": set(), "risk": None, "certain": False}
+        return Explanation()
 
 
 class LocalRulesAgent(SeededAgent):
@@ -102,14 +100,13 @@ class LocalRulesAgent(SeededAgent):
         legal = np.flatnonzero(candidates)
         return int(legal[int(self.rng.integers(len(legal)))])
 
-    def explain(self) -> dict[str, Any]:
+    def explain(self) -> Explanation:
         """Cells the per-clue rules proved (safe ones not yet revealed), no risk map."""
-        return {
-            "safe": {to_cell(i, self._cols) for i in self.safes},
-            "mines": {to_cell(i, self._cols) for i in self.mines},
-            "risk": None,
-            "certain": self.last_move_certain,
-        }
+        return Explanation.of(
+            (to_cell(i, self._cols) for i in self.safes),
+            (to_cell(i, self._cols) for i in self.mines),
+            certain=self.last_move_certain,
+        )
 
     def _apply_rules(self, board: np.ndarray) -> None:
         rows, cols = board.shape

@@ -5,12 +5,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
-from agents.base import Agent, ReportsCertainty
+from agents.base import Agent, Explanation, ReportsCertainty
 from mswp_gym.cells import Cell, to_cell
 from mswp_gym.constants import NO_CLUE, Outcome
 from mswp_gym.encoding import board_from_observation
@@ -62,7 +61,7 @@ class EpisodeResult:
         return sum(move.certain for move in self.moves)
 
 
-MoveCallback = Callable[[MoveRecord, Agent, dict[str, Any], np.ndarray], None]
+MoveCallback = Callable[[MoveRecord, Agent, Explanation, np.ndarray], None]
 """``on_move(record, agent, explanation, board_after)``; ``explanation`` is ``agent.explain()``
 taken before the move was played."""
 
@@ -114,11 +113,11 @@ def play_episode(
         tick = time.perf_counter()
         action = int(agent.act(board, np.asarray(info["action_mask"])))
         if on_move is None and isinstance(agent, ReportsCertainty):
-            explanation: dict[str, Any] = {}
+            explanation = Explanation()
             certain = bool(agent.last_move_certain)
         else:
             explanation = agent.explain()
-            certain = bool(explanation.get("certain", False))
+            certain = explanation.certain
         agent_time += time.perf_counter() - tick
         observation, _, terminated, truncated, info = env.step(action)
         done = bool(terminated or truncated)

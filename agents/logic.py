@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from agents.base import SeededAgent, reveal_mask
+from agents.base import Explanation, SeededAgent, reveal_mask
 from agents.bounded import BoundedKnowledge
 from agents.cs50 import MinesweeperAI
 from agents.guessing import GLOBAL, RANDOM, check_policy, least_risky, risk_map
@@ -108,7 +106,7 @@ class LogicAgent(SeededAgent):
         self._risk_fresh = True
         return least_risky(np.flatnonzero(candidates), self._risk, self.rng)
 
-    def explain(self) -> dict[str, Any]:
+    def explain(self) -> Explanation:
         """What the agent knows now.
 
         Returns:
@@ -118,17 +116,17 @@ class LogicAgent(SeededAgent):
             last move was proven safe; ``sentences``: how many sentences the knowledge holds.
         """
         if self.ai is None:
-            return {"safe": set(), "mines": set(), "risk": None, "certain": False, "sentences": 0}
+            return Explanation(sentences=0)
         if not self._risk_fresh and self._board is not None:
             self._risk = self._risk_map(self._board)
             self._risk_fresh = True
-        return {
-            "safe": set(self.ai.safes - self.ai.moves_made),
-            "mines": set(self.ai.mines),
-            "risk": self._risk,
-            "certain": self.last_move_certain,
-            "sentences": self.ai.sentence_count(),
-        }
+        return Explanation.of(
+            self.ai.safes - self.ai.moves_made,
+            self.ai.mines,
+            risk=self._risk,
+            certain=self.last_move_certain,
+            sentences=self.ai.sentence_count(),
+        )
 
     def _undetermined(self, board: np.ndarray) -> np.ndarray:
         """``(rows, cols)`` bool: hidden cells whose state the knowledge has not settled.

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.base import Explanation
 from agents.bounded import BoundedKnowledge
 from agents.noise_probability import DEFAULT_NOISE_BUDGET, NoisyAnalysis, noisy_analysis
 from agents.observe import ObservationFeeder
@@ -49,7 +50,7 @@ class NoisySolverAgent(SolverAgent):
 
     @property
     def last_move_certain(self) -> bool:  # type: ignore[override]
-        """Whether the last move was proven safe (``explain()["certain"]``)."""
+        """Whether the last move was proven safe (``explain().certain``)."""
         return bool(self._certain)
 
     @last_move_certain.setter
@@ -98,25 +99,24 @@ class NoisySolverAgent(SolverAgent):
         self._last = {"reason": "guess", "risk": float(analysis.probability[choice])}
         return choice
 
-    def explain(self) -> dict[str, Any]:
+    def explain(self) -> Explanation:
         """As :meth:`SolverAgent.explain`; under noisy clues ``approximate`` says whether a region
         was too large to enumerate (probabilities then approximate, certainties still sound)."""
         if not self.noisy:
             return super().explain()
         if self._noisy is None or self._noisy_board is None:
-            return {"safe": set(), "mines": set(), "risk": None, "certain": False, "approximate": False,
-                    "move": dict(self._last)}
+            return Explanation(move=dict(self._last))
         cols = self._noisy_board.shape[1]
         flat = self._noisy_board.ravel()
         hidden = (flat == HIDDEN) | (flat == FLAGGED)
-        return {
-            "safe": {to_cell(c, cols) for c in self._noisy.safe if hidden[c]},
-            "mines": {to_cell(c, cols) for c in self._noisy.mines},
-            "risk": self._noisy.probability.reshape(self._noisy_board.shape).copy(),
-            "certain": self._certain,
-            "approximate": self._noisy.approximate,
-            "move": dict(self._last),
-        }
+        return Explanation.of(
+            (to_cell(c, cols) for c in self._noisy.safe if hidden[c]),
+            (to_cell(c, cols) for c in self._noisy.mines),
+            risk=self._noisy.probability.reshape(self._noisy_board.shape).copy(),
+            certain=self._certain,
+            approximate=self._noisy.approximate,
+            move=dict(self._last),
+        )
 
     def _analyse(self, board: np.ndarray) -> NoisyAnalysis:
         assert self.spec is not None

@@ -88,7 +88,7 @@ def cs50_rules_game(agent: Any, rows: int, cols: int, mines: int, seed: int) -> 
     while True:
         tick = time.perf_counter()
         cell = to_cell(agent.act(visible, action_mask(visible)), cols)
-        certain += bool(agent.explain()["certain"])
+        certain += agent.explain().certain
         agent_seconds += time.perf_counter() - tick
         steps += 1
         if layout[cell]:

@@ -82,7 +82,7 @@ def play(job: tuple[Setting, str, int]) -> tuple[Setting, str, int, float, bool,
 def soundness(games: int, solver_games: int) -> None:
     """Count games in which an agent ever claimed a wrong safe cell or mine (9x9/12, score mode).
 
-    After every move ``explain()["safe"]`` and ``["mines"]`` are checked against the layout the env
+    After every move ``explain().safe`` and ``.mines`` are checked against the layout the env
     reveals at the end; seeds 1000.. (disjoint from the unit tests' seeds).
     """
     for noise in NOISES:
@@ -101,7 +101,7 @@ def soundness(games: int, solver_games: int) -> None:
                     while not done:
                         obs, _r, terminated, truncated, info = env.step(agent.act(obs, env.action_masks()))
                         explained = agent.explain()
-                        claims.append((set(explained["safe"]), set(explained["mines"])))
+                        claims.append((set(explained.safe), set(explained.mines)))
                         done = terminated or truncated
                     layout = info["layout"]
                     moves += len(claims)

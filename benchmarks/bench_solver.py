@@ -54,7 +54,7 @@ class GameResult:
     moves: int
     """``act`` calls."""
     losing_move: str = ""
-    """In a lost game, how the agent chose the fatal move (``explain()["move"]["reason"]``: guess,
+    """In a lost game, how the agent chose the fatal move (``explain().move["reason"]``: guess,
     forced, endgame, ...), when the agent explains itself; else empty."""
 
 
@@ -134,7 +134,7 @@ def play_game(agent: Any, rows: int, cols: int, mines: int, rule: str, seed: int
     won = board.outcome == Outcome.WON
     losing_move = ""
     if not won and hasattr(agent, "explain"):
-        losing_move = str(agent.explain().get("move", {}).get("reason", ""))
+        losing_move = str(agent.explain().move.get("reason", ""))
     return GameResult(
         won=won,
         progress=board.safe_revealed / board.safe_total,

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.base import Explanation
 from eval.agent_specs import AgentSpec
 from eval.settings import Setting
 from mswp_gym.constants import NO_CLUE, Outcome
@@ -59,13 +60,13 @@ def trace_knowledge(agent_spec: AgentSpec, setting: Setting, seed: int) -> Knowl
     agent = agent_spec.build()
     steps: list[KnowledgeStep] = []
 
-    def on_move(record: Any, _agent: Any, explanation: dict[str, Any], board: np.ndarray) -> None:
-        sentences = explanation.get("sentences")
+    def on_move(record: Any, _agent: Any, explanation: Explanation, board: np.ndarray) -> None:
+        sentences = explanation.sentences
         steps.append(
             KnowledgeStep(
                 move=len(steps) + 1,
-                known_safes=len(explanation.get("safe", ())),
-                known_mines=len(explanation.get("mines", ())),
+                known_safes=len(explanation.safe),
+                known_mines=len(explanation.mines),
                 sentences=None if sentences is None else int(sentences),
                 revealed=int(np.count_nonzero((board >= 0) | (board == NO_CLUE))),
                 certain=bool(record.certain),

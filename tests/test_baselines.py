@@ -56,8 +56,8 @@ def test_local_rules_agent__clue_with_all_mines_known_frees_the_rest() -> None:
     action = agent.act(view, action_mask(view))
     assert to_cell(action, 3) == (0, 2)
     known = agent.explain()
-    assert known["certain"] is True
-    assert known["mines"] == {(0, 0)}
+    assert known.certain is True
+    assert known.mines == {(0, 0)}
 
 
 def test_local_rules_agent__zero_clue_gives_safe_cells() -> None:
@@ -66,7 +66,7 @@ def test_local_rules_agent__zero_clue_gives_safe_cells() -> None:
     agent.reset(0, GameSpec(3, 3, 0))
     action = agent.act(view, action_mask(view))
     assert action == 0
-    assert agent.explain()["safe"] == {(r, c) for r in range(3) for c in range(3)} - {(1, 1)}
+    assert agent.explain().safe == {(r, c) for r in range(3) for c in range(3)} - {(1, 1)}
 
 
 def test_local_rules_agent__guesses_away_from_known_mines() -> None:
@@ -76,7 +76,7 @@ def test_local_rules_agent__guesses_away_from_known_mines() -> None:
     agent.reset(None, GameSpec(3, 4, 2))
     picks = {agent.act(view, action_mask(view)) for _ in range(40)}
     assert 0 not in picks
-    assert agent.explain()["certain"] is False
+    assert agent.explain().certain is False
 
 
 def test_reveal_mask__drops_flag_half_and_rejects_short_or_empty_masks() -> None:

@@ -8,6 +8,7 @@ import pytest
 
 import agents
 from agents import EpisodeResult, LogicAgent, MoveRecord, play_episode
+from agents.base import Explanation
 from mswp_gym import MinesweeperEnv, Outcome
 
 AGENT_SPECS = [("random", {}), ("local", {}), ("logic", {}), ("logic", {"guess": "sentence-max"}),
@@ -79,16 +80,17 @@ def test_play_episode__works_with_flag_actions_in_the_space() -> None:
 
 
 def test_play_episode__calls_on_move_with_record_and_explanation() -> None:
-    calls: list[tuple[MoveRecord, dict, np.ndarray]] = []
+    calls: list[tuple[MoveRecord, Explanation, np.ndarray]] = []
 
-    def on_move(record: MoveRecord, agent: object, explanation: dict, board: np.ndarray) -> None:
+    def on_move(record: MoveRecord, agent: object, explanation: Explanation,
+                board: np.ndarray) -> None:
         calls.append((record, explanation, board))
 
     result = play_episode(MinesweeperEnv(9, 9, 10), LogicAgent(), seed=5, on_move=on_move)
     assert [c[0] for c in calls] == result.moves
     for record, explanation, board in calls:
-        assert explanation["certain"] == record.certain
-        assert {"safe", "mines", "risk", "sentences"} <= set(explanation)
+        assert explanation.certain == record.certain
+        assert isinstance(explanation, Explanation) and explanation.sentences is not None
         assert board.shape == (9, 9)
 
 

@@ -49,9 +49,9 @@ def test_logic_agent__subset_rule_finds_safe_cells_in_1_1_1(guess: str) -> None:
     agent, cell = agent_on(ONE_ONE_ONE, mines=1, guess=guess)
     known = agent.explain()
     assert cell == (0, 0)
-    assert known["certain"] is True
-    assert known["mines"] == {(0, 1)}
-    assert known["safe"] == {(0, 0), (0, 2)}
+    assert known.certain is True
+    assert known.mines == {(0, 1)}
+    assert known.safe == {(0, 0), (0, 2)}
 
 
 @pytest.mark.parametrize("engine", ["indexed", "plain"])
@@ -59,8 +59,8 @@ def test_logic_agent__subset_rule_solves_1_2_1(engine: str) -> None:
     agent, cell = agent_on(ONE_TWO_ONE, mines=2, engine=engine)
     known = agent.explain()
     assert cell == (0, 1)
-    assert known["certain"] is True
-    assert known["mines"] == {(0, 0), (0, 2)}
+    assert known.certain is True
+    assert known.mines == {(0, 0), (0, 2)}
 
 
 def test_local_rules_agent__cannot_solve_1_1_1_without_subset_rule() -> None:
@@ -68,23 +68,23 @@ def test_local_rules_agent__cannot_solve_1_1_1_without_subset_rule() -> None:
     agent = LocalRulesAgent()
     agent.reset(0, GameSpec(3, 3, 1))
     agent.act(view, action_mask(view))
-    assert agent.explain()["certain"] is False
-    assert agent.explain()["mines"] == set()
+    assert agent.explain().certain is False
+    assert agent.explain().mines == set()
 
 
 def test_logic_agent__global_policy_uses_mine_total_to_prove_island_safe() -> None:
     agent, cell = agent_on(ISLAND, mines=1, guess="global")
     known = agent.explain()
-    assert known["certain"] is True
+    assert known.certain is True
     assert cell == (0, 3)
-    assert {(r, c) for r in range(3) for c in (3, 4)} <= known["safe"]
+    assert {(r, c) for r in range(3) for c in (3, 4)} <= known.safe
 
 
 def test_logic_agent__random_policy_must_guess_on_island() -> None:
     agent, cell = agent_on(ISLAND, mines=1, guess="random")
     known = agent.explain()
-    assert known["certain"] is False
-    assert known["risk"] is None
+    assert known.certain is False
+    assert known.risk is None
     assert cell != (0, 0)  # never a proven mine
     assert cell[1] in (3, 4)
 
@@ -96,9 +96,9 @@ def test_logic_agent__first_move_is_a_legal_guess() -> None:
     action = agent.act(view, action_mask(view))
     known = agent.explain()
     assert 0 <= action < 20
-    assert known["certain"] is False
-    assert known["sentences"] == 0
-    assert np.allclose(known["risk"], 4 / 20)
+    assert known.certain is False
+    assert known.sentences == 0
+    assert np.allclose(known.risk, 4 / 20)
 
 
 def test_logic_agent__same_seed_same_guesses() -> None:
@@ -129,7 +129,7 @@ def test_logic_agent__rejects_board_not_matching_spec() -> None:
 
 def test_logic_agent__explain_counts_sentences() -> None:
     agent, _ = agent_on("###\n#1#\n###", mines=1, guess="random")
-    assert agent.explain()["sentences"] == 1
+    assert agent.explain().sentences == 1
 
 
 # ---------------------------------------------------------------- risk formulas

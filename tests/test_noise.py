@@ -158,7 +158,7 @@ def play_and_check(name: str, noise: str, prob: float, seed: int, **kwargs: obje
     while not done:
         obs, _r, terminated, truncated, info = env.step(agent.act(obs, env.action_masks()))
         explained = agent.explain()
-        claims.append((set(explained["safe"]), set(explained["mines"])))
+        claims.append((set(explained.safe), set(explained.mines)))
         done = terminated or truncated
     layout = info["layout"]
     for safe, mines in claims:
@@ -224,8 +224,8 @@ def test_noisy_solver__explain_reports_approximate_and_risk() -> None:
     obs, *_ = env.step(agent.act(obs, env.action_masks()))
     agent.act(obs, env.action_masks())
     explained = agent.explain()
-    assert explained["approximate"] in (True, False)
-    assert explained["risk"].shape == (6, 6)
+    assert explained.approximate in (True, False)
+    assert explained.risk.shape == (6, 6)
     with pytest.raises(ValueError, match="noise_budget"):
         NoisySolverAgent(noise_budget=0)
 

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import agents
+from agents.base import Explanation
 from eval.gui.app import NEXT_MOVE_RGB, Overlays, PlayApp
 from eval.gui.choices import agent_specs, board_setups, build_agent, preset_setup
 from eval.gui.layout import layout_for
@@ -103,9 +104,9 @@ def test_play_app__heat_map_tints_hidden_cells_by_probability(app: PlayApp) -> N
     press_button(app, "heat")  # the agent's own risk map: logic:global has one
     assert app.overlays.heat == "agent"
     plan = app.session.plan()
-    assert plan is not None and plan.move.explanation["risk"] is not None
-    risk = plan.move.explanation["risk"]
-    settled = plan.move.explanation["safe"] | plan.move.explanation["mines"]
+    assert plan is not None and plan.move.explanation.risk is not None
+    risk = plan.move.explanation.risk
+    settled = plan.move.explanation.safe | plan.move.explanation.mines
     for cell in [cell for cell in hidden if cell not in settled][:5]:
         expected = blend(heat_colour(float(risk[cell])), HIDDEN_RGB)
         assert all(abs(a - b) <= 2 for a, b in zip(pixel(app, inside(app, cell)), expected))
@@ -211,8 +212,8 @@ def test_play_app__agent_failure_is_shown_not_raised() -> None:
         def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
             raise RuntimeError("out of ideas")
 
-        def explain(self) -> dict[str, object]:
-            return {}
+        def explain(self) -> Explanation:
+            return Explanation()
 
     window = make_app()
     try:

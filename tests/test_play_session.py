@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pytest
 
 import agents
+from agents.base import Explanation
 from agents.solver import mine_probabilities
 from eval.agent_specs import parse_agent_spec
 from eval.gui.choices import BoardSetup, agent_specs, board_setups, build_agent, preset_setup
@@ -38,9 +37,9 @@ class ScriptedAgent:
         self.moves += 1
         return int(np.flatnonzero(action_mask)[0])
 
-    def explain(self) -> dict[str, Any]:
+    def explain(self) -> Explanation:
         certain = self.certainty[(self.moves - 1) % len(self.certainty)]
-        return {"safe": set(), "mines": set(), "risk": None, "certain": certain}
+        return Explanation(certain=certain)
 
 
 class IllegalAgent(ScriptedAgent):
@@ -175,8 +174,8 @@ def test_session__plan_shows_what_the_logic_agent_has_proven() -> None:
         session.ai_move()
     plan = session.plan()
     assert plan is not None
-    mines = plan.move.explanation["mines"]
-    safe = plan.move.explanation["safe"]
+    mines = plan.move.explanation.mines
+    safe = plan.move.explanation.safe
     truth = session.env._board.mines  # type: ignore[union-attr]  # test-only peek at the truth
     assert all(truth[cell] for cell in mines) and not any(truth[cell] for cell in safe)
 
@@ -194,8 +193,8 @@ def test_session__agent_catches_up_on_human_moves(name: str) -> None:
         if move is None:
             break
         assert not move.certain or not truth[move.cell]  # a move called certain is safe
-        assert all(not truth[cell] for cell in move.explanation["safe"])
-        assert all(truth[cell] for cell in move.explanation["mines"])
+        assert all(not truth[cell] for cell in move.explanation.safe)
+        assert all(truth[cell] for cell in move.explanation.mines)
     assert session.counts.human == 4 and session.counts.ai >= 1
 
 

@@ -35,10 +35,10 @@ def play(agent: SolverAgent, spec: GameSpec, index: int, check: bool = False) ->
         assert not board.revealed.ravel()[action]
         if check:
             known = agent.explain()
-            if known["certain"]:
+            if known.certain:
                 assert not layout.ravel()[action]
-            assert all(not layout[cell] for cell in known["safe"])
-            assert all(layout[cell] for cell in known["mines"])
+            assert all(not layout[cell] for cell in known.safe)
+            assert all(layout[cell] for cell in known.mines)
         actions.append(action)
         board.reveal(*divmod(action, cols))
     return board, actions
@@ -115,9 +115,9 @@ def test_solver_agent__explain_reports_risk_and_certainties() -> None:
     agent.reset(seed=0)
     action = agent.act(board, board.ravel() == HIDDEN)
     known = agent.explain()
-    assert action in (2, 3) and known["certain"]
-    assert known["safe"] == {(0, 2), (0, 3)} and known["mines"] == {(0, 1)}
-    assert known["risk"].shape == (1, 4) and known["approximate"] is False
+    assert action in (2, 3) and known.certain
+    assert known.safe == {(0, 2), (0, 3)} and known.mines == {(0, 1)}
+    assert known.risk.shape == (1, 4) and known.approximate is False
 
 
 def test_solver_agent__rejects_bad_options_and_missing_spec() -> None:

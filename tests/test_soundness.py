@@ -33,8 +33,8 @@ def unsound_claims(env: gym.Env, agent: Any, seed: int) -> list[str]:
     assert layout is not None
     problems = []
     for step, (record, explanation) in enumerate(claims):
-        wrong_safe = {cell for cell in explanation["safe"] if layout[cell]}
-        wrong_mines = {cell for cell in explanation["mines"] if not layout[cell]}
+        wrong_safe = {cell for cell in explanation.safe if layout[cell]}
+        wrong_mines = {cell for cell in explanation.mines if not layout[cell]}
         if wrong_safe or wrong_mines:
             problems.append(f"seed {seed} step {step}: safe {wrong_safe} mines {wrong_mines}")
         if record.certain and layout[record.cell]:
@@ -62,10 +62,10 @@ def test_soundness__score_mode_on_dense_boards(name: str, kwargs: dict) -> None:
 
 def test_soundness__check_catches_a_lying_agent() -> None:
     class Liar(agents.RandomAgent):
-        def explain(self) -> dict[str, Any]:
+        def explain(self) -> agents.Explanation:
             rows, cols = self.spec.rows, self.spec.cols  # type: ignore[union-attr]
-            return {"safe": {(r, c) for r in range(rows) for c in range(cols)}, "mines": set(),
-                    "risk": None, "certain": True}
+            return agents.Explanation.of(((r, c) for r in range(rows) for c in range(cols)),
+                                         certain=True)
 
     problems = unsound_claims(gym.make("Minesweeper-Beginner-v0"), Liar(), seed=0)
     assert problems

@@ -93,8 +93,8 @@ def test_agent__plays_legal_moves_to_the_end(finished_run: Path) -> None:
         assert info["action_mask"][action] == 1
         observation, _, terminated, truncated, info = env.step(action)
         done = terminated or truncated
-    risk = agent.explain()["risk"]
-    assert risk.shape == (5, 5) and agent.explain()["certain"] is False
+    risk = agent.explain().risk
+    assert risk.shape == (5, 5) and agent.explain().certain is False
 
 
 def test_agent__wrong_board_size_is_a_clear_error(finished_run: Path) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import torch as th
 
-from agents.base import SeededAgent
+from agents.base import Explanation, SeededAgent
 from mswp_gym.constants import FLAGGED, HIDDEN
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.spec import GameSpec
@@ -91,10 +91,10 @@ class PolicyAgent(SeededAgent):
         weights = np.exp(self._beta * (scores - scores.max()))
         return int(self.rng.choice(cells, p=weights / weights.sum()))
 
-    def explain(self) -> dict[str, Any]:
+    def explain(self) -> Explanation:
         """``risk``: the network's P(mine) per unknown cell (NaN elsewhere); it proves nothing,
         so ``safe``/``mines`` are empty and ``certain`` is False."""
-        return {"safe": set(), "mines": set(), "risk": self._risk, "certain": False}
+        return Explanation(risk=self._risk)
 
 
 def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent:

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import SeededAgent
+from agents.base import Explanation, SeededAgent
 from agents.solver.deduce import Contradiction, deduce
 from agents.solver.endgame import (
     DEFAULT_ENDGAME_LAYOUTS,
@@ -190,7 +190,7 @@ class SolverAgent(SeededAgent):
         self._pending = []
         return [to_cell(c, cols) for c in self._plan(board, legal)]
 
-    def explain(self) -> dict[str, Any]:
+    def explain(self) -> Explanation:
         """What the agent knows about the last board it saw.
 
         Returns:
@@ -202,21 +202,19 @@ class SolverAgent(SeededAgent):
             ``endgame`` or ``fallback``, with its risk and score where they apply).
         """
         if self._board is None:
-            return {"safe": set(), "mines": set(), "risk": None, "certain": False, "approximate": False,
-                    "move": dict(self._last)}
+            return Explanation(move=dict(self._last))
         analysis = self._analysis_of(self._board)
         cols = self._board.shape[1]
         if analysis is None:
-            return {"safe": set(), "mines": set(), "risk": None, "certain": self._certain,
-                    "approximate": False, "move": dict(self._last)}
-        return {
-            "safe": {to_cell(c, cols) for c in analysis.safe},
-            "mines": {to_cell(c, cols) for c in analysis.mines | self._hidden_proven(self._board)},
-            "risk": analysis.probability.reshape(self._board.shape).copy(),
-            "certain": self._certain,
-            "approximate": analysis.approximate,
-            "move": dict(self._last),
-        }
+            return Explanation(certain=self._certain, move=dict(self._last))
+        return Explanation.of(
+            (to_cell(c, cols) for c in analysis.safe),
+            (to_cell(c, cols) for c in analysis.mines | self._hidden_proven(self._board)),
+            risk=analysis.probability.reshape(self._board.shape).copy(),
+            certain=self._certain,
+            approximate=analysis.approximate,
+            move=dict(self._last),
+        )
 
     # ------------------------------------------------------------------ batch API
     def safe_cells(self, observation: Any | None = None) -> list[Cell]:

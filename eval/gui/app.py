@@ -64,7 +64,7 @@ class Overlays:
     """The agent's proven safe cells and mines, and the move it would make next."""
     heat: str = "off"
     """Heat map of every hidden cell: ``off``, ``solver`` (exact P(mine)) or ``agent`` (the
-    agent's own risk map, ``explain()["risk"]``, where it has one)."""
+    agent's own risk map, ``explain().risk``, where it has one)."""
 
 
 HEAT_MODES: tuple[str, ...] = ("off", "solver", "agent")
@@ -352,8 +352,8 @@ class PlayApp:
                 if plan is not None:
                     explanation = plan.move.explanation
                     visible = session.visible
-                    mines = [cell for cell in explanation.get("mines", ()) if visible[cell] != FLAGGED]
-                    draw_knowledge(self.screen, explanation.get("safe", ()), mines, origin, size)
+                    mines = [cell for cell in explanation.mines if visible[cell] != FLAGGED]
+                    draw_knowledge(self.screen, explanation.safe, mines, origin, size)
                     draw_cell_outline(self.screen, plan.move.cell, origin, size, NEXT_MOVE_RGB)
         if session.last_cell is not None:
             draw_cell_outline(self.screen, session.last_cell, origin, size, LAST_MOVE_RGB, 2)
@@ -370,7 +370,7 @@ class PlayApp:
             heat, problem = self.session.heat_map()
             return (None, problem, False) if heat is None else (heat.probability, None, heat.approximate)
         plan = self._plan()
-        risk = None if plan is None else plan.move.explanation.get("risk")
+        risk = None if plan is None else plan.move.explanation.risk
         if risk is None:
             return None, f"agent {self.specs[self.agent_index].label!r} gives no risk map now", False
         visible = self.session.visible
@@ -378,9 +378,9 @@ class PlayApp:
         if values.shape != visible.shape:
             return None, f"the agent's risk map has shape {values.shape}, the board {visible.shape}", False
         values = np.clip(values, 0.0, 1.0)
-        for cell in plan.move.explanation.get("mines", ()):  # risk maps may leave settled cells at 0
+        for cell in plan.move.explanation.mines:  # risk maps may leave settled cells at 0
             values[cell] = 1.0
-        for cell in plan.move.explanation.get("safe", ()):
+        for cell in plan.move.explanation.safe:
             values[cell] = 0.0
         unknown = (visible == HIDDEN) | (visible == FLAGGED)
         return np.where(unknown & np.isfinite(values), values, np.nan), None, False

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
+from agents.base import Agent, Explanation
 from eval.gui.choices import BoardSetup
 from mswp_gym.cells import Cell, neighbours, to_cell, to_index
 from mswp_gym.constants import FLAGGED, HIDDEN, FirstClick, Outcome
@@ -48,7 +48,7 @@ class AiMove:
 
     cell: Cell
     certain: bool
-    explanation: dict[str, Any]
+    explanation: Explanation
     """``agent.explain()`` right after it chose the move."""
     risk: float | None = None
     """For a guess: the solver's exact probability that the cell held a mine, before the move
@@ -301,7 +301,7 @@ class GameSession:
             raise ValueError(f"agent {agent.name!r} returned action {action}, not a reveal action")
         explanation = agent.explain()
         return AiMove(
-            to_cell(action, self.spec.cols), bool(explanation.get("certain", False)), explanation
+            to_cell(action, self.spec.cols), explanation.certain, explanation
         )
 
     def _compute_heat(self) -> tuple[HeatMap | None, str | None]:
