@@ -23,9 +23,10 @@ BEGINNER_GAMES_PER_AGENT = 500
 
 def unsound_claims(env: gym.Env, agent: Any, seed: int) -> list[str]:
     """Play one game and list every claim the agent made that the layout contradicts."""
-    claims: list[tuple[MoveRecord, dict]] = []
+    claims: list[tuple[MoveRecord, agents.Explanation]] = []
 
-    def keep(record: MoveRecord, _agent: Any, explanation: dict, _board: np.ndarray) -> None:
+    def keep(record: MoveRecord, _agent: Any, explanation: agents.Explanation,
+             _board: np.ndarray) -> None:
         claims.append((record, explanation))
 
     result = play_episode(env, agent, seed, on_move=keep)
