@@ -273,7 +273,7 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
                                ("buffer", len(buffer)), ("wall_seconds", run.wall_seconds)):
                 run.logger.record(f"imitation/{key}", value)
             run.logger.dump(iteration)
-            state.rng_state = rng.bit_generator.state
+            state.rng_state = dict(rng.bit_generator.state)
             run.checkpoint(model, f"dagger{iteration:04d}")
     finally:
         collector.close()
