@@ -59,6 +59,7 @@ TRAIN_BAD: list[list[str]] = [
     ["--resume", "{ws}/stateless", "--init", "{ws}/truncated.zip"],
     ["--resume", "{ws}/stateless", "--preset", "expert"],
     ["--resume", "{ws}/stateless", "--channels", "8"],
+    ["--resume", "{ws}/stateless", "--out", "{ws}/out"],
 ]
 EVAL_BAD: list[list[str]] = [
     ["--agents", "solver:x"],

@@ -284,7 +284,7 @@ RESUME_OVERRIDES: tuple[str, ...] = (
 )
 """Settings a ``--resume`` may change (each change is printed); any other differing value is
 refused, so a resumed run stays the run it was."""
-RESUME_REFUSED: tuple[str, ...] = ("config", "init", "preset", "channels")
+RESUME_REFUSED: tuple[str, ...] = ("config", "init", "preset", "channels", "out")
 """Flags refused outright with ``--resume`` (they define a new run, they cannot continue one)."""
 IGNORED_ON_RESUME: tuple[str, ...] = ("resume", "out", "init")
 """Fields a resumed run takes from the folder, whatever the settings passed say."""
