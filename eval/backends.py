@@ -6,8 +6,10 @@ finished chunk goes to ``sink`` at once (``eval`` appends it to ``games.csv``), 
 most the chunks in flight.
 
 Workers die with their parent: local pool workers call :func:`mswp_gym.lifetime.die_with_parent`
-and ignore Ctrl-C (the parent stops them); Ray workers belong to Ray, which shuts down a local
-instance started by ``ray.init`` when its driver dies.
+and ignore Ctrl-C (the parent stops them). Ray's task workers die with its raylet, but a local
+instance's dashboard and runtime-env agents outlived a ``kill -9`` of the driver, so a local Ray
+started here gets a watchdog (:func:`mswp_gym.lifetime.start_reaper`) that kills what is left.
+A cluster given by ``--ray-address`` is not ours to stop: its tasks run to their end.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from eval.games import Chunk, GameRecord, mark_pool_worker, play_chunk
-from mswp_gym.lifetime import die_with_parent
+from mswp_gym.lifetime import die_with_parent, start_reaper
 
 BACKENDS: tuple[str, ...] = ("local", "ray")
 
@@ -133,6 +135,8 @@ def run_ray(
     """
     ray = import_ray()
     if not ray.is_initialized():  # type: ignore[attr-defined]
+        if address is None:  # a local instance: some of its agents outlive a killed driver
+            start_reaper()
         ray.init(address=address, include_dashboard=False, log_to_driver=False)  # type: ignore[attr-defined]
     remote_play = ray.remote(play_chunk)  # type: ignore[attr-defined]
     pending = [remote_play.remote(chunk) for chunk in chunks]
