@@ -177,3 +177,13 @@ def test_cli__bad_seed_in_a_real_process_is_one_line_exit_2(module: str) -> None
                           timeout=120, check=False)
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_eval_cli__density_zero_is_accepted_as_the_env_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from eval.cli import main
+
+    assert main(["--agents", "local", "--rows", "4", "--cols", "4", "--density", "0",
+                 "--games", "2", "--workers", "1", "--quiet"]) == 0
+    assert "4x4/0" in capsys.readouterr().out
