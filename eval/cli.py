@@ -151,10 +151,16 @@ def resume_argv(argv: Sequence[str]) -> tuple[Path, list[str]]:
     if manifest.argv is None:
         raise ValueError(f"{str(folder)!r} was not written by the mswp-eval command line; "
                          f"it cannot be resumed")
-    saved = [token for token in manifest.argv]
-    extra = [token for token in argv if token != "--resume" and token != str(args.resume)]
-    extra = [t for t in extra if not t.startswith("--resume=")]
-    return folder, [*saved, *extra]
+    extra, skip = [], False
+    for token in argv:  # everything but --resume DIR / --resume=DIR
+        if skip or token.startswith("--resume="):
+            skip = False
+            continue
+        if token == "--resume":
+            skip = True
+            continue
+        extra.append(token)
+    return folder, [*manifest.argv, *extra]
 
 
 def config_from_args(args: argparse.Namespace, argv: Sequence[str] | None = None) -> EvalConfig:
