@@ -13,6 +13,7 @@ from mswp_gym.board import Board, hidden_view
 from mswp_gym.cells import neighbour_table
 from mswp_gym.clues import ClueModel
 from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
+from mswp_gym.drawing import INSTALL_HINT, pygame_available
 from mswp_gym.encoding import check_obs_mode, encode, observation_space
 from mswp_gym.generators import Generator, check_mines, check_size, make_generator
 from mswp_gym.masks import action_mask, clear_action_mask, update_action_mask
@@ -28,6 +29,28 @@ _LOST = Outcome.LOST
 
 BEGINNER_DENSITY = 10 / 81
 """Mines per cell of the Beginner board, used when neither ``mines`` nor ``density`` is given."""
+
+AUTO_STEPS_PER_CELL = 2
+"""``max_steps="auto"`` (the default) truncates an episode after this many steps per cell.
+
+A game played with legal reveals ends within ``rows*cols`` steps (each reveal opens a new cell),
+so the limit never cuts a real game short; it ends the episodes of a policy that ignores the mask
+and repeats a no-op (SB3's ``evaluate_policy`` without masks would otherwise never return)."""
+
+
+def resolve_max_steps(max_steps: int | str | None, rows: int, cols: int) -> int | None:
+    """The step limit: an integer >= 1, ``"auto"`` (:data:`AUTO_STEPS_PER_CELL` per cell) or None.
+
+    Raises:
+        ValueError: anything else, naming the value.
+    """
+    if max_steps == "auto":
+        return AUTO_STEPS_PER_CELL * rows * cols
+    if max_steps is None:
+        return None
+    if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1:
+        raise ValueError(f"max_steps must be an integer >= 1, 'auto' or None, got {max_steps!r}")
+    return int(max_steps)
 
 
 def resolve_mine_count(rows: int, cols: int, mines: int | None, density: float | None) -> int:
@@ -83,7 +106,9 @@ class MinesweeperEnv(gym.Env[Any, int]):
 
     ## Episode end
     Terminated on a win or a loss (score mode: when every safe cell is revealed). Truncated after
-    ``max_steps`` steps if given. ``info`` then carries ``"layout"``, the true mine layout, for
+    ``max_steps`` steps: by default ``"auto"``, ``2 * rows * cols`` steps, which no game played
+    with legal reveals reaches (each opens a new cell) but which ends the episodes of a policy
+    that ignores the mask and repeats a no-op; ``max_steps=None`` turns the limit off. ``info`` then carries ``"layout"``, the true mine layout, for
     evaluation; agents must not read it during play.
 
     ## Info
@@ -97,17 +122,19 @@ class MinesweeperEnv(gym.Env[Any, int]):
     ``first_click`` (``any``/``safe``/``opening``/``fixed``; default ``safe``, or ``fixed`` with
     ``layout``); ``rewards`` (RewardConfig or dict); ``obs_mode``; ``flag_actions``;
     ``score_mode``; ``render_mode`` (``ansi``, ``rgb_array``, ``human``); ``layout`` (bool array
-    or text picture, for ``fixed``); ``max_steps``; ``clue_reveal_prob`` (a revealed safe cell
+    or text picture, for ``fixed``); ``max_steps`` (an int, ``"auto"`` or None); ``clue_reveal_prob`` (a revealed safe cell
     shows its clue with this probability, else ``NO_CLUE``) and ``clue_noise`` (``exact``,
     ``optimistic``: shown <= true, ``cautious``: shown >= true), the CS520 report's uncertain
     clues (see :mod:`mswp_gym.clues`; under any uncertainty there is no flood fill).
 
     ## Version history
-    * v0: first release.
+    * v0: first release; the default ``max_steps="auto"`` step limit since issue 15.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium reads it as a class attribute
-        "render_modes": ["ansi", "rgb_array", "human"],
+        # "human" only where pygame is installed: Gymnasium's check_env builds the env in every
+        # advertised mode, so advertising a mode that cannot work fails a minimal install.
+        "render_modes": ["ansi", "rgb_array", *(["human"] if pygame_available() else [])],
         "render_fps": 8,
     }
 
@@ -125,7 +152,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         score_mode: bool = False,
         render_mode: str | None = None,
         layout: np.ndarray | str | None = None,
-        max_steps: int | None = None,
+        max_steps: int | str | None = "auto",
         clue_reveal_prob: float = 1.0,
         clue_noise: str = "exact",
     ) -> None:
@@ -142,13 +169,14 @@ class MinesweeperEnv(gym.Env[Any, int]):
         check_mines(rule, rows, cols, mines)
         check_obs_mode(obs_mode)
         self.clues = ClueModel(reveal_prob=clue_reveal_prob, noise=clue_noise)
+        if render_mode == "human" and "human" not in self.metadata["render_modes"]:
+            raise ImportError(f"render_mode='human' is unavailable: {INSTALL_HINT}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"unknown render_mode {render_mode!r}; choose one of "
                 f"{', '.join(self.metadata['render_modes'])}"
             )
-        if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
-            raise ValueError(f"max_steps must be an integer >= 1 or None, got {max_steps!r}")
+        max_steps = resolve_max_steps(max_steps, int(rows), int(cols))
         if isinstance(rewards, dict):
             rewards = RewardConfig.from_dict(rewards)
         elif rewards is None:
