@@ -74,7 +74,7 @@ def test_sb3_evaluate_policy_without_masks_returns() -> None:
     model = PPO("MlpPolicy", env, n_steps=16, batch_size=16, seed=0, device="cpu")
     # An untrained deterministic policy keeps choosing the same cell: without the step limit
     # this call never returned.
-    rewards, lengths = evaluate_policy(
+    _rewards, lengths = evaluate_policy(
         model, env, n_eval_episodes=3, deterministic=True, return_episode_rewards=True
     )
     assert len(lengths) == 3 and max(lengths) <= AUTO_STEPS_PER_CELL * 81
