@@ -1,5 +1,8 @@
 """A trained checkpoint as an :class:`agents.base.Agent`: ``agents.make("ppo:PATH")``.
 
+Any PPO/MaskablePPO zip loads (see :func:`load_ppo_agent`); this module plays the project's own
+:class:`~train.policy.BoardPolicy` checkpoints, :mod:`train.sb3_agent` every other model.
+
 ``agents.make("ppo")`` loads the Beginner checkpoint shipped in ``train/checkpoints/``. The agent
 sees only the visible board and the action mask; it plays the policy's deterministic action (the
 legal cell with the highest score) unless built with ``deterministic=False``, in which case it
@@ -18,9 +21,10 @@ from agents.base import SeededAgent
 from mswp_gym.constants import FLAGGED, HIDDEN
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.spec import GameSpec
-from train.checkpoint import SHIPPED_BEGINNER, load_model
+from train.checkpoint import SHIPPED_BEGINNER
 from train.network import MINE_HEAD, safety_scores
 from train.policy import BoardPolicy
+from train.sb3_agent import SB3Agent, load_sb3_model
 
 
 class PolicyAgent(SeededAgent):
@@ -97,16 +101,20 @@ class PolicyAgent(SeededAgent):
         return {"safe": set(), "mines": set(), "risk": self._risk, "certain": False}
 
 
-def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent:
-    """Build a :class:`PolicyAgent` from a checkpoint zip or run folder (None: the shipped one).
+def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent | SB3Agent:
+    """An agent for a checkpoint zip or run folder (None: the shipped one).
+
+    A :class:`~train.policy.BoardPolicy` checkpoint (what ``mswp-train`` writes) becomes a
+    :class:`PolicyAgent` (with a risk map); any other PPO or MaskablePPO zip whose observation
+    space is a Minesweeper env's becomes a :class:`~train.sb3_agent.SB3Agent`.
 
     Args:
-        path: a ``model*.zip`` written by ``mswp-train``, a run folder, or None.
+        path: a ``.zip`` (``mswp-train``'s ``model*.zip`` or your own model), a run folder, or None.
         **kwargs: ``seed``, ``deterministic``.
 
     Raises:
         FileNotFoundError: no checkpoint at ``path`` (or the shipped one is missing).
-        ValueError: not a readable BoardPolicy checkpoint.
+        ValueError: not a readable PPO/MaskablePPO zip, or not a Minesweeper model.
         TypeError: an unknown keyword argument.
     """
     unknown = set(kwargs) - {"seed", "deterministic"}
@@ -117,7 +125,7 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
     if path is None and not target.is_file():
         raise FileNotFoundError(f"the shipped Beginner checkpoint is missing at {str(target)!r}; "
                                 f"train one with `python -m train --preset beginner`")
-    model = load_model(target)
-    policy = model.policy
-    assert isinstance(policy, BoardPolicy)
-    return PolicyAgent(policy, source=str(target), **kwargs)
+    model = load_sb3_model(target)
+    if isinstance(model.policy, BoardPolicy):
+        return PolicyAgent(model.policy, source=str(target), **kwargs)
+    return SB3Agent(model, source=str(target), **kwargs)

@@ -136,7 +136,7 @@ def parse_options(argv: list[str] | None = None) -> PlayOptions:
     seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2**31))
     return PlayOptions(
         board=board_from_args(args),
-        agent=agent_from_args(args).label,
+        agent=agent_from_args(args).text,
         seed=seed,
         autoplay=args.autoplay,
         speed=args.speed,
