@@ -26,6 +26,8 @@ from mswp_gym.spec import GameSpec
 _PLAYING = Outcome.PLAYING
 _WON = Outcome.WON
 _LOST = Outcome.LOST
+INFO_INT_CACHE = 4096
+"""Info counts below ``min(2 * rows * cols + 1, INFO_INT_CACHE)`` come from a per-env cache."""
 
 BEGINNER_DENSITY = 10 / 81
 """Mines per cell of the Beginner board, used when neither ``mines`` nor ``density`` is given."""
@@ -114,7 +116,9 @@ class MinesweeperEnv(gym.Env[Any, int]):
     ## Info
     ``action_mask`` (int8), ``outcome`` (an :class:`~mswp_gym.constants.Outcome` value),
     ``cells_revealed`` (safe cells revealed), ``mines_left`` (mines minus flags), ``steps``,
-    ``invalid_actions``, ``is_success``; score mode adds ``mines_exploded`` and ``mines_found``
+    ``invalid_actions`` (these as ``np.int64``, so that info readers that batch them, TorchRL's
+    included, take them as they are), ``is_success`` (a Python bool: Gymnasium's vector envs
+    would batch ``np.bool_`` into an object array); score mode adds ``mines_exploded`` and ``mines_found``
     (mines never stepped on, i.e. identified safely).
 
     ## Arguments
@@ -212,6 +216,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         self._mask_bytes = bytearray(self._start_mask)
         self._mask = np.frombuffer(self._mask_bytes, dtype=np.int8)
         self._board_obs = obs_mode == "board"
+        self._np_ints = tuple(np.int64(i) for i in range(min(2 * self._cells + 1, INFO_INT_CACHE)))
         self._steps = 0
         self._invalid = 0
         self._reveals = 0
@@ -410,25 +415,31 @@ class MinesweeperEnv(gym.Env[Any, int]):
         return self.rewards.flag
 
     def _info(self) -> dict[str, Any]:
+        # Counts as NumPy scalars, not Python ints: readers such as TorchRL's take ``.dtype`` of
+        # the values they read. np.int64() costs ~0.25 us a call, so small counts come from a cache.
         board = self._board
         if board is None:
             outcome, revealed, flags = _PLAYING, 0, self._flags
         else:
             outcome, revealed = board.outcome, board.safe_revealed
             flags = board.flags if self.flag_actions else 0
+        ints = self._np_ints
+        n = len(ints)
+        mines_left, steps, invalid = self.mines - flags, self._steps, self._invalid
         info: dict[str, Any] = {
             "action_mask": self._mask.copy(),
-            "outcome": outcome._value_,  # a plain int (int() of an IntEnum is slow)
-            "cells_revealed": revealed,
-            "mines_left": self.mines - flags,
-            "steps": self._steps,
-            "invalid_actions": self._invalid,
+            "outcome": ints[outcome._value_],
+            "cells_revealed": ints[revealed] if revealed < n else np.int64(revealed),
+            "mines_left": ints[mines_left] if 0 <= mines_left < n else np.int64(mines_left),
+            "steps": ints[steps] if steps < n else np.int64(steps),
+            "invalid_actions": ints[invalid] if invalid < n else np.int64(invalid),
+            # A Python bool: Gymnasium's vector envs batch np.bool_ values into object arrays.
             "is_success": outcome == _WON,
         }
         if self.score_mode:
             exploded = board.exploded if board is not None else 0
-            info["mines_exploded"] = exploded
-            info["mines_found"] = self.mines - exploded
+            info["mines_exploded"] = np.int64(exploded)
+            info["mines_found"] = np.int64(self.mines - exploded)
         if self._done and board is not None:
             info["layout"] = board.mines.copy()
         return info
