@@ -22,7 +22,7 @@ RECIPES = {
         ["--env", "Minesweeper-v0", "-n", "512", "--num-threads", "1", "--eval-freq", "256",
          "--eval-episodes", "2", "--hyperparams", "n_envs:2", "n_steps:64", "batch_size:64"],
     ),
-    "tianshou_masked_ppo.py": ("tianshou", ["--steps", "512"]),
+    "tianshou_masked_dqn.py": ("tianshou", ["--steps", "512"]),
     "rllib_action_mask.py": ("ray.rllib.algorithms.ppo", ["--iterations", "1"]),
 }
 
