@@ -13,25 +13,10 @@ from markdown_blocks import Block, blocks
 ROOT = Path(__file__).resolve().parents[1]
 MARKDOWN = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 ALL_BLOCKS = [block for path in MARKDOWN for block in blocks(path)]
-PYTHON_FILES = [
-    path for path in MARKDOWN if any(b.runs and b.language == "python" for b in blocks(path))
-]
-BASH_BLOCKS = [b for b in ALL_BLOCKS if b.runs and b.language == "bash"]
+RUNNABLE_FILES = [path for path in MARKDOWN if any(b.runs for b in blocks(path))]
 
 
-@pytest.mark.parametrize("path", PYTHON_FILES, ids=lambda p: p.name)
-def test_docs__python_blocks_run_in_order(
-    path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.chdir(tmp_path)  # whatever a snippet writes lands here
-    namespace: dict[str, object] = {"__name__": "__docs__"}
-    for block in blocks(path):
-        if block.runs and block.language == "python":
-            exec(compile(block.code, block.where, "exec"), namespace)  # noqa: S102 - the docs
-
-
-@pytest.mark.parametrize("block", BASH_BLOCKS, ids=lambda b: b.where)
-def test_docs__bash_blocks_run(block: Block) -> None:
+def _run_bash(block: Block, cwd: Path) -> None:
     env = {
         **os.environ,
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
@@ -39,9 +24,26 @@ def test_docs__bash_blocks_run(block: Block) -> None:
     }
     out = subprocess.run(
         ["bash", "-euo", "pipefail", "-c", block.code],
-        check=False, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+        check=False, cwd=cwd, env=env, capture_output=True, text=True, timeout=300,
     )
     assert out.returncode == 0, f"{block.where} failed:\n{out.stdout[-2000:]}\n{out.stderr[-4000:]}"
+
+
+@pytest.mark.parametrize("path", RUNNABLE_FILES, ids=lambda p: p.name)
+def test_docs__blocks_run_in_order(
+    path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As a reader would: python blocks share one namespace, and every block (python or bash)
+    runs in one scratch folder, so a command may use a file an earlier snippet saved."""
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, object] = {"__name__": "__docs__"}
+    for block in blocks(path):
+        if not block.runs:
+            continue
+        if block.language == "python":
+            exec(compile(block.code, block.where, "exec"), namespace)  # noqa: S102 - the docs
+        else:
+            _run_bash(block, tmp_path)
 
 
 def test_docs__every_not_run_marker_gives_a_reason() -> None:
