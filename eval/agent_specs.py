@@ -20,7 +20,7 @@ before any ``:``, which tells it from ``NAME:KEY=VALUE``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 SHORTHAND_KWARG: dict[str, str] = {"logic": "guess", "solver": "depth"}
@@ -40,8 +40,9 @@ class AgentSpec:
     """The first argument to ``agents.make`` (``"ppo:PATH"`` keeps its path)."""
     options: tuple[tuple[str, Any], ...] = ()
     """Keyword arguments to ``agents.make``, as sorted ``(key, value)`` pairs (hashable)."""
-    text: str = ""
-    """The spec as the user wrote it, label included: :func:`parse_agent_spec` reads it back."""
+    text: str = field(default="", compare=False)
+    """The spec as the user wrote it, label included: :func:`parse_agent_spec` reads it back
+    (not compared: two specs that build the same agent under the same label are equal)."""
 
     @property
     def kwargs(self) -> dict[str, Any]:

@@ -15,8 +15,12 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 
 RECIPES = {
-    "cleanrl_masked_ppo.py": ("torch", ["--total-timesteps", "1024", "--num-envs", "16"]),
-    "torchrl_masked_ppo.py": ("torchrl", ["--frames", "400", "--frames-per-batch", "200"]),
+    "cleanrl_masked_ppo.py": (
+        "torch",
+        ["--total-timesteps", "256", "--num-envs", "16", "--num-steps", "16", "--update-epochs", "1"],
+    ),
+    "torchrl_masked_ppo.py": ("torchrl", ["--frames", "200", "--frames-per-batch", "100",
+                                          "--epochs", "1"]),
     "rl_zoo3_ppo_mask.py": (
         "rl_zoo3",
         ["--env", "Minesweeper-v0", "-n", "512", "--num-threads", "1", "--eval-freq", "256",
