@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -50,19 +51,19 @@ RECIPES: list[tuple[str, str, str, str, list[str]]] = [
 ]
 
 
-def random_legal_steps(venv: object, steps: int) -> float:
+def random_legal_steps(venv: Any, steps: int) -> float:
     """Env steps/s of random legal actions through an SB3 VecEnv (masks via action_masks)."""
     rng = np.random.default_rng(0)
-    venv.reset()  # type: ignore[attr-defined]
-    n = venv.num_envs  # type: ignore[attr-defined]
+    venv.reset()
+    n = venv.num_envs
     start = time.perf_counter()
     for _ in range(steps // n):
         masks = mswp_gym.action_masks(venv)
-        venv.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))  # type: ignore[attr-defined]
+        venv.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
     return (steps // n) * n / (time.perf_counter() - start)
 
 
-def maskable_ppo_steps(venv: object, steps: int, threads: int) -> float:
+def maskable_ppo_steps(venv: Any, steps: int, threads: int) -> float:
     """MaskablePPO (MlpPolicy) env steps/s, rollout collection and updates included."""
     from sb3_contrib import MaskablePPO
 

@@ -20,6 +20,7 @@ import dataclasses
 import json
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -107,7 +108,7 @@ class Agent(nn.Module):
         return action, dist.log_prob(action), dist.entropy(), value
 
 
-def train(args: Args) -> dict[str, float]:
+def train(args: Args) -> dict[str, Any]:
     """Train; returns the summary that ``main`` prints."""
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -121,8 +122,10 @@ def train(args: Args) -> dict[str, float]:
     agent = Agent()
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     n, s = args.num_envs, args.num_steps
-    n_actions = int(envs.single_action_space.n)
-    obs_buf = torch.zeros((s, n, *envs.single_observation_space.shape))
+    n_actions = int(envs.single_action_space.n)  # type: ignore[attr-defined]
+    obs_shape = envs.single_observation_space.shape
+    assert obs_shape is not None  # (13, rows, cols) one-hot planes
+    obs_buf = torch.zeros((s, n, *obs_shape))
     mask_buf = torch.zeros((s, n, n_actions), dtype=torch.bool)
     act_buf = torch.zeros((s, n), dtype=torch.long)
     logp_buf, rew_buf, done_buf, val_buf = (torch.zeros((s, n)) for _ in range(4))
