@@ -47,7 +47,7 @@ class MaskReader(default_info_dict_reader):
 def make_env(env_id: str = "Minesweeper-v0") -> TransformedEnv:
     """The env as TorchRL sees it: ``observation`` (rows, cols) int8, ``action_mask`` bool."""
     base = gym.make(env_id)
-    cells = base.action_space.n
+    cells = int(base.action_space.n)  # type: ignore[attr-defined]
     env = GymWrapper(base, categorical_action_encoding=True)
     env.set_info_dict_reader(
         MaskReader(
