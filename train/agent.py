@@ -1,6 +1,9 @@
 """A trained checkpoint as an :class:`agents.base.Agent`: ``agents.make("ppo:PATH")``.
 
-``agents.make("ppo")`` loads the Beginner checkpoint shipped in ``train/checkpoints/``. The agent
+``agents.make("ppo")`` loads the Beginner checkpoint shipped in ``train/checkpoints/``;
+``agents.make("ppo:intermediate")`` (and the other names of :data:`train.checkpoint.SHIPPED_NAMES`)
+loads another shipped one. A generalist network (trained with ``--boards``) plays any board of
+the classic game, taking the size and mine count from the game's spec. The agent
 sees only the visible board and the action mask; it plays the policy's deterministic action (the
 legal cell with the highest score) unless built with ``deterministic=False``, in which case it
 samples the policy's masked softmax with its own seeded Generator.
@@ -18,7 +21,7 @@ from agents.base import SeededAgent
 from mswp_gym.constants import FLAGGED, HIDDEN
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.spec import GameSpec
-from train.checkpoint import SHIPPED_BEGINNER, load_model
+from train.checkpoint import SHIPPED_NAMES, load_model, shipped_checkpoint
 from train.network import MINE_HEAD, safety_scores
 from train.policy import BoardPolicy
 
@@ -48,18 +51,40 @@ class PolicyAgent(SeededAgent):
         self._risk: np.ndarray | None = None
         self._beta = float(policy.action_net.log_beta.detach().exp())  # type: ignore[union-attr,operator]
 
+    @property
+    def any_board(self) -> bool:
+        """Whether the network is a generalist (trained on many boards, plays any size)."""
+        return bool(getattr(self.policy, "any_board", False))
+
+    def refusal(self, spec: GameSpec) -> str | None:
+        """Why this network cannot play ``spec``, or None if it can.
+
+        A generalist plays any board of the classic game; a one-board network plays its board.
+        Neither was trained on score mode or uncertain clues.
+        """
+        if spec.score_mode or not spec.exact_clues:
+            return (f"checkpoint {self.source} was trained on the classic game (exact clues, the "
+                    f"game ends at a mine); it cannot play score mode or uncertain clues")
+        if not self.any_board and (spec.rows, spec.cols, spec.mines) != (
+                self.rows, self.cols, self.mines):
+            return (f"checkpoint {self.source} was trained on {self.rows}x{self.cols} with "
+                    f"{self.mines} mines; it cannot play {spec.rows}x{spec.cols} with "
+                    f"{spec.mines} (the generalist, agents.make('ppo:generalist'), plays any board)")
+        return None
+
     def reset(self, seed: int | None = None, spec: GameSpec | None = None) -> None:
-        """Start a new game.
+        """Start a new game; a generalist network takes its board size and mine count from
+        ``spec``.
 
         Raises:
-            ValueError: ``spec`` is a board the network was not trained for (names both).
+            ValueError: ``spec`` is a game the network cannot play (see :meth:`refusal`).
         """
-        if spec is not None and (spec.rows, spec.cols, spec.mines) != (
-                self.rows, self.cols, self.mines):
-            raise ValueError(
-                f"checkpoint {self.source} was trained on {self.rows}x{self.cols} with "
-                f"{self.mines} mines; it cannot play {spec.rows}x{spec.cols} with {spec.mines}"
-            )
+        if spec is not None:
+            reason = self.refusal(spec)
+            if reason is not None:
+                raise ValueError(reason)
+            if self.any_board:
+                self.rows, self.cols, self.mines = spec.rows, spec.cols, spec.mines
         super().reset(seed, spec)
         self._risk = None
 
@@ -80,7 +105,7 @@ class PolicyAgent(SeededAgent):
         if legal.shape[0] != cells or not legal.any():
             raise ValueError(f"no legal reveal action in a mask of shape {np.shape(action_mask)}")
         with th.no_grad():
-            logits = self.net(th.as_tensor(board[None], dtype=th.float32))
+            logits = self.net(th.as_tensor(board[None], dtype=th.float32), self.mines)
             scores = safety_scores(logits, self.policy.opening_weight)[0].numpy().astype(np.float64)
         unknown = (board == HIDDEN) | (board == FLAGGED)
         risk = 1.0 / (1.0 + np.exp(-logits[0, MINE_HEAD].numpy().astype(np.float64)))
@@ -98,14 +123,17 @@ class PolicyAgent(SeededAgent):
 
 
 def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent:
-    """Build a :class:`PolicyAgent` from a checkpoint zip or run folder (None: the shipped one).
+    """Build a :class:`PolicyAgent` from a shipped name, a checkpoint zip or a run folder.
 
     Args:
-        path: a ``model*.zip`` written by ``mswp-train``, a run folder, or None.
+        path: a shipped name (``beginner``, ``intermediate``, ``expert``, ``generalist``: see
+            :data:`train.checkpoint.SHIPPED_NAMES`; names win over files, so write ``./beginner``
+            for a file of that name), a ``model*.zip`` written by ``mswp-train``, a run folder,
+            or None (the shipped Beginner network).
         **kwargs: ``seed``, ``deterministic``.
 
     Raises:
-        FileNotFoundError: no checkpoint at ``path`` (or the shipped one is missing).
+        FileNotFoundError: no checkpoint at ``path``, or a shipped name not packaged yet.
         ValueError: not a readable BoardPolicy checkpoint.
         TypeError: an unknown keyword argument.
     """
@@ -113,10 +141,12 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
     if unknown:
         raise TypeError(f"load_ppo_agent got unknown arguments {sorted(unknown)}; "
                         f"accepted: seed, deterministic")
-    target = Path(path) if path is not None else SHIPPED_BEGINNER
-    if path is None and not target.is_file():
-        raise FileNotFoundError(f"the shipped Beginner checkpoint is missing at {str(target)!r}; "
-                                f"train one with `python -m train --preset beginner`")
+    if path is None:
+        target = shipped_checkpoint("beginner")
+    elif str(path) in SHIPPED_NAMES:
+        target = shipped_checkpoint(str(path))
+    else:
+        target = Path(path)
     model = load_model(target)
     policy = model.policy
     assert isinstance(policy, BoardPolicy)

@@ -22,8 +22,31 @@ from train.policy import BoardPolicy
 
 STATE_FILE = "state.json"
 SHIPPED_DIR = Path(__file__).with_name("checkpoints")
+SHIPPED_NAMES: tuple[str, ...] = ("beginner", "intermediate", "expert", "generalist")
+"""Names of the checkpoints packaged with the code: ``agents.make("ppo:<name>")`` loads
+``train/checkpoints/<name>.zip``."""
 SHIPPED_BEGINNER = SHIPPED_DIR / "beginner.zip"
 """The Beginner checkpoint packaged with the code (``agents.make("ppo")``)."""
+
+
+def shipped_checkpoint(name: str) -> Path:
+    """The packaged checkpoint called ``name`` (one of :data:`SHIPPED_NAMES`).
+
+    Raises:
+        ValueError: ``name`` is not a shipped name.
+        FileNotFoundError: the name is known but its checkpoint is not packaged yet.
+    """
+    if name not in SHIPPED_NAMES:
+        raise ValueError(f"no shipped checkpoint called {name!r}; shipped names: "
+                         f"{', '.join(SHIPPED_NAMES)}")
+    path = SHIPPED_DIR / f"{name}.zip"
+    if not path.is_file():
+        available = [n for n in SHIPPED_NAMES if (SHIPPED_DIR / f"{n}.zip").is_file()]
+        raise FileNotFoundError(
+            f"the {name!r} checkpoint is not shipped in this version (shipped: "
+            f"{', '.join(available) or 'none'}); train one as docs/train.md shows and load it "
+            f"with agents.make('ppo:PATH')")
+    return path
 
 
 def write_json_atomic(path: Path, data: dict[str, Any]) -> None:

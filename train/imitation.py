@@ -13,6 +13,7 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 
 import numpy as np
 import torch as th
@@ -85,24 +86,42 @@ def masked_bce(logits: th.Tensor, targets: th.Tensor, masks: th.Tensor) -> th.Te
     return (losses * weight).sum() / weight.sum().clamp(min=1.0)
 
 
+@dataclass(frozen=True)
+class BoardBuffer:
+    """The training positions of one board, with the board's mine count (the density plane)."""
+
+    mines: int
+    positions: PositionSet
+
+
 def train_steps(
-    net: CellNet, optimizer: th.optim.Optimizer, buffer: PositionSet, steps: int,
-    batch_size: int, rng: np.random.Generator,
+    net: CellNet, optimizer: th.optim.Optimizer, buffers: PositionSet | list[BoardBuffer],
+    steps: int, batch_size: int, rng: np.random.Generator,
 ) -> float:
-    """``steps`` Adam steps on random minibatches of ``buffer``; returns the mean loss."""
+    """``steps`` Adam steps on random minibatches; returns the mean loss.
+
+    Args:
+        buffers: one board's positions (the net's stored mine count is used), or the positions
+            of several boards: each minibatch then comes from one board, picked with probability
+            proportional to its number of positions.
+    """
     net.train()
-    square = buffer.boards.shape[1] == buffer.boards.shape[2]
-    transforms = symmetries(square)
+    if isinstance(buffers, PositionSet):
+        buffers = [BoardBuffer(net.trunk.mines, buffers)]
+    sizes = np.array([len(b.positions) for b in buffers], dtype=np.float64)
     total = 0.0
     for _ in range(steps):
+        which = 0 if len(buffers) == 1 else int(rng.choice(len(buffers), p=sizes / sizes.sum()))
+        buffer = buffers[which].positions
         index = rng.integers(0, len(buffer), size=batch_size)
+        transforms = symmetries(buffer.boards.shape[1] == buffer.boards.shape[2])
         transform = transforms[int(rng.integers(len(transforms)))]
         boards, mine_t, mine_m, open_t, open_m = (
             transform(th.as_tensor(array[index]))
             for array in (buffer.boards, buffer.mine_targets, buffer.mine_masks,
                           buffer.open_targets, buffer.open_masks)
         )
-        logits = net(boards.to(th.float32))
+        logits = net(boards.to(th.float32), buffers[which].mines)
         loss = masked_bce(logits[:, MINE_HEAD], mine_t, mine_m) + masked_bce(
             logits[:, OPENING_HEAD], open_t, open_m)
         optimizer.zero_grad()

@@ -113,8 +113,9 @@ class BoardPolicy(MaskableActorCriticPolicy):
     """MaskablePPO policy over ``Discrete(rows*cols)`` with a fully-convolutional network.
 
     Extra keyword arguments (all saved with the model): ``mines`` (required), ``channels``,
-    ``blocks`` (through ``features_extractor_kwargs``), ``opening_weight`` and ``beta`` (the initial
-    inverse temperature).
+    ``blocks`` (through ``features_extractor_kwargs``), ``opening_weight``, ``beta`` (the initial
+    inverse temperature) and ``any_board`` (True for a generalist network, trained on many
+    boards: its agent accepts any board, see :class:`train.agent.PolicyAgent`).
     """
 
     def __init__(
@@ -125,10 +126,12 @@ class BoardPolicy(MaskableActorCriticPolicy):
         *args: Any,
         opening_weight: float = 0.05,
         beta: float = 3.0,
+        any_board: bool = False,
         **kwargs: Any,
     ) -> None:
         self.opening_weight = float(opening_weight)
         self.beta = float(beta)
+        self.any_board = bool(any_board)
         kwargs.setdefault("features_extractor_class", BoardFeatures)
         kwargs["ortho_init"] = False
         kwargs.pop("net_arch", None)
@@ -158,7 +161,7 @@ class BoardPolicy(MaskableActorCriticPolicy):
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
-        data.update(opening_weight=self.opening_weight, beta=self.beta)
+        data.update(opening_weight=self.opening_weight, beta=self.beta, any_board=self.any_board)
         data.pop("net_arch", None)
         return data
 

@@ -55,16 +55,18 @@ class RolloutConfig:
 
 
 def choose_moves(
-    net: CellNet, boards: np.ndarray, opening_weight: float
+    net: CellNet, boards: np.ndarray, opening_weight: float, mines: int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Masked greedy moves of ``net`` for a batch of visible boards.
+
+    ``mines`` is the boards' mine count (None: the one stored with the network).
 
     Returns:
         ``(moves, scores)``: flat indices ``(B,)`` (always hidden cells) and the masked scores
         ``(B, rows*cols)`` (``-inf`` on illegal cells).
     """
     with th.no_grad():
-        logits = net(th.as_tensor(boards, dtype=th.float32))
+        logits = net(th.as_tensor(boards, dtype=th.float32), mines)
         scores = safety_scores(logits, opening_weight).numpy()
     legal = boards.reshape(len(boards), -1) == HIDDEN
     scores = np.where(legal, scores, -np.inf)
@@ -125,7 +127,7 @@ def collect_positions(
     wins = 0
     while live:
         batch = np.stack([visibles[g] for g in live])
-        moves, scores = choose_moves(net, batch, config.opening_weight)
+        moves, scores = choose_moves(net, batch, config.opening_weight, spec.mines)
         still: list[int] = []
         for slot, g in enumerate(live):
             visible = visibles[g]

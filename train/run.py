@@ -26,9 +26,10 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv,
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
 from train.checkpoint import commit_state, load_model, read_state, save_model_atomic
-from train.dataset import PositionSet, load_positions, save_positions
+from train.dataset import load_positions, save_positions
 from train.evaluate import WinRate, evaluate_agent, evaluate_net
-from train.imitation import Collector, train_steps
+from train.generalist import board_tag, parse_boards, spec_from_meta, split_games, windows_for
+from train.imitation import BoardBuffer, Collector, train_steps
 from train.policy import BoardPolicy
 from train.rollout import RolloutConfig, solver_labeller
 from train.settings import TrainSettings
@@ -52,6 +53,14 @@ def game_spec(settings: TrainSettings) -> GameSpec:
     """The board and rules the run trains on."""
     rows, cols, mines = settings.board
     return GameSpec(rows, cols, mines, settings.first_click)
+
+
+def training_boards(settings: TrainSettings) -> tuple[GameSpec, ...]:
+    """The boards imitation collects on: the ``boards`` mix of a generalist run, else the one
+    board of the run."""
+    if settings.boards:
+        return parse_boards(settings.boards, settings.first_click)
+    return (game_spec(settings),)
 
 
 def run_name(settings: TrainSettings, now: datetime) -> str:
@@ -85,6 +94,7 @@ def build_model(settings: TrainSettings, spec: GameSpec, env: VecEnv, tb_dir: Pa
         },
         "opening_weight": settings.opening_weight,
         "beta": settings.beta,
+        "any_board": bool(settings.boards),
     }
     return MaskablePPO(
         BoardPolicy, env, learning_rate=LinearDecay(settings.learning_rate, 0.0),
@@ -179,43 +189,58 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
         run.say("agents.solver.mine_probabilities not importable: labelling by the true layout")
         labels = "truth"
     config = RolloutConfig(settings.epsilon, settings.rescue, settings.opening_weight, labels)
-    parts = [load_positions(run.run_dir / name)[0] for name in state.get("positions_files", [])]
+    specs = training_boards(settings)
+    windows = windows_for(specs)
+    for name in state.get("positions_files", []):
+        positions, meta = load_positions(run.run_dir / name)
+        spec = spec_from_meta(meta, settings.first_click)
+        if spec not in windows:
+            raise ValueError(f"{name!r} holds {board_tag(spec)} positions, not a board of this run")
+        windows[spec].files.append(name)
+        windows[spec].parts.append(positions)
+    limit = settings.buffer_positions // len(specs)
     optimizer = policy.optimizer
     net = policy.cell_net()
     collector = Collector(settings.workers)
     try:
         while state["iteration"] < settings.dagger_iterations and not run.out_of_time():
             iteration = state["iteration"] + 1
-            positions, stats = collector.collect(
-                policy.cell_net_copy(), run.spec, settings.games_per_iteration, rng, config)
-            name = f"positions-{iteration:04d}.npz"
-            save_positions(run.run_dir / name, positions, {
-                "rows": run.spec.rows, "cols": run.spec.cols, "mines": run.spec.mines,
-                "first_click": run.spec.first_click, "labels": labels})
-            parts.append(positions)
-            files = [*state.get("positions_files", []), name]
-            while sum(len(p) for p in parts[1:]) >= settings.buffer_positions:
-                parts.pop(0)
-                files.pop(0)
-            buffer = PositionSet.concatenate(parts)
+            learner = policy.cell_net_copy()
+            round_positions = 0
+            wins = clean = 0.0
+            for spec, games in zip(specs, split_games(settings.games_per_iteration, len(specs))):
+                positions, stats = collector.collect(learner, spec, games, rng, config)
+                name = (f"positions-{iteration:04d}.npz" if len(specs) == 1
+                        else f"positions-{iteration:04d}-{board_tag(spec)}.npz")
+                save_positions(run.run_dir / name, positions, {
+                    "rows": spec.rows, "cols": spec.cols, "mines": spec.mines,
+                    "first_click": spec.first_click, "labels": labels})
+                windows[spec].add(name, positions, limit)
+                round_positions += len(positions)
+                wins += stats["wins"]
+                clean += stats["clean_games"]
+            files = [name for window in windows.values() for name in window.files]
+            buffers = [BoardBuffer(spec.mines, window.positions())
+                       for spec, window in windows.items()]
+            buffered = sum(len(b.positions) for b in buffers)
             fraction = (iteration - 1) / max(settings.dagger_iterations - 1, 1)
             if settings.time_budget_minutes > 0:
                 fraction = max(fraction, run.wall_seconds / (settings.time_budget_minutes * 60))
             fraction = min(fraction, 1.0)
             for group in optimizer.param_groups:
                 group["lr"] = settings.bc_learning_rate * (1.0 - 0.9 * fraction)
-            loss = train_steps(net, optimizer, buffer, settings.gradient_steps_per_iteration,
+            loss = train_steps(net, optimizer, buffers, settings.gradient_steps_per_iteration,
                                settings.bc_batch_size, rng)
             state.update(iteration=iteration, positions_files=files,
-                         positions_seen=state.get("positions_seen", 0) + len(positions),
+                         positions_seen=state.get("positions_seen", 0) + round_positions,
                          gradient_samples=state.get("gradient_samples", 0)
                          + settings.gradient_steps_per_iteration * settings.bc_batch_size)
-            run.say(f"dagger {iteration}/{settings.dagger_iterations}: {len(positions)} new "
-                    f"positions, buffer {len(buffer)}, loss {loss:.4f}, "
-                    f"clean wins {stats['wins']:.0f}/{stats['clean_games']:.0f}")
+            run.say(f"dagger {iteration}/{settings.dagger_iterations}: {round_positions} new "
+                    f"positions, buffer {buffered}, loss {loss:.4f}, "
+                    f"clean wins {wins:.0f}/{clean:.0f}")
             result = run.evaluate(policy, "imitation", {"loss": loss})
             for key, value in (("loss", loss), ("win_rate", result.rate),
-                               ("buffer", len(buffer)), ("wall_seconds", run.wall_seconds)):
+                               ("buffer", buffered), ("wall_seconds", run.wall_seconds)):
                 run.logger.record(f"imitation/{key}", value)
             run.logger.dump(iteration)
             state["rng_state"] = rng.bit_generator.state

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from mswp_gym.presets import PRESETS, preset
+from train.generalist import parse_boards
 
 CONFIG_DIR = Path(__file__).with_name("configs")
 ALGOS: tuple[str, ...] = ("ppo", "imitation", "imitation+ppo")
@@ -77,7 +78,11 @@ class TrainSettings:
     """Imitation: Adam learning rate; decays linearly to 10% over the rounds, or over the time
     budget if that runs out first."""
     buffer_positions: int = 400_000
-    """Imitation: most recent positions kept for training."""
+    """Imitation: most recent positions kept for training (shared equally by the boards)."""
+    boards: str = ""
+    """Imitation: a generalist run trains one network on these boards, comma-separated
+    ROWSxCOLS/MINES (e.g. 9x9/10,16x16/40,16x30/99), games split evenly; evaluation stays on the
+    preset's board. Empty: the run's one board."""
     epsilon: float = 0.05
     """Imitation: chance of a random legal move while collecting."""
     rescue: float = 0.8
@@ -137,6 +142,11 @@ class TrainSettings:
             raise ValueError(f"unknown vec_env {self.vec_env!r}; choose one of {', '.join(VEC_ENVS)}")
         if self.labels not in ("solver", "truth"):
             raise ValueError(f"unknown labels {self.labels!r}; choose solver or truth")
+        if self.boards:
+            parse_boards(self.boards, self.first_click)
+            if self.algo != "imitation":
+                raise ValueError(f"boards={self.boards!r} (a generalist run) needs algo imitation, "
+                                 f"got {self.algo!r}")
         for name in ("total_timesteps", "dagger_iterations", "eval_games", "final_eval_games"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
