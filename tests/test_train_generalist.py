@@ -19,6 +19,7 @@ from train.agent import load_ppo_agent
 from train.checkpoint import SHIPPED_DIR, read_state, shipped_checkpoint
 from train.dataset import PositionSet
 from train.generalist import BoardWindow, parse_boards, split_games
+from train.imitation import RoundTimes
 from train.network import BoardTrunk, CellNet
 from train.settings import TrainSettings
 
@@ -126,3 +127,31 @@ def test_shipped_names__load_or_say_what_is_shipped() -> None:
                 agents.make(f"ppo:{name}")
     with pytest.raises(ValueError, match="shipped names"):
         shipped_checkpoint("nonsense")
+
+
+def test_round_times__shares_and_rate() -> None:
+    times = RoundTimes(network=1.0, labels=2.0, collect=4.0, gradients=4.0, evaluation=2.0,
+                       position_gradients=800)
+    line = times.describe()
+    assert times.engine == pytest.approx(1.0)
+    assert "network (gradients) 4.0s 40%" in line and "labels 2.0s 20%" in line
+    assert line.endswith("200 position-gradients/s")
+
+
+def test_eval_command__names_the_checkpoint_every_board_and_the_rules() -> None:
+    line = run_module.eval_command(replace(MIX, first_click="opening"), Path("r/model.zip"))
+    assert line.count("python -m eval --agents ppo:r/model.zip,logic,logic:global,solver") == 2
+    assert "--rows 4 --cols 7 --mines 5 --first-click opening --games 2000" in line
+    preset_line = run_module.eval_command(TrainSettings(preset="expert"), Path("m.zip"))
+    assert "--preset expert --first-click safe" in preset_line
+
+
+def test_resolve_device__auto_falls_back_to_cpu_and_cuda_needs_a_gpu() -> None:
+    if th.cuda.is_available():
+        assert run_module.resolve_device("auto") == "cuda"
+        return
+    assert run_module.resolve_device("auto") == "cpu"
+    with pytest.raises(ValueError, match="no CUDA GPU"):
+        run_module.resolve_device("cuda")
+    with pytest.raises(ValueError, match="unknown device 'tpu'"):
+        replace(MIX, device="tpu").check()

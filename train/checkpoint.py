@@ -104,8 +104,8 @@ def resolve_model_path(path: str | Path) -> Path:
     return path
 
 
-def load_model(path: str | Path, env: Any = None, **kwargs: Any) -> MaskablePPO:
-    """Load a MaskablePPO checkpoint whose policy is a :class:`BoardPolicy`.
+def load_model(path: str | Path, env: Any = None, device: str = "cpu", **kwargs: Any) -> MaskablePPO:
+    """Load a MaskablePPO checkpoint whose policy is a :class:`BoardPolicy` onto ``device``.
 
     Raises:
         FileNotFoundError: no such file or run folder.
@@ -121,7 +121,7 @@ def load_model(path: str | Path, env: Any = None, **kwargs: Any) -> MaskablePPO:
         raise ValueError(f"{str(model_path)!r} is not a stable-baselines3 checkpoint "
                          f"(has {sorted(names)})")
     try:
-        model = MaskablePPO.load(model_path, env=env, device="cpu", **kwargs)
+        model = MaskablePPO.load(model_path, env=env, device=device, **kwargs)
     except Exception as exc:  # SB3 raises many kinds on a damaged zip
         raise ValueError(f"could not load checkpoint {str(model_path)!r}: {exc}") from exc
     if not isinstance(model.policy, BoardPolicy):

@@ -69,6 +69,42 @@ class Collector:
             self._pool = None
 
 
+@dataclass(frozen=True)
+class RoundTimes:
+    """Where one DAgger round's wall time went, in seconds.
+
+    Collection seconds are summed over worker processes (CPU time when ``workers > 1``).
+    """
+
+    network: float
+    """The learner choosing moves while collecting (batched forward passes)."""
+    labels: float
+    """The expert labelling positions (the exact solver, or the truth)."""
+    collect: float
+    """All of collection: network, labels, and the game engine with bookkeeping."""
+    gradients: float
+    """The Adam steps."""
+    evaluation: float
+    """The fixed-seed evaluation after the round."""
+    position_gradients: int
+    """Positions back-propagated in the round (steps x batch size)."""
+
+    @property
+    def engine(self) -> float:
+        """Collection time outside the network and the labels: the game engine and bookkeeping."""
+        return max(self.collect - self.network - self.labels, 0.0)
+
+    def describe(self) -> str:
+        """One line: each part's seconds and share, and position-gradients per second."""
+        total = self.collect + self.gradients + self.evaluation
+        parts = (("network (play)", self.network), ("network (gradients)", self.gradients),
+                 ("labels", self.labels), ("engine", self.engine), ("eval", self.evaluation))
+        shares = ", ".join(f"{name} {seconds:.1f}s {seconds / max(total, 1e-9):.0%}"
+                           for name, seconds in parts)
+        rate = self.position_gradients / max(self.gradients, 1e-9)
+        return f"time: {shares}; {rate:,.0f} position-gradients/s"
+
+
 def symmetries(square: bool) -> list[Callable[[th.Tensor], th.Tensor]]:
     """Board symmetries on ``(B, rows, cols)`` tensors: 8 for a square board, else 4."""
     flips: list[Callable[[th.Tensor], th.Tensor]] = [
@@ -106,6 +142,7 @@ def train_steps(
             proportional to its number of positions.
     """
     net.train()
+    device = next(net.parameters()).device
     if isinstance(buffers, PositionSet):
         buffers = [BoardBuffer(net.trunk.mines, buffers)]
     sizes = np.array([len(b.positions) for b in buffers], dtype=np.float64)
@@ -117,7 +154,7 @@ def train_steps(
         transforms = symmetries(buffer.boards.shape[1] == buffer.boards.shape[2])
         transform = transforms[int(rng.integers(len(transforms)))]
         boards, mine_t, mine_m, open_t, open_m = (
-            transform(th.as_tensor(array[index]))
+            transform(th.as_tensor(array[index], device=device))
             for array in (buffer.boards, buffer.mine_targets, buffer.mine_masks,
                           buffer.open_targets, buffer.open_masks)
         )

@@ -179,5 +179,5 @@ class BoardPolicy(MaskableActorCriticPolicy):
         return CellNet(extractor.trunk, self.mlp_extractor.cell_head)  # type: ignore[arg-type]
 
     def cell_net_copy(self) -> CellNet:
-        """A detached copy of :meth:`cell_net` (to send to worker processes)."""
-        return copy.deepcopy(self.cell_net()).eval()
+        """A detached CPU copy of :meth:`cell_net` (for worker processes and evaluation)."""
+        return copy.deepcopy(self.cell_net()).to("cpu").eval()

@@ -11,7 +11,7 @@ import csv
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,14 +22,16 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import Logger, configure
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
+from tqdm import tqdm
 
 from mswp_gym.env import MinesweeperEnv
+from mswp_gym.presets import preset
 from mswp_gym.spec import GameSpec
 from train.checkpoint import commit_state, load_model, read_state, save_model_atomic
 from train.dataset import load_positions, save_positions
 from train.evaluate import WinRate, evaluate_agent, evaluate_net
 from train.generalist import board_tag, parse_boards, spec_from_meta, split_games, windows_for
-from train.imitation import BoardBuffer, Collector, train_steps
+from train.imitation import BoardBuffer, Collector, RoundTimes, train_steps
 from train.policy import BoardPolicy
 from train.rollout import RolloutConfig, solver_labeller
 from train.settings import TrainSettings
@@ -86,6 +88,35 @@ def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
     return VecMonitor(env, info_keywords=("is_success",))
 
 
+def eval_command(settings: TrainSettings, model_path: Path) -> str:
+    """The ``python -m eval`` line that compares a new checkpoint with the logic agent and the
+    solver on the run's board(s) and rules, on 2000 fixed seeds."""
+    boards = training_boards(settings) if settings.boards else (game_spec(settings),)
+    base = preset(settings.preset)
+    where = []
+    for spec in boards:
+        if (spec.rows, spec.cols, spec.mines) == (base.rows, base.cols, base.mines):
+            where.append(f"--preset {settings.preset}")
+        else:
+            where.append(f"--rows {spec.rows} --cols {spec.cols} --mines {spec.mines}")
+    agents_list = f"ppo:{model_path},logic,logic:global,solver"
+    return " ; ".join(f"python -m eval --agents {agents_list} {board} --first-click "
+                      f"{settings.first_click} --games 2000" for board in dict.fromkeys(where))
+
+
+def resolve_device(device: str) -> str:
+    """``auto`` -> ``cuda`` when torch sees a GPU, else ``cpu``; other values unchanged.
+
+    Raises:
+        ValueError: ``cuda`` asked for on a machine without one.
+    """
+    if device == "auto":
+        return "cuda" if th.cuda.is_available() else "cpu"
+    if device == "cuda" and not th.cuda.is_available():
+        raise ValueError("device 'cuda' asked for, but torch sees no CUDA GPU; use auto or cpu")
+    return device
+
+
 def build_model(settings: TrainSettings, spec: GameSpec, env: VecEnv, tb_dir: Path | None) -> MaskablePPO:
     """A fresh MaskablePPO with the fully-convolutional :class:`BoardPolicy`."""
     policy_kwargs: dict[str, Any] = {
@@ -101,7 +132,8 @@ def build_model(settings: TrainSettings, spec: GameSpec, env: VecEnv, tb_dir: Pa
         n_steps=settings.n_steps, batch_size=settings.batch_size, n_epochs=settings.n_epochs,
         gamma=settings.gamma, gae_lambda=settings.gae_lambda, clip_range=settings.clip_range,
         ent_coef=settings.ent_coef, vf_coef=settings.vf_coef, policy_kwargs=policy_kwargs,
-        tensorboard_log=None if tb_dir is None else str(tb_dir), seed=settings.seed, device="cpu",
+        tensorboard_log=None if tb_dir is None else str(tb_dir), seed=settings.seed,
+        device=resolve_device(settings.device),
         verbose=0,
     )
 
@@ -128,13 +160,22 @@ class Run:
         budget = self.settings.time_budget_minutes * 60
         return budget > 0 and self.wall_seconds >= budget
 
+    def eta(self, done: int, total: int) -> str:
+        """Time left, ``H:MM:SS``: the mean time per unit of work so far times the units left,
+        capped by the wall-time budget."""
+        left = self.wall_seconds / max(done, 1) * max(total - done, 0)
+        budget = self.settings.time_budget_minutes * 60
+        if budget > 0:
+            left = min(left, max(budget - self.wall_seconds, 0.0))
+        return str(timedelta(seconds=round(left)))
+
     def say(self, message: str) -> None:
         """One log line, prefixed with the run's wall time."""
         print(f"[{self.wall_seconds:7.1f}s] {message}", flush=True)
 
     def evaluate(self, policy: BoardPolicy, phase: str, extra: dict[str, float]) -> WinRate:
         """Evaluate ``policy`` on the fixed seeds and append a curve point."""
-        result = evaluate_net(policy.cell_net(), self.spec, self.settings.eval_games,
+        result = evaluate_net(policy.cell_net_copy(), self.spec, self.settings.eval_games,
                               self.settings.opening_weight)
         low, high = result.interval
         point = {"phase": phase, "iteration": self.state.get("iteration", 0),
@@ -202,12 +243,13 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
     optimizer = policy.optimizer
     net = policy.cell_net()
     collector = Collector(settings.workers)
+    bar = progress_bar(settings.dagger_iterations, state["iteration"], "dagger", "round")
     try:
         while state["iteration"] < settings.dagger_iterations and not run.out_of_time():
             iteration = state["iteration"] + 1
             learner = policy.cell_net_copy()
             round_positions = 0
-            wins = clean = 0.0
+            wins = clean = network_seconds = label_seconds = collect_seconds = 0.0
             for spec, games in zip(specs, split_games(settings.games_per_iteration, len(specs))):
                 positions, stats = collector.collect(learner, spec, games, rng, config)
                 name = (f"positions-{iteration:04d}.npz" if len(specs) == 1
@@ -219,6 +261,9 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
                 round_positions += len(positions)
                 wins += stats["wins"]
                 clean += stats["clean_games"]
+                network_seconds += stats["network_seconds"]
+                label_seconds += stats["label_seconds"]
+                collect_seconds += stats["total_seconds"]
             files = [name for window in windows.values() for name in window.files]
             buffers = [BoardBuffer(spec.mines, window.positions())
                        for spec, window in windows.items()]
@@ -229,8 +274,10 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
             fraction = min(fraction, 1.0)
             for group in optimizer.param_groups:
                 group["lr"] = settings.bc_learning_rate * (1.0 - 0.9 * fraction)
+            tick = time.perf_counter()
             loss = train_steps(net, optimizer, buffers, settings.gradient_steps_per_iteration,
                                settings.bc_batch_size, rng)
+            gradient_seconds = time.perf_counter() - tick
             state.update(iteration=iteration, positions_files=files,
                          positions_seen=state.get("positions_seen", 0) + round_positions,
                          gradient_samples=state.get("gradient_samples", 0)
@@ -238,7 +285,18 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
             run.say(f"dagger {iteration}/{settings.dagger_iterations}: {round_positions} new "
                     f"positions, buffer {buffered}, loss {loss:.4f}, "
                     f"clean wins {wins:.0f}/{clean:.0f}")
+            tick = time.perf_counter()
             result = run.evaluate(policy, "imitation", {"loss": loss})
+            times = RoundTimes(network_seconds, label_seconds, collect_seconds, gradient_seconds,
+                               time.perf_counter() - tick,
+                               settings.gradient_steps_per_iteration * settings.bc_batch_size)
+            run.say(f"{times.describe()}; ETA {run.eta(iteration, settings.dagger_iterations)}")
+            bar.set_postfix(win=f"{result.rate:.1%}", loss=f"{loss:.3f}")
+            bar.update(1)
+            for key, value in (("network_play", times.network), ("labels", times.labels),
+                               ("engine", times.engine), ("gradients", times.gradients),
+                               ("eval", times.evaluation)):
+                run.logger.record(f"time/{key}_seconds", value)
             for key, value in (("loss", loss), ("win_rate", result.rate),
                                ("buffer", buffered), ("wall_seconds", run.wall_seconds)):
                 run.logger.record(f"imitation/{key}", value)
@@ -246,7 +304,15 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
             state["rng_state"] = rng.bit_generator.state
             run.checkpoint(model, f"dagger{iteration:04d}")
     finally:
+        bar.close()
         collector.close()
+
+
+def progress_bar(total: int, done: int, what: str, unit: str) -> tqdm:
+    """A terminal progress bar (rounds or env steps, the latest win rate, ETA); silent when
+    stderr is not a terminal, where the log lines already say the same."""
+    return tqdm(total=total, initial=min(done, total), desc=what, unit=unit, disable=None,
+                dynamic_ncols=True, leave=False)
 
 
 class PPOProgress(BaseCallback):
@@ -256,6 +322,11 @@ class PPOProgress(BaseCallback):
         super().__init__()
         self.run = run
         self.last_eval = int(run.state.get("ppo_last_eval", 0))
+        self.bar = progress_bar(run.settings.total_timesteps, int(run.state.get("num_timesteps", 0)),
+                                "ppo", "step")
+
+    def _on_training_end(self) -> None:
+        self.bar.close()
 
     def _on_rollout_start(self) -> None:
         steps = int(self.model.num_timesteps)
@@ -265,10 +336,12 @@ class PPOProgress(BaseCallback):
             policy = self.model.policy
             assert isinstance(policy, BoardPolicy)
             result = self.run.evaluate(policy, "ppo", {})
+            self.bar.set_postfix(win=f"{result.rate:.1%}")
             self.logger.record("eval/win_rate", result.rate)
             self.run.checkpoint(self.model, f"ppo{steps:09d}")  # type: ignore[arg-type]
 
     def _on_step(self) -> bool:
+        self.bar.update(self.training_env.num_envs)
         return not self.run.out_of_time()
 
 
@@ -335,7 +408,8 @@ def train(settings: TrainSettings) -> Path:
 
     env = make_vec_env(settings, run.spec)
     if "model_file" in state:
-        model = load_model(run_dir / state["model_file"], env=env)
+        model = load_model(run_dir / state["model_file"], env=env,
+                           device=resolve_device(settings.device))
         model.tensorboard_log = str(run_dir / "tb")
     else:
         model = build_model(settings, run.spec, env, run_dir / "tb")
@@ -356,13 +430,14 @@ def train(settings: TrainSettings) -> Path:
         run.evaluate(policy, "final", {})
         run.checkpoint(model, "final")
         if settings.final_eval_games:
-            result = evaluate_net(policy.cell_net(), run.spec, settings.final_eval_games,
+            result = evaluate_net(policy.cell_net_copy(), run.spec, settings.final_eval_games,
                                   settings.opening_weight)
             run.state["final_eval"] = {"wins": result.wins, "games": result.games,
                                        "win_rate": result.rate, "interval": result.interval}
             run.say(f"final evaluation: {result}")
             commit_state(run.run_dir, run.state)
         run.say(f"done: {run_dir / run.state['model_file']}")
+        run.say(f"compare it: {eval_command(settings, run_dir / run.state['model_file'])}")
     finally:
         env.close()
     return run_dir

@@ -24,6 +24,7 @@ from train.generalist import parse_boards
 CONFIG_DIR = Path(__file__).with_name("configs")
 ALGOS: tuple[str, ...] = ("ppo", "imitation", "imitation+ppo")
 VEC_ENVS: tuple[str, ...] = ("dummy", "subproc", "native")
+DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda")
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,9 @@ class TrainSettings:
     of a DAgger-trained policy; the board must match."""
     time_budget_minutes: float = 0.0
     """Stop the whole run (both phases) after this much wall time; 0 = no limit."""
+    device: str = "auto"
+    """Where the network trains: auto (a CUDA GPU when there is one, else the CPU), cpu or cuda.
+    Collection and evaluation always run on CPU copies of the network."""
     torch_threads: int = 1
     """torch.set_num_threads in the main process (workers use 1). On a shared 2-core machine 1
     was 2-3x faster than 2 (OpenMP threads spin against other processes)."""
@@ -140,6 +144,8 @@ class TrainSettings:
             raise ValueError(f"unknown algo {self.algo!r}; choose one of {', '.join(ALGOS)}")
         if self.vec_env not in VEC_ENVS:
             raise ValueError(f"unknown vec_env {self.vec_env!r}; choose one of {', '.join(VEC_ENVS)}")
+        if self.device not in DEVICES:
+            raise ValueError(f"unknown device {self.device!r}; choose one of {', '.join(DEVICES)}")
         if self.labels not in ("solver", "truth"):
             raise ValueError(f"unknown labels {self.labels!r}; choose solver or truth")
         if self.boards:
