@@ -14,6 +14,7 @@ import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch as th
@@ -35,13 +36,43 @@ def _collect_job(
     return collect_positions(net, spec, games, np.random.default_rng(seed), config)
 
 
-class Collector:
-    """Runs :func:`collect_positions` split over worker processes (or in process for 1 worker)."""
+COLLECTION_BACKENDS: tuple[str, ...] = ("local", "ray")
 
-    def __init__(self, workers: int) -> None:
+
+class Collector:
+    """Runs :func:`collect_positions` split into ``workers`` jobs, on local processes or Ray.
+
+    The jobs and their seeds depend only on ``rng`` and ``workers``, and results are joined in
+    job order, so the same seed gives the same positions on either backend (tested).
+
+    Args:
+        workers: jobs per collection (1 = in this process on the local backend).
+        backend: ``local`` (a spawn process pool) or ``ray`` (one Ray task per job; connects to
+            ``ray_address``, or starts or reuses a local Ray instance).
+        ray_address: e.g. ``auto`` for a running cluster; None for a local instance.
+
+    Raises:
+        ValueError: an unknown backend.
+        ImportError: ``ray`` asked for but not installed (with the install hint).
+    """
+
+    def __init__(self, workers: int, backend: str = "local", ray_address: str | None = None) -> None:
+        if backend not in COLLECTION_BACKENDS:
+            raise ValueError(f"unknown backend {backend!r}; choose one of "
+                             f"{', '.join(COLLECTION_BACKENDS)}")
         self.workers = workers
+        self.backend = backend
         self._pool: ProcessPoolExecutor | None = None
-        if workers > 1:
+        self._remote: Any = None
+        if backend == "ray":
+            from eval.backends import import_ray
+
+            ray: Any = import_ray()
+            if not ray.is_initialized():
+                ray.init(address=ray_address, include_dashboard=False, log_to_driver=False)
+            self._ray = ray
+            self._remote = ray.remote(_collect_job)
+        elif workers > 1:
             self._pool = ProcessPoolExecutor(
                 workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker
             )
@@ -50,11 +81,13 @@ class Collector:
         self, net: CellNet, spec: GameSpec, games: int, rng: np.random.Generator,
         config: RolloutConfig,
     ) -> tuple[PositionSet, dict[str, float]]:
-        """Play ``games`` games with ``net``; seeds for the workers are drawn from ``rng``."""
+        """Play ``games`` games with ``net``; seeds for the jobs are drawn from ``rng``."""
         shares = [games // self.workers + (i < games % self.workers) for i in range(self.workers)]
         seeds = [int(s) for s in rng.integers(0, 2**63 - 1, size=self.workers)]
         jobs = [(net, spec, n, s, config) for n, s in zip(shares, seeds) if n > 0]
-        if self._pool is None:
+        if self._remote is not None:
+            results = self._ray.get([self._remote.remote(*job) for job in jobs])
+        elif self._pool is None:
             results = [_collect_job(*job) for job in jobs]
         else:
             results = list(self._pool.map(_collect_job, *zip(*jobs)))
@@ -63,7 +96,7 @@ class Collector:
         return positions, stats
 
     def close(self) -> None:
-        """Stop the worker processes."""
+        """Stop the worker processes (a Ray instance is left to its owner)."""
         if self._pool is not None:
             self._pool.shutdown()
             self._pool = None

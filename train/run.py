@@ -242,7 +242,7 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
     limit = settings.buffer_positions // len(specs)
     optimizer = policy.optimizer
     net = policy.cell_net()
-    collector = Collector(settings.workers)
+    collector = Collector(settings.workers, settings.backend, settings.ray_address or None)
     bar = progress_bar(settings.dagger_iterations, state["iteration"], "dagger", "round")
     try:
         while state["iteration"] < settings.dagger_iterations and not run.out_of_time():

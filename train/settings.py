@@ -94,7 +94,12 @@ class TrainSettings:
     labels: str = "solver"
     """Imitation: mine targets from the exact solver ("solver") or the true layout ("truth")."""
     workers: int = 2
-    """Imitation: processes collecting games in parallel (1 = in process)."""
+    """Imitation: collection jobs per round, run in parallel (1 = in process, local backend)."""
+    backend: str = "local"
+    """Imitation: where collection jobs run: local (processes) or ray (a Ray cluster; the same
+    seed gives the same data under both)."""
+    ray_address: str = ""
+    """Imitation, backend ray: the cluster address (e.g. auto); empty starts a local Ray."""
 
     total_timesteps: int = 200_000
     """PPO: env steps to train for (the run's target, counted across resumes)."""
@@ -144,6 +149,11 @@ class TrainSettings:
             raise ValueError(f"unknown algo {self.algo!r}; choose one of {', '.join(ALGOS)}")
         if self.vec_env not in VEC_ENVS:
             raise ValueError(f"unknown vec_env {self.vec_env!r}; choose one of {', '.join(VEC_ENVS)}")
+        if self.backend not in ("local", "ray"):
+            raise ValueError(f"unknown backend {self.backend!r}; choose local or ray")
+        if self.ray_address and self.backend != "ray":
+            raise ValueError(f"ray_address={self.ray_address!r} needs backend ray, "
+                             f"got {self.backend!r}")
         if self.device not in DEVICES:
             raise ValueError(f"unknown device {self.device!r}; choose one of {', '.join(DEVICES)}")
         if self.labels not in ("solver", "truth"):
