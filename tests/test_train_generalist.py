@@ -155,3 +155,12 @@ def test_resolve_device__auto_falls_back_to_cpu_and_cuda_needs_a_gpu() -> None:
         run_module.resolve_device("cuda")
     with pytest.raises(ValueError, match="unknown device 'tpu'"):
         replace(MIX, device="tpu").check()
+
+
+@pytest.mark.parametrize("config", sorted((Path(__file__).parents[1] / "train" / "configs")
+                                          .glob("*.toml")), ids=lambda path: path.stem)
+def test_configs__every_recipe_is_valid(config: Path) -> None:
+    from train.settings import settings_from_args
+
+    settings = settings_from_args(["--config", str(config)])
+    assert settings.check() == settings
