@@ -27,7 +27,14 @@ from tqdm import tqdm
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.presets import preset
 from mswp_gym.spec import GameSpec
-from train.checkpoint import commit_state, load_model, read_state, save_model_atomic
+from train.checkpoint import (
+    SHIPPED_NAMES,
+    commit_state,
+    load_model,
+    read_state,
+    save_model_atomic,
+    shipped_checkpoint,
+)
 from train.dataset import load_positions, save_positions
 from train.evaluate import WinRate, evaluate_agent, evaluate_net
 from train.generalist import board_tag, parse_boards, spec_from_meta, split_games, windows_for
@@ -357,23 +364,33 @@ def run_ppo(run: Run, model: MaskablePPO) -> None:
     run.state["num_timesteps"] = int(model.num_timesteps)
 
 
-def start_from(model: MaskablePPO, checkpoint: str) -> None:
+def start_from(model: MaskablePPO, checkpoint: str) -> str:
     """Copy the network weights of ``checkpoint`` into ``model`` (a fresh optimizer and schedule).
 
+    Every layer is a convolution (and the value head pools), so weights trained on one board
+    start a network for another board, e.g. Intermediate from the Beginner network: only the
+    channels and blocks must match. The mine count stays this run's.
+
+    Returns:
+        A one-line note of what was copied (and from which board).
+
     Raises:
-        ValueError: the checkpoint's network has another shape or board (names both).
+        ValueError: the checkpoint's network has another shape (names the checkpoint).
     """
-    source = load_model(checkpoint).policy
+    source = load_model(shipped_checkpoint(checkpoint) if checkpoint in SHIPPED_NAMES
+                        else checkpoint).policy
     target = model.policy
     assert isinstance(source, BoardPolicy) and isinstance(target, BoardPolicy)
+    note = f"network initialised from {checkpoint}"
     if source.board != target.board:
-        raise ValueError(f"--init {checkpoint!r} was trained on rows, cols, mines = "
-                         f"{source.board}, this run is {target.board}")
+        note += (f" (trained on rows, cols, mines = {source.board}; this run plays "
+                 f"{target.board})")
     try:
         target.load_state_dict(source.state_dict())
     except RuntimeError as exc:
         raise ValueError(f"--init {checkpoint!r} has another network shape "
                          f"(channels/blocks): {exc}") from exc
+    return note
 
 
 def train(settings: TrainSettings) -> Path:
@@ -414,8 +431,7 @@ def train(settings: TrainSettings) -> Path:
     else:
         model = build_model(settings, run.spec, env, run_dir / "tb")
         if settings.init:
-            start_from(model, settings.init)
-            run.say(f"network initialised from {settings.init}")
+            run.say(start_from(model, settings.init))
     try:
         baselines(run)
         if state["phase"] == "imitation":
