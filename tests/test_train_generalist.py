@@ -164,3 +164,15 @@ def test_configs__every_recipe_is_valid(config: Path) -> None:
 
     settings = settings_from_args(["--config", str(config)])
     assert settings.check() == settings
+
+
+def test_agent__uses_one_torch_thread_unless_told_otherwise(generalist_run: Path) -> None:
+    before = th.get_num_threads()
+    try:
+        th.set_num_threads(2)
+        load_ppo_agent(str(generalist_run), torch_threads=None)
+        assert th.get_num_threads() == 2
+        load_ppo_agent(str(generalist_run))
+        assert th.get_num_threads() == 1
+    finally:
+        th.set_num_threads(before)
