@@ -165,8 +165,9 @@ class BoardPolicy(MaskableActorCriticPolicy):
     ``env`` must give the ``board`` observation (the default ``obs_mode``) and reveal actions
     only. Extra keyword arguments (all saved with the model): ``mines`` (required; what
     :func:`board_policy_kwargs` reads from the env), ``channels``, ``blocks`` (through
-    ``features_extractor_kwargs``), ``opening_weight`` and ``beta`` (the initial inverse
-    temperature).
+    ``features_extractor_kwargs``), ``opening_weight``, ``beta`` (the initial inverse
+    temperature) and ``any_board`` (True for a generalist network, trained on many boards: its
+    agent accepts any board, see :class:`train.agent.PolicyAgent`).
     """
 
     def __init__(
@@ -177,10 +178,12 @@ class BoardPolicy(MaskableActorCriticPolicy):
         *args: Any,
         opening_weight: float = 0.05,
         beta: float = 3.0,
+        any_board: bool = False,
         **kwargs: Any,
     ) -> None:
         self.opening_weight = float(opening_weight)
         self.beta = float(beta)
+        self.any_board = bool(any_board)
         kwargs.setdefault("features_extractor_class", BoardFeatures)
         kwargs["ortho_init"] = False
         kwargs.pop("net_arch", None)
@@ -210,7 +213,7 @@ class BoardPolicy(MaskableActorCriticPolicy):
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
-        data.update(opening_weight=self.opening_weight, beta=self.beta)
+        data.update(opening_weight=self.opening_weight, beta=self.beta, any_board=self.any_board)
         data.pop("net_arch", None)
         return data
 
@@ -228,5 +231,5 @@ class BoardPolicy(MaskableActorCriticPolicy):
         return CellNet(extractor.trunk, self.mlp_extractor.cell_head)  # type: ignore[arg-type]
 
     def cell_net_copy(self) -> CellNet:
-        """A detached copy of :meth:`cell_net` (to send to worker processes)."""
-        return copy.deepcopy(self.cell_net()).eval()
+        """A detached CPU copy of :meth:`cell_net` (for worker processes and evaluation)."""
+        return copy.deepcopy(self.cell_net()).to("cpu").eval()
