@@ -110,6 +110,7 @@ def _register_builtin() -> None:
     register("logic", "agents.logic:LogicAgent")
     register("solver", "agents.solver:SolverAgent")
     register("ppo", "train.agent:load_ppo_agent", takes_path=True)
+    register("sb3", "train.sb3_agent:load_sb3_agent", takes_path=True)
 
 
 _register_builtin()

@@ -75,8 +75,8 @@ def play(job: tuple[Setting, str, int]) -> tuple[Setting, str, int, float, bool,
     while not done:
         obs, _r, terminated, truncated, info = env.step(agent.act(obs, env.action_masks()))
         done = terminated or truncated
-    score = info["mines_found"] / setting.mines
-    return setting, label, seed, score, info["mines_exploded"] == 0, time.perf_counter() - start
+    score = float(info["mines_found"] / setting.mines)
+    return setting, label, seed, score, bool(info["mines_exploded"] == 0), time.perf_counter() - start
 
 
 def soundness(games: int, solver_games: int) -> None:

@@ -19,12 +19,13 @@ from pathlib import Path
 
 import torch as th
 
-from train.checkpoint import SHIPPED_BEGINNER, load_model
+from train.checkpoint import SHIPPED_BEGINNER, SHIPPED_NAMES, load_model, shipped_checkpoint
 from train.evaluate import WinRate, eval_seeds, evaluate_agent, evaluate_net, make_env
 from train.policy import BoardPolicy
+from train.settings import TrainSettings
 
 
-def agent_win_rate(checkpoint: Path, rows: int, cols: int, mines: int, games: int) -> WinRate:
+def agent_win_rate(checkpoint: str, rows: int, cols: int, mines: int, games: int) -> WinRate:
     """The same games through the agent interface (``agents.make("ppo:PATH")``)."""
     import agents
     from mswp_gym.spec import GameSpec
@@ -37,7 +38,7 @@ def agent_win_rate(checkpoint: Path, rows: int, cols: int, mines: int, games: in
     return WinRate("ppo agent (play_episode)", wins, games, time.perf_counter() - start)
 
 
-def plot_curve(run_dir: Path, png: Path) -> None:
+def plot_curve(run_dir: Path, png: Path, target: float | None = None) -> None:
     """Win rate against wall minutes and against labelled positions, with 95% bands."""
     import matplotlib
 
@@ -62,13 +63,16 @@ def plot_curve(run_dir: Path, png: Path) -> None:
             if base:
                 axis.axhline(base["win_rate"], ls=style, color="grey",
                              label=f"{name} ({base['win_rate']:.1%}, same seeds)")
-        axis.axhline(0.85, color="red", lw=0.8, label="target 85%")
+        if target is not None:
+            axis.axhline(target, color="red", lw=0.8, label=f"goal {target:.1%}")
         axis.set_xlabel(label)
         axis.grid(alpha=0.3)
     games = rows[0]["games"] if rows else "?"
     axes[0].set_ylabel(f"win rate ({games} fixed-seed games per point, 95% band)")
     axes[0].legend(loc="lower right", fontsize=8)
-    figure.suptitle(f"{state['name']}: Beginner 9x9/10, first click safe")
+    settings = TrainSettings(**state["settings"])
+    rows_, cols_, mines_ = settings.board
+    figure.suptitle(f"{state['name']}: {rows_}x{cols_}/{mines_}, first click {settings.first_click}")
     figure.tight_layout()
     png.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(png, dpi=110)
@@ -77,15 +81,19 @@ def plot_curve(run_dir: Path, png: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--checkpoint", type=Path, default=SHIPPED_BEGINNER)
+    parser.add_argument("--checkpoint", default=str(SHIPPED_BEGINNER),
+                        help="a checkpoint zip, a run folder or a shipped name (beginner, ...)")
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--agent-games", type=int, default=None,
                         help="games through the agent interface (default: --games)")
     parser.add_argument("--baselines", action="store_true", help="also logic and solver")
     parser.add_argument("--run", type=Path, default=None, help="run folder for the curve")
     parser.add_argument("--png", type=Path, default=Path("docs/train_beginner_curve.png"))
+    parser.add_argument("--target", type=float, default=None, help="a goal line on the curve")
     args = parser.parse_args()
     th.set_num_threads(1)
+    if args.checkpoint in SHIPPED_NAMES:
+        args.checkpoint = str(shipped_checkpoint(args.checkpoint))
     model = load_model(args.checkpoint)
     policy = model.policy
     assert isinstance(policy, BoardPolicy)
@@ -109,7 +117,7 @@ def main() -> None:
             result = evaluate_agent(name, spec, args.games)
             print(result if result is not None else f"{name}: not importable")
     if args.run is not None:
-        plot_curve(args.run, args.png)
+        plot_curve(args.run, args.png, args.target)
 
 
 if __name__ == "__main__":

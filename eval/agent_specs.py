@@ -8,20 +8,25 @@ Grammar (one spec per agent; the CLI separates specs with commas)::
                               bool or else kept a string)
     logic:POLICY              agents.make("logic", guess=POLICY)     e.g. logic:global
     solver:N                  agents.make("solver", depth=N)         e.g. solver:2
-    ppo:PATH                  agents.make("ppo:PATH")                a trained checkpoint
+    ppo:PATH                  agents.make("ppo:PATH")                a trained checkpoint, or any
+                                                                     PPO/MaskablePPO zip
+    sb3:PATH                  agents.make("sb3:PATH")                any PPO/MaskablePPO zip
+    LABEL=SPEC                SPEC, shown as LABEL                   e.g. mine=ppo:/long/path.zip
 
-The spec string itself is the agent's label in every table, file and plot.
+The spec string itself is the agent's label in every table, file and plot, unless a
+``LABEL=`` prefix names it (a label has no ``,``, ``:`` or ``=``; the ``=`` of a label comes
+before any ``:``, which tells it from ``NAME:KEY=VALUE``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 SHORTHAND_KWARG: dict[str, str] = {"logic": "guess", "solver": "depth"}
 """For these agents a bare ``NAME:VALUE`` sets this keyword argument."""
 
-PATH_AGENTS: frozenset[str] = frozenset({"ppo"})
+PATH_AGENTS: frozenset[str] = frozenset({"ppo", "sb3"})
 """Agents whose ``NAME:VALUE`` is a file path passed to ``agents.make`` unchanged."""
 
 
@@ -35,6 +40,9 @@ class AgentSpec:
     """The first argument to ``agents.make`` (``"ppo:PATH"`` keeps its path)."""
     options: tuple[tuple[str, Any], ...] = ()
     """Keyword arguments to ``agents.make``, as sorted ``(key, value)`` pairs (hashable)."""
+    text: str = field(default="", compare=False)
+    """The spec as the user wrote it, label included: :func:`parse_agent_spec` reads it back
+    (not compared: two specs that build the same agent under the same label are equal)."""
 
     @property
     def kwargs(self) -> dict[str, Any]:
@@ -49,7 +57,10 @@ class AgentSpec:
 
     def as_dict(self) -> dict[str, Any]:
         """For the JSON record."""
-        return {"label": self.label, "make_name": self.make_name, "kwargs": self.kwargs}
+        return {
+            "label": self.label, "spec": self.text, "make_name": self.make_name,
+            "kwargs": self.kwargs,
+        }
 
 
 def _parse_value(text: str) -> Any:
@@ -67,9 +78,22 @@ def parse_agent_spec(text: str) -> AgentSpec:
     """Parse one agent spec (see the module docstring).
 
     Raises:
-        ValueError: an empty spec, an empty name, or a malformed ``KEY=VALUE``.
+        ValueError: an empty spec, an empty name, a malformed ``KEY=VALUE`` or ``LABEL=``.
     """
     spec = text.strip()
+    label, eq, rest = spec.partition("=")
+    if eq and ":" not in label:  # LABEL=SPEC: the '=' comes before any ':'
+        label, rest = label.strip(), rest.strip()
+        if not label or not rest or any(c in label for c in ",:"):
+            raise ValueError(
+                f"agent spec {text!r}: expected LABEL=SPEC with a non-empty label (no ',' or ':') "
+                f"and a spec, e.g. mine=ppo:model.zip"
+            )
+        return replace(_parse_unlabelled(rest, text), label=label, text=spec)
+    return replace(_parse_unlabelled(spec, text), text=spec)
+
+
+def _parse_unlabelled(spec: str, text: str) -> AgentSpec:
     if not spec:
         raise ValueError(f"empty agent spec in {text!r}")
     name, sep, rest = spec.partition(":")

@@ -46,7 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
         "(win rate with Wilson 95%% intervals, exact paired McNemar tests, tables, JSON, CSV, plots).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="agent specs: NAME | logic:POLICY (random, sentence-max, global) | solver:DEPTH | "
-        "ppo:PATH | NAME:KEY=VALUE[:KEY=VALUE]",
+        "ppo:PATH | sb3:PATH (any PPO/MaskablePPO zip) | NAME:KEY=VALUE[:KEY=VALUE] | "
+        "LABEL=SPEC (a short name for the tables, e.g. mine=ppo:/long/path.zip)",
     )
     parser.add_argument(
         "--agents",

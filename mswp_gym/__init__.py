@@ -2,7 +2,8 @@
 
 ``import mswp_gym`` registers ``Minesweeper-v0`` (9x9, 10 mines, first click safe) and the
 presets ``Minesweeper-Beginner-v0`` (9x9/10), ``Minesweeper-Intermediate-v0`` (16x16/40) and
-``Minesweeper-Expert-v0`` (16 rows x 30 cols/99).
+``Minesweeper-Expert-v0`` (16 rows x 30 cols/99). :func:`action_masks` reads the legal actions of
+any of them, wrapped or vectorised.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from mswp_gym.board import Board
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, MINE, NO_CLUE, Outcome
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.env import MinesweeperEnv
+from mswp_gym.mask_access import action_masks
 from mswp_gym.masks import action_mask
 from mswp_gym.presets import PRESETS, Preset, preset
 from mswp_gym.rewards import RewardConfig
@@ -20,7 +22,7 @@ from mswp_gym.spec import GameSpec
 
 __all__ = [
     "EXPLODED", "FLAGGED", "HIDDEN", "MINE", "NO_CLUE", "PRESETS", "Board", "GameSpec",
-    "MinesweeperEnv", "Outcome", "Preset", "RewardConfig", "action_mask",
+    "MinesweeperEnv", "Outcome", "Preset", "RewardConfig", "action_mask", "action_masks",
     "board_from_observation", "preset",
 ]
 

@@ -7,6 +7,7 @@ cells and mines, a highlighted cell) on top. pygame is imported lazily, with an 
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Iterable
 from typing import Any
@@ -37,6 +38,14 @@ _HEAT_STOPS = np.array([
 dark red (mine). Most of the ramp is spent below 0.5, where a player's choices lie."""
 
 Point = tuple[int, int]
+
+
+def pygame_available() -> bool:
+    """Whether pygame can be imported (checked without importing it)."""
+    try:
+        return importlib.util.find_spec("pygame") is not None
+    except (ImportError, ValueError):  # a broken or blocked installation
+        return False
 
 
 def import_pygame() -> Any:

@@ -13,6 +13,7 @@ from mswp_gym.board import Board, hidden_view
 from mswp_gym.cells import neighbour_table
 from mswp_gym.clues import ClueModel
 from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
+from mswp_gym.drawing import INSTALL_HINT, pygame_available
 from mswp_gym.encoding import check_obs_mode, encode, observation_space
 from mswp_gym.generators import Generator, check_mines, check_size, make_generator
 from mswp_gym.masks import action_mask, clear_action_mask, update_action_mask
@@ -25,9 +26,33 @@ from mswp_gym.spec import GameSpec
 _PLAYING = Outcome.PLAYING
 _WON = Outcome.WON
 _LOST = Outcome.LOST
+INFO_INT_CACHE = 4096
+"""Info counts below ``min(2 * rows * cols + 1, INFO_INT_CACHE)`` come from a per-env cache."""
 
 BEGINNER_DENSITY = 10 / 81
 """Mines per cell of the Beginner board, used when neither ``mines`` nor ``density`` is given."""
+
+AUTO_STEPS_PER_CELL = 2
+"""``max_steps="auto"`` (the default) truncates an episode after this many steps per cell.
+
+A game played with legal reveals ends within ``rows*cols`` steps (each reveal opens a new cell),
+so the limit never cuts a real game short; it ends the episodes of a policy that ignores the mask
+and repeats a no-op (SB3's ``evaluate_policy`` without masks would otherwise never return)."""
+
+
+def resolve_max_steps(max_steps: int | str | None, rows: int, cols: int) -> int | None:
+    """The step limit: an integer >= 1, ``"auto"`` (:data:`AUTO_STEPS_PER_CELL` per cell) or None.
+
+    Raises:
+        ValueError: anything else, naming the value.
+    """
+    if max_steps == "auto":
+        return AUTO_STEPS_PER_CELL * rows * cols
+    if max_steps is None:
+        return None
+    if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1:
+        raise ValueError(f"max_steps must be an integer >= 1, 'auto' or None, got {max_steps!r}")
+    return int(max_steps)
 
 
 def resolve_mine_count(rows: int, cols: int, mines: int | None, density: float | None) -> int:
@@ -83,13 +108,17 @@ class MinesweeperEnv(gym.Env[Any, int]):
 
     ## Episode end
     Terminated on a win or a loss (score mode: when every safe cell is revealed). Truncated after
-    ``max_steps`` steps if given. ``info`` then carries ``"layout"``, the true mine layout, for
+    ``max_steps`` steps: by default ``"auto"``, ``2 * rows * cols`` steps, which no game played
+    with legal reveals reaches (each opens a new cell) but which ends the episodes of a policy
+    that ignores the mask and repeats a no-op; ``max_steps=None`` turns the limit off. ``info`` then carries ``"layout"``, the true mine layout, for
     evaluation; agents must not read it during play.
 
     ## Info
     ``action_mask`` (int8), ``outcome`` (an :class:`~mswp_gym.constants.Outcome` value),
     ``cells_revealed`` (safe cells revealed), ``mines_left`` (mines minus flags), ``steps``,
-    ``invalid_actions``, ``is_success``; score mode adds ``mines_exploded`` and ``mines_found``
+    ``invalid_actions`` (these as ``np.int64``, so that info readers that batch them, TorchRL's
+    included, take them as they are), ``is_success`` (a Python bool: Gymnasium's vector envs
+    would batch ``np.bool_`` into an object array); score mode adds ``mines_exploded`` and ``mines_found``
     (mines never stepped on, i.e. identified safely).
 
     ## Arguments
@@ -97,17 +126,19 @@ class MinesweeperEnv(gym.Env[Any, int]):
     ``first_click`` (``any``/``safe``/``opening``/``fixed``; default ``safe``, or ``fixed`` with
     ``layout``); ``rewards`` (RewardConfig or dict); ``obs_mode``; ``flag_actions``;
     ``score_mode``; ``render_mode`` (``ansi``, ``rgb_array``, ``human``); ``layout`` (bool array
-    or text picture, for ``fixed``); ``max_steps``; ``clue_reveal_prob`` (a revealed safe cell
+    or text picture, for ``fixed``); ``max_steps`` (an int, ``"auto"`` or None); ``clue_reveal_prob`` (a revealed safe cell
     shows its clue with this probability, else ``NO_CLUE``) and ``clue_noise`` (``exact``,
     ``optimistic``: shown <= true, ``cautious``: shown >= true), the CS520 report's uncertain
     clues (see :mod:`mswp_gym.clues`; under any uncertainty there is no flood fill).
 
     ## Version history
-    * v0: first release.
+    * v0: first release; the default ``max_steps="auto"`` step limit since issue 15.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium reads it as a class attribute
-        "render_modes": ["ansi", "rgb_array", "human"],
+        # "human" only where pygame is installed: Gymnasium's check_env builds the env in every
+        # advertised mode, so advertising a mode that cannot work fails a minimal install.
+        "render_modes": ["ansi", "rgb_array", *(["human"] if pygame_available() else [])],
         "render_fps": 8,
     }
 
@@ -125,7 +156,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         score_mode: bool = False,
         render_mode: str | None = None,
         layout: np.ndarray | str | None = None,
-        max_steps: int | None = None,
+        max_steps: int | str | None = "auto",
         clue_reveal_prob: float = 1.0,
         clue_noise: str = "exact",
     ) -> None:
@@ -142,13 +173,14 @@ class MinesweeperEnv(gym.Env[Any, int]):
         check_mines(rule, rows, cols, mines)
         check_obs_mode(obs_mode)
         self.clues = ClueModel(reveal_prob=clue_reveal_prob, noise=clue_noise)
+        if render_mode == "human" and "human" not in self.metadata["render_modes"]:
+            raise ImportError(f"render_mode='human' is unavailable: {INSTALL_HINT}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"unknown render_mode {render_mode!r}; choose one of "
                 f"{', '.join(self.metadata['render_modes'])}"
             )
-        if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
-            raise ValueError(f"max_steps must be an integer >= 1 or None, got {max_steps!r}")
+        max_steps = resolve_max_steps(max_steps, int(rows), int(cols))
         if isinstance(rewards, dict):
             rewards = RewardConfig.from_dict(rewards)
         elif rewards is None:
@@ -184,6 +216,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         self._mask_bytes = bytearray(self._start_mask)
         self._mask = np.frombuffer(self._mask_bytes, dtype=np.int8)
         self._board_obs = obs_mode == "board"
+        self._np_ints = tuple(np.int64(i) for i in range(min(2 * self._cells + 1, INFO_INT_CACHE)))
         self._steps = 0
         self._invalid = 0
         self._reveals = 0
@@ -382,25 +415,31 @@ class MinesweeperEnv(gym.Env[Any, int]):
         return self.rewards.flag
 
     def _info(self) -> dict[str, Any]:
+        # Counts as NumPy scalars, not Python ints: readers such as TorchRL's take ``.dtype`` of
+        # the values they read. np.int64() costs ~0.25 us a call, so small counts come from a cache.
         board = self._board
         if board is None:
             outcome, revealed, flags = _PLAYING, 0, self._flags
         else:
             outcome, revealed = board.outcome, board.safe_revealed
             flags = board.flags if self.flag_actions else 0
+        ints = self._np_ints
+        n = len(ints)
+        mines_left, steps, invalid = self.mines - flags, self._steps, self._invalid
         info: dict[str, Any] = {
             "action_mask": self._mask.copy(),
-            "outcome": outcome._value_,  # a plain int (int() of an IntEnum is slow)
-            "cells_revealed": revealed,
-            "mines_left": self.mines - flags,
-            "steps": self._steps,
-            "invalid_actions": self._invalid,
+            "outcome": ints[outcome._value_],
+            "cells_revealed": ints[revealed] if revealed < n else np.int64(revealed),
+            "mines_left": ints[mines_left] if 0 <= mines_left < n else np.int64(mines_left),
+            "steps": ints[steps] if steps < n else np.int64(steps),
+            "invalid_actions": ints[invalid] if invalid < n else np.int64(invalid),
+            # A Python bool: Gymnasium's vector envs batch np.bool_ values into object arrays.
             "is_success": outcome == _WON,
         }
         if self.score_mode:
             exploded = board.exploded if board is not None else 0
-            info["mines_exploded"] = exploded
-            info["mines_found"] = self.mines - exploded
+            info["mines_exploded"] = np.int64(exploded)
+            info["mines_found"] = np.int64(self.mines - exploded)
         if self._done and board is not None:
             info["layout"] = board.mines.copy()
         return info

@@ -24,7 +24,7 @@ from mswp_gym.batch_rng import seeds_to_uint64, stream_keys
 from mswp_gym.cells import to_cell
 from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
 from mswp_gym.encoding import check_obs_mode, encode, observation_space
-from mswp_gym.env import resolve_mine_count
+from mswp_gym.env import MinesweeperEnv, resolve_max_steps, resolve_mine_count
 from mswp_gym.generators import Generator, check_mines, check_size, fixed_from, make_generator
 from mswp_gym.render_rgb import render_rgb
 from mswp_gym.render_text import render_ansi
@@ -33,6 +33,8 @@ from mswp_gym.spec import GameSpec
 
 PLACEMENTS: tuple[str, ...] = ("batched", "generator")
 _PLAYING, _WON = int(Outcome.PLAYING), int(Outcome.WON)  # plain ints: enum lookups are slow
+PER_BOARD: frozenset[str] = frozenset({"action_masks", "render", "visible"})
+"""Names :meth:`MinesweeperVectorEnv.call` splits into one result per board."""
 AUTORESET_MODES: tuple[AutoresetMode, ...] = (
     AutoresetMode.NEXT_STEP,
     AutoresetMode.SAME_STEP,
@@ -55,6 +57,14 @@ def batch_action_mask(visible: np.ndarray, flag_actions: bool = False) -> np.nda
         return reveal
     flag = reveal | (visible == FLAGGED).view(np.int8)
     return np.concatenate((reveal, flag), axis=1)
+
+
+def _equal(a: Any, b: Any) -> bool:
+    if a is b:
+        return True
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return bool(np.array_equal(a, b))
+    return bool(a == b)
 
 
 class MinesweeperVectorEnv(VectorEnv):
@@ -89,7 +99,8 @@ class MinesweeperVectorEnv(VectorEnv):
     ``reset(seed=None)`` keeps the streams going (fresh entropy on the very first reset).
 
     ## Episode end and autoreset
-    Per board as in the single env (terminated on a win/loss, truncated after ``max_steps``).
+    Per board as in the single env (terminated on a win/loss, truncated after ``max_steps``:
+    by default ``"auto"``, ``2 * rows * cols`` steps; None for no limit).
     ``autoreset_mode`` (also in ``metadata["autoreset_mode"]``):
 
     * ``NEXT_STEP`` (default): the step after a board's episode ends resets that board; its
@@ -123,6 +134,7 @@ class MinesweeperVectorEnv(VectorEnv):
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium reads it as a class attribute
         "render_modes": ["ansi", "rgb_array"],
+        "render_fps": MinesweeperEnv.metadata["render_fps"],
         "autoreset_mode": AutoresetMode.NEXT_STEP,
     }
 
@@ -141,7 +153,7 @@ class MinesweeperVectorEnv(VectorEnv):
         score_mode: bool = False,
         render_mode: str | None = None,
         layout: np.ndarray | str | None = None,
-        max_steps: int | None = None,
+        max_steps: int | str | None = "auto",
         max_episode_steps: int | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         placement: str = "batched",
@@ -183,21 +195,13 @@ class MinesweeperVectorEnv(VectorEnv):
                 f"unknown render_mode {render_mode!r}; choose one of "
                 f"{', '.join(self.metadata['render_modes'])}"
             )
-        if (
-            max_steps is not None
-            and max_episode_steps is not None
-            and max_steps != max_episode_steps
-        ):
+        if max_episode_steps is not None and max_steps not in ("auto", max_episode_steps):
             raise ValueError(
                 f"max_steps={max_steps} and max_episode_steps={max_episode_steps} disagree; give one"
             )
-        max_steps = max_steps if max_steps is not None else max_episode_steps
-        if max_steps is not None and (
-            isinstance(max_steps, bool)
-            or not isinstance(max_steps, (int, np.integer))
-            or max_steps < 1
-        ):
-            raise ValueError(f"max_steps must be an integer >= 1 or None, got {max_steps!r}")
+        if max_episode_steps is not None:
+            max_steps = max_episode_steps
+        max_steps = resolve_max_steps(max_steps, int(rows), int(cols))
         try:
             mode = AutoresetMode(autoreset_mode)
         except ValueError:
@@ -227,7 +231,7 @@ class MinesweeperVectorEnv(VectorEnv):
         self.flag_actions = bool(flag_actions)
         self.score_mode = bool(score_mode)
         self.render_mode = render_mode
-        self.max_steps = None if max_steps is None else int(max_steps)
+        self.max_steps = max_steps
         self.autoreset_mode = mode
         self._same_step = mode == AutoresetMode.SAME_STEP
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
@@ -347,8 +351,59 @@ class MinesweeperVectorEnv(VectorEnv):
         return self._observe(), rewards, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
-        """Legal actions, ``(B, n)`` bool (what sb3-contrib's MaskablePPO reads, row per board)."""
-        return self._mask.astype(bool)
+        """Legal actions, ``(B, n)`` bool (what sb3-contrib's MaskablePPO reads, row per board).
+
+        A board whose episode ended and that waits for its ``NEXT_STEP`` reset ignores its next
+        action, so its row is all True (never an all-False row, which masked samplers reject).
+        ``info["action_mask"]`` keeps the finished board's own mask.
+        """
+        masks = self._mask.astype(bool)
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP and self._needs_reset.any():
+            masks[self._needs_reset] = True
+        return masks
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Gymnasium's ``VectorEnv.call``: one result per board.
+
+        A per-board method or property (:data:`PER_BOARD`: ``action_masks``, ``render``,
+        ``visible``) is evaluated once for the batch and split into its B rows; anything else is
+        shared by every board, so its (called) value is repeated B times.
+
+        Raises:
+            AttributeError: no attribute ``name``.
+        """
+        value = getattr(self, name)
+        if callable(value):
+            value = value(*args, **kwargs)
+        if name in PER_BOARD:
+            return tuple(value) if value is not None else (None,) * self.num_envs
+        return (value,) * self.num_envs
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """Gymnasium's ``VectorEnv.get_attr``: :meth:`call` without arguments."""
+        return self.call(name)
+
+    def set_attr(self, name: str, values: Any) -> None:
+        """Gymnasium's ``VectorEnv.set_attr``. Attributes are shared by every board, so a list or
+        tuple of values must hold B equal values; any other value is set as is.
+
+        Raises:
+            ValueError: a list of the wrong length, or of values that differ between boards.
+        """
+        if isinstance(values, (list, tuple)):
+            if len(values) != self.num_envs:
+                raise ValueError(
+                    f"set_attr({name!r}) needs {self.num_envs} values (one per board), got "
+                    f"{len(values)}"
+                )
+            first = values[0]
+            if not all(_equal(v, first) for v in values[1:]):
+                raise ValueError(
+                    f"attribute {name!r} is shared by all {self.num_envs} boards of the batched "
+                    f"env; give one value, not different values per board"
+                )
+            values = first
+        setattr(self, name, values)
 
     @property
     def visible(self) -> np.ndarray:

@@ -104,7 +104,8 @@ def test_env__pickle_round_trip_keeps_the_game() -> None:
 
 
 def test_env__mask_never_all_false_while_playing() -> None:
-    env = MinesweeperEnv(5, 5, 20, first_click="any", flag_actions=True)
+    # No step limit: the flag storms below would otherwise reach the default one mid-loop.
+    env = MinesweeperEnv(5, 5, 20, first_click="any", flag_actions=True, max_steps=None)
     rng = np.random.default_rng(0)
     for seed in range(200):
         _obs, info = env.reset(seed=seed)

@@ -24,7 +24,7 @@ from mswp_gym.presets import preset
         ({"first_click": "center"}, ValueError, "unknown first_click rule 'center'"),
         ({"obs_mode": "pixels"}, ValueError, "unknown obs_mode 'pixels'"),
         ({"render_mode": "gif"}, ValueError, "unknown render_mode 'gif'"),
-        ({"max_steps": 0}, ValueError, "max_steps must be an integer >= 1 or None, got 0"),
+        ({"max_steps": 0}, ValueError, "max_steps must be an integer >= 1, 'auto' or None, got 0"),
         ({"rewards": {"win": 1, "lose": -1}}, ValueError, "unknown reward keys \\['lose'\\]"),
         ({"rewards": 3}, TypeError, "rewards must be a RewardConfig or a dict, got int"),
         ({"layout": "..\n.", "first_click": "fixed"}, ValueError, "row 1 has 1 cells"),

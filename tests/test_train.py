@@ -231,7 +231,7 @@ def test_run_state__is_json(finished_run: Path) -> None:
     assert state["settings"]["rows"] == 5
 
 
-def test_train__init_copies_the_network_and_rejects_another_board(
+def test_train__init_copies_the_network_to_any_board_and_rejects_another_shape(
     finished_run: Path, tmp_path: Path
 ) -> None:
     run_dir = tiny_run(tmp_path, algo="ppo", total_timesteps=0, init=str(finished_run))
@@ -239,8 +239,13 @@ def test_train__init_copies_the_network_and_rejects_another_board(
     copied = load_model(run_dir).policy.state_dict()
     assert set(copied) == set(source)
     assert all(th.equal(copied[key], source[key]) for key in source)
-    with pytest.raises(ValueError, match="trained on rows, cols, mines"):
-        tiny_run(tmp_path / "other", algo="ppo", rows=6, init=str(finished_run))
+    other_board = tiny_run(tmp_path / "board", algo="ppo", total_timesteps=0, rows=6, mines=4,
+                           init=str(finished_run))
+    moved = load_model(other_board).policy
+    assert moved.board == (6, 5, 4)
+    assert all(th.equal(moved.state_dict()[key], source[key]) for key in source)
+    with pytest.raises(ValueError, match="another network shape"):
+        tiny_run(tmp_path / "other", algo="ppo", channels=8, init=str(finished_run))
 
 
 def test_agent__shipped_beginner_checkpoint_loads_by_name() -> None:

@@ -1,6 +1,12 @@
 """A trained checkpoint as an :class:`agents.base.Agent`: ``agents.make("ppo:PATH")``.
 
-``agents.make("ppo")`` loads the Beginner checkpoint shipped in ``train/checkpoints/``. The agent
+Any PPO/MaskablePPO zip loads (see :func:`load_ppo_agent`); this module plays the project's own
+:class:`~train.policy.BoardPolicy` checkpoints, :mod:`train.sb3_agent` every other model.
+
+``agents.make("ppo")`` loads the Beginner checkpoint shipped in ``train/checkpoints/``;
+``agents.make("ppo:intermediate")`` (and the other names of :data:`train.checkpoint.SHIPPED_NAMES`)
+loads another shipped one. A generalist network (trained with ``--boards``) plays any board of
+the classic game, taking the size and mine count from the game's spec. The agent
 sees only the visible board and the action mask; it plays the policy's deterministic action (the
 legal cell with the highest score) unless built with ``deterministic=False``, in which case it
 samples the policy's masked softmax with its own seeded Generator.
@@ -18,9 +24,10 @@ from agents.base import Explanation, SeededAgent
 from mswp_gym.constants import FLAGGED, HIDDEN
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.spec import GameSpec
-from train.checkpoint import SHIPPED_BEGINNER, load_model
+from train.checkpoint import SHIPPED_NAMES, shipped_checkpoint
 from train.network import MINE_HEAD, safety_scores
 from train.policy import BoardPolicy
+from train.sb3_agent import SB3Agent, load_sb3_model
 
 
 class PolicyAgent(SeededAgent):
@@ -48,18 +55,40 @@ class PolicyAgent(SeededAgent):
         self._risk: np.ndarray | None = None
         self._beta = float(policy.action_net.log_beta.detach().exp())  # type: ignore[union-attr,operator]
 
+    @property
+    def any_board(self) -> bool:
+        """Whether the network is a generalist (trained on many boards, plays any size)."""
+        return bool(getattr(self.policy, "any_board", False))
+
+    def refusal(self, spec: GameSpec) -> str | None:
+        """Why this network cannot play ``spec``, or None if it can.
+
+        A generalist plays any board of the classic game; a one-board network plays its board.
+        Neither was trained on score mode or uncertain clues.
+        """
+        if spec.score_mode or not spec.exact_clues:
+            return (f"checkpoint {self.source} was trained on the classic game (exact clues, the "
+                    f"game ends at a mine); it cannot play score mode or uncertain clues")
+        if not self.any_board and (spec.rows, spec.cols, spec.mines) != (
+                self.rows, self.cols, self.mines):
+            return (f"checkpoint {self.source} was trained on {self.rows}x{self.cols} with "
+                    f"{self.mines} mines; it cannot play {spec.rows}x{spec.cols} with "
+                    f"{spec.mines} (the generalist, agents.make('ppo:generalist'), plays any board)")
+        return None
+
     def reset(self, seed: int | None = None, spec: GameSpec | None = None) -> None:
-        """Start a new game.
+        """Start a new game; a generalist network takes its board size and mine count from
+        ``spec``.
 
         Raises:
-            ValueError: ``spec`` is a board the network was not trained for (names both).
+            ValueError: ``spec`` is a game the network cannot play (see :meth:`refusal`).
         """
-        if spec is not None and (spec.rows, spec.cols, spec.mines) != (
-                self.rows, self.cols, self.mines):
-            raise ValueError(
-                f"checkpoint {self.source} was trained on {self.rows}x{self.cols} with "
-                f"{self.mines} mines; it cannot play {spec.rows}x{spec.cols} with {spec.mines}"
-            )
+        if spec is not None:
+            reason = self.refusal(spec)
+            if reason is not None:
+                raise ValueError(reason)
+            if self.any_board:
+                self.rows, self.cols, self.mines = spec.rows, spec.cols, spec.mines
         super().reset(seed, spec)
         self._risk = None
 
@@ -80,7 +109,7 @@ class PolicyAgent(SeededAgent):
         if legal.shape[0] != cells or not legal.any():
             raise ValueError(f"no legal reveal action in a mask of shape {np.shape(action_mask)}")
         with th.no_grad():
-            logits = self.net(th.as_tensor(board[None], dtype=th.float32))
+            logits = self.net(th.as_tensor(board[None], dtype=th.float32), self.mines)
             scores = safety_scores(logits, self.policy.opening_weight)[0].numpy().astype(np.float64)
         unknown = (board == HIDDEN) | (board == FLAGGED)
         risk = 1.0 / (1.0 + np.exp(-logits[0, MINE_HEAD].numpy().astype(np.float64)))
@@ -97,27 +126,42 @@ class PolicyAgent(SeededAgent):
         return Explanation(risk=self._risk)
 
 
-def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent:
-    """Build a :class:`PolicyAgent` from a checkpoint zip or run folder (None: the shipped one).
+def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent | SB3Agent:
+    """An agent for a shipped name, a checkpoint zip or a run folder.
+
+    A :class:`~train.policy.BoardPolicy` checkpoint (what ``mswp-train`` writes) becomes a
+    :class:`PolicyAgent` (with a risk map); any other PPO or MaskablePPO zip whose observation
+    space is a Minesweeper env's becomes a :class:`~train.sb3_agent.SB3Agent`.
 
     Args:
-        path: a ``model*.zip`` written by ``mswp-train``, a run folder, or None.
-        **kwargs: ``seed``, ``deterministic``.
+        path: a shipped name (``beginner``, ``intermediate``, ``expert``, ``generalist``: see
+            :data:`train.checkpoint.SHIPPED_NAMES`; names win over files, so write ``./beginner``
+            for a file of that name), a ``.zip`` (``mswp-train``'s ``model*.zip`` or your own
+            model), a run folder, or None (the shipped Beginner network).
+        **kwargs: ``seed``, ``deterministic``, and ``torch_threads`` (default 1): the process's
+            torch thread count is set to it, since one board at a time runs fastest on one
+            thread (1.2 ms a Beginner move against 5.5 ms with two threads on a busy 2-core
+            machine); None leaves torch's setting alone.
 
     Raises:
-        FileNotFoundError: no checkpoint at ``path`` (or the shipped one is missing).
-        ValueError: not a readable BoardPolicy checkpoint.
+        FileNotFoundError: no checkpoint at ``path``, or a shipped name not packaged yet.
+        ValueError: not a readable PPO/MaskablePPO zip, or not a Minesweeper model.
         TypeError: an unknown keyword argument.
     """
-    unknown = set(kwargs) - {"seed", "deterministic"}
+    unknown = set(kwargs) - {"seed", "deterministic", "torch_threads"}
     if unknown:
         raise TypeError(f"load_ppo_agent got unknown arguments {sorted(unknown)}; "
-                        f"accepted: seed, deterministic")
-    target = Path(path) if path is not None else SHIPPED_BEGINNER
-    if path is None and not target.is_file():
-        raise FileNotFoundError(f"the shipped Beginner checkpoint is missing at {str(target)!r}; "
-                                f"train one with `python -m train --preset beginner`")
-    model = load_model(target)
-    policy = model.policy
-    assert isinstance(policy, BoardPolicy)
-    return PolicyAgent(policy, source=str(target), **kwargs)
+                        f"accepted: seed, deterministic, torch_threads")
+    threads = kwargs.pop("torch_threads", 1)
+    if threads is not None:
+        th.set_num_threads(int(threads))
+    if path is None:
+        target = shipped_checkpoint("beginner")
+    elif str(path) in SHIPPED_NAMES:
+        target = shipped_checkpoint(str(path))
+    else:
+        target = Path(path)
+    model = load_sb3_model(target)
+    if isinstance(model.policy, BoardPolicy):
+        return PolicyAgent(model.policy, source=str(target), **kwargs)
+    return SB3Agent(model, source=str(target), **kwargs)

@@ -33,6 +33,9 @@ __all__ = ["STATE_FILE", "RunState", "commit_state", "load_model", "read_state",
            "resolve_model_path", "restore_runtime", "save_model_atomic", "save_runtime"]
 
 SHIPPED_DIR = Path(__file__).with_name("checkpoints")
+SHIPPED_NAMES: tuple[str, ...] = ("beginner", "intermediate", "expert", "generalist")
+"""Names of the checkpoints packaged with the code: ``agents.make("ppo:<name>")`` loads
+``train/checkpoints/<name>.zip``."""
 SHIPPED_BEGINNER = SHIPPED_DIR / "beginner.zip"
 """The Beginner checkpoint packaged with the code (``agents.make("ppo")``)."""
 KILL_HOOK = "MSWP_TRAIN_KILL_AFTER_COMMITS"
@@ -40,6 +43,26 @@ KILL_HOOK = "MSWP_TRAIN_KILL_AFTER_COMMITS"
 SIGKILLs itself right after its N-th committed checkpoint (0 = right after creating its folder)."""
 
 _commits = 0
+
+
+def shipped_checkpoint(name: str) -> Path:
+    """The packaged checkpoint called ``name`` (one of :data:`SHIPPED_NAMES`).
+
+    Raises:
+        ValueError: ``name`` is not a shipped name.
+        FileNotFoundError: the name is known but its checkpoint is not packaged yet.
+    """
+    if name not in SHIPPED_NAMES:
+        raise ValueError(f"no shipped checkpoint called {name!r}; shipped names: "
+                         f"{', '.join(SHIPPED_NAMES)}")
+    path = SHIPPED_DIR / f"{name}.zip"
+    if not path.is_file():
+        available = [n for n in SHIPPED_NAMES if (SHIPPED_DIR / f"{n}.zip").is_file()]
+        raise FileNotFoundError(
+            f"the {name!r} checkpoint is not shipped in this version (shipped: "
+            f"{', '.join(available) or 'none'}); train one as docs/train.md shows and load it "
+            f"with agents.make('ppo:PATH')")
+    return path
 
 
 def save_model_atomic(model: MaskablePPO, path: Path) -> None:
@@ -134,8 +157,8 @@ def resolve_model_path(path: str | Path) -> Path:
     return path
 
 
-def load_model(path: str | Path, env: Any = None, **kwargs: Any) -> MaskablePPO:
-    """Load a MaskablePPO checkpoint whose policy is a :class:`BoardPolicy`.
+def load_model(path: str | Path, env: Any = None, device: str = "cpu", **kwargs: Any) -> MaskablePPO:
+    """Load a MaskablePPO checkpoint whose policy is a :class:`BoardPolicy` onto ``device``.
 
     Raises:
         FileNotFoundError: no such file or run folder.
@@ -151,7 +174,7 @@ def load_model(path: str | Path, env: Any = None, **kwargs: Any) -> MaskablePPO:
         raise ValueError(f"{str(model_path)!r} is not a stable-baselines3 checkpoint "
                          f"(has {sorted(names)})")
     try:
-        model = MaskablePPO.load(model_path, env=env, device="cpu", **kwargs)
+        model = MaskablePPO.load(model_path, env=env, device=device, **kwargs)
     except Exception as exc:  # SB3 raises many kinds on a damaged zip
         raise ValueError(f"could not load checkpoint {str(model_path)!r}: {exc}") from exc
     if not isinstance(model.policy, BoardPolicy):

@@ -74,7 +74,8 @@ def evaluate_net(
         batch = np.stack([observations[i] for i in live])
         masks = np.stack([envs[i].action_masks() for i in live])
         with th.no_grad():
-            scores = safety_scores(net(th.as_tensor(batch, dtype=th.float32)), opening_weight)
+            logits = net(th.as_tensor(batch, dtype=th.float32), spec.mines)
+            scores = safety_scores(logits, opening_weight)
         moves = np.where(masks, scores.numpy(), -np.inf).argmax(axis=1)
         still = []
         for slot, i in enumerate(live):

@@ -14,12 +14,14 @@ import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch as th
 from torch.nn import functional
 
-from mswp_gym.lifetime import die_with_parent
+from mswp_gym.lifetime import die_with_parent, start_reaper
 from mswp_gym.spec import GameSpec
 from train.dataset import PositionSet
 from train.network import MINE_HEAD, OPENING_HEAD, CellNet
@@ -37,13 +39,45 @@ def _collect_job(
     return collect_positions(net, spec, games, np.random.default_rng(seed), config)
 
 
-class Collector:
-    """Runs :func:`collect_positions` split over worker processes (or in process for 1 worker)."""
+COLLECTION_BACKENDS: tuple[str, ...] = ("local", "ray")
 
-    def __init__(self, workers: int) -> None:
+
+class Collector:
+    """Runs :func:`collect_positions` split into ``workers`` jobs, on local processes or Ray.
+
+    The jobs and their seeds depend only on ``rng`` and ``workers``, and results are joined in
+    job order, so the same seed gives the same positions on either backend (tested).
+
+    Args:
+        workers: jobs per collection (1 = in this process on the local backend).
+        backend: ``local`` (a spawn process pool) or ``ray`` (one Ray task per job; connects to
+            ``ray_address``, or starts or reuses a local Ray instance).
+        ray_address: e.g. ``auto`` for a running cluster; None for a local instance.
+
+    Raises:
+        ValueError: an unknown backend.
+        ImportError: ``ray`` asked for but not installed (with the install hint).
+    """
+
+    def __init__(self, workers: int, backend: str = "local", ray_address: str | None = None) -> None:
+        if backend not in COLLECTION_BACKENDS:
+            raise ValueError(f"unknown backend {backend!r}; choose one of "
+                             f"{', '.join(COLLECTION_BACKENDS)}")
         self.workers = workers
+        self.backend = backend
         self._pool: ProcessPoolExecutor | None = None
-        if workers > 1:
+        self._remote: Any = None
+        if backend == "ray":
+            from eval.backends import import_ray
+
+            ray: Any = import_ray()
+            if not ray.is_initialized():
+                if ray_address is None:  # a local instance: reap what outlives a killed run
+                    start_reaper()
+                ray.init(address=ray_address, include_dashboard=False, log_to_driver=False)
+            self._ray = ray
+            self._remote = ray.remote(_collect_job)
+        elif workers > 1:
             self._pool = ProcessPoolExecutor(
                 workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker,
                 initargs=(os.getpid(),),
@@ -53,11 +87,13 @@ class Collector:
         self, net: CellNet, spec: GameSpec, games: int, rng: np.random.Generator,
         config: RolloutConfig,
     ) -> tuple[PositionSet, dict[str, float]]:
-        """Play ``games`` games with ``net``; seeds for the workers are drawn from ``rng``."""
+        """Play ``games`` games with ``net``; seeds for the jobs are drawn from ``rng``."""
         shares = [games // self.workers + (i < games % self.workers) for i in range(self.workers)]
         seeds = [int(s) for s in rng.integers(0, 2**63 - 1, size=self.workers)]
         jobs = [(net, spec, n, s, config) for n, s in zip(shares, seeds) if n > 0]
-        if self._pool is None:
+        if self._remote is not None:
+            results = self._ray.get([self._remote.remote(*job) for job in jobs])
+        elif self._pool is None:
             results = [_collect_job(*job) for job in jobs]
         else:
             results = list(self._pool.map(_collect_job, *zip(*jobs)))
@@ -66,10 +102,46 @@ class Collector:
         return positions, stats
 
     def close(self) -> None:
-        """Stop the worker processes."""
+        """Stop the worker processes (a Ray instance is left to its owner)."""
         if self._pool is not None:
             self._pool.shutdown()
             self._pool = None
+
+
+@dataclass(frozen=True)
+class RoundTimes:
+    """Where one DAgger round's wall time went, in seconds.
+
+    Collection seconds are summed over worker processes (CPU time when ``workers > 1``).
+    """
+
+    network: float
+    """The learner choosing moves while collecting (batched forward passes)."""
+    labels: float
+    """The expert labelling positions (the exact solver, or the truth)."""
+    collect: float
+    """All of collection: network, labels, and the game engine with bookkeeping."""
+    gradients: float
+    """The Adam steps."""
+    evaluation: float
+    """The fixed-seed evaluation after the round."""
+    position_gradients: int
+    """Positions back-propagated in the round (steps x batch size)."""
+
+    @property
+    def engine(self) -> float:
+        """Collection time outside the network and the labels: the game engine and bookkeeping."""
+        return max(self.collect - self.network - self.labels, 0.0)
+
+    def describe(self) -> str:
+        """One line: each part's seconds and share, and position-gradients per second."""
+        total = self.collect + self.gradients + self.evaluation
+        parts = (("network (play)", self.network), ("network (gradients)", self.gradients),
+                 ("labels", self.labels), ("engine", self.engine), ("eval", self.evaluation))
+        shares = ", ".join(f"{name} {seconds:.1f}s {seconds / max(total, 1e-9):.0%}"
+                           for name, seconds in parts)
+        rate = self.position_gradients / max(self.gradients, 1e-9)
+        return f"time: {shares}; {rate:,.0f} position-gradients/s"
 
 
 def symmetries(square: bool) -> list[Callable[[th.Tensor], th.Tensor]]:
@@ -89,24 +161,43 @@ def masked_bce(logits: th.Tensor, targets: th.Tensor, masks: th.Tensor) -> th.Te
     return (losses * weight).sum() / weight.sum().clamp(min=1.0)
 
 
+@dataclass(frozen=True)
+class BoardBuffer:
+    """The training positions of one board, with the board's mine count (the density plane)."""
+
+    mines: int
+    positions: PositionSet
+
+
 def train_steps(
-    net: CellNet, optimizer: th.optim.Optimizer, buffer: PositionSet, steps: int,
-    batch_size: int, rng: np.random.Generator,
+    net: CellNet, optimizer: th.optim.Optimizer, buffers: PositionSet | list[BoardBuffer],
+    steps: int, batch_size: int, rng: np.random.Generator,
 ) -> float:
-    """``steps`` Adam steps on random minibatches of ``buffer``; returns the mean loss."""
+    """``steps`` Adam steps on random minibatches; returns the mean loss.
+
+    Args:
+        buffers: one board's positions (the net's stored mine count is used), or the positions
+            of several boards: each minibatch then comes from one board, picked with probability
+            proportional to its number of positions.
+    """
     net.train()
-    square = buffer.boards.shape[1] == buffer.boards.shape[2]
-    transforms = symmetries(square)
+    device = next(net.parameters()).device
+    if isinstance(buffers, PositionSet):
+        buffers = [BoardBuffer(net.trunk.mines, buffers)]
+    sizes = np.array([len(b.positions) for b in buffers], dtype=np.float64)
     total = 0.0
     for _ in range(steps):
+        which = 0 if len(buffers) == 1 else int(rng.choice(len(buffers), p=sizes / sizes.sum()))
+        buffer = buffers[which].positions
         index = rng.integers(0, len(buffer), size=batch_size)
+        transforms = symmetries(buffer.boards.shape[1] == buffer.boards.shape[2])
         transform = transforms[int(rng.integers(len(transforms)))]
         boards, mine_t, mine_m, open_t, open_m = (
-            transform(th.as_tensor(array[index]))
+            transform(th.as_tensor(array[index], device=device))
             for array in (buffer.boards, buffer.mine_targets, buffer.mine_masks,
                           buffer.open_targets, buffer.open_masks)
         )
-        logits = net(boards.to(th.float32))
+        logits = net(boards.to(th.float32), buffers[which].mines)
         loss = masked_bce(logits[:, MINE_HEAD], mine_t, mine_m) + masked_bce(
             logits[:, OPENING_HEAD], open_t, open_m)
         optimizer.zero_grad()

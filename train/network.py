@@ -8,7 +8,9 @@ Input: the visible board as codes (``(B, rows, cols)``, any float/int dtype, cod
 :mod:`mswp_gym.constants`). It is one-hot encoded in :func:`board_planes` together with a
 "mines per unknown cell" plane (the global mine count is part of the public spec) and an
 "on the board" plane, so zero padding marks the border. Every layer is a convolution, so the same
-weights run on any board size; only the mine count is fixed per network.
+weights run on any board size. The mine count is stored with the network (the board it was built
+for) and can be given per call, so one network can play boards of any size and density (the
+generalist, :mod:`train.generalist`).
 """
 
 from __future__ import annotations
@@ -25,8 +27,12 @@ MINE_HEAD, OPENING_HEAD = 0, 1
 """Output channels of :class:`CellNet`: P(mine) and P(safe with clue 0) logits."""
 
 
-def board_planes(board: th.Tensor, mines: int) -> th.Tensor:
+def board_planes(board: th.Tensor, mines: int | th.Tensor) -> th.Tensor:
     """Encode ``(B, rows, cols)`` board codes as ``(B, N_INPUT_PLANES, rows, cols)`` float32.
+
+    Args:
+        board: visible codes, any dtype.
+        mines: the board's mine count: one int for the whole batch, or a ``(B,)`` tensor.
 
     The density plane holds ``(mines - exploded) / unknown cells`` (flags are the player's notes,
     not knowledge, so flagged cells count as unknown).
@@ -36,7 +42,8 @@ def board_planes(board: th.Tensor, mines: int) -> th.Tensor:
     onehot = (codes.unsqueeze(1) == reference).to(th.float32)
     unknown = ((codes == HIDDEN) | (codes == FLAGGED)).sum(dim=(1, 2)).to(th.float32)
     exploded = (codes == EXPLODED).sum(dim=(1, 2)).to(th.float32)
-    density = ((mines - exploded) / unknown.clamp(min=1.0)).clamp(0.0, 1.0)
+    total = th.as_tensor(mines, dtype=th.float32, device=codes.device)
+    density = ((total - exploded) / unknown.clamp(min=1.0)).clamp(0.0, 1.0)
     density_plane = density.view(-1, 1, 1, 1).expand(-1, 1, *codes.shape[1:])
     ones = th.ones_like(density_plane)
     return th.cat((onehot, density_plane, ones), dim=1)
@@ -72,9 +79,13 @@ class BoardTrunk(nn.Module):
         self.stem = nn.Conv2d(N_INPUT_PLANES, channels, 5, padding=2)
         self.blocks = nn.Sequential(*(ResidualBlock(channels) for _ in range(blocks)))
 
-    def forward(self, board: th.Tensor) -> th.Tensor:
-        """``(B, rows, cols)`` codes -> ``(B, channels, rows, cols)`` features."""
-        return self.blocks(th.relu(self.stem(board_planes(board, self.mines))))
+    def forward(self, board: th.Tensor, mines: int | th.Tensor | None = None) -> th.Tensor:
+        """``(B, rows, cols)`` codes -> ``(B, channels, rows, cols)`` features.
+
+        ``mines`` (an int or a ``(B,)`` tensor) overrides the stored mine count.
+        """
+        count = self.mines if mines is None else mines
+        return self.blocks(th.relu(self.stem(board_planes(board, count))))
 
 
 def safety_scores(cell_logits: th.Tensor, opening_weight: float) -> th.Tensor:
@@ -101,6 +112,9 @@ class CellNet(nn.Module):
         self.trunk = trunk
         self.cell_head = cell_head
 
-    def forward(self, board: th.Tensor) -> th.Tensor:
-        """``(B, rows, cols)`` codes -> ``(B, 2, rows, cols)`` mine/opening logits."""
-        return self.cell_head(self.trunk(board))
+    def forward(self, board: th.Tensor, mines: int | th.Tensor | None = None) -> th.Tensor:
+        """``(B, rows, cols)`` codes -> ``(B, 2, rows, cols)`` mine/opening logits.
+
+        ``mines`` overrides the trunk's stored mine count (see :meth:`BoardTrunk.forward`).
+        """
+        return self.cell_head(self.trunk(board, mines))

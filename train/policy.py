@@ -40,19 +40,61 @@ def board_shape(observation_space: gym.Space) -> tuple[int, int]:
     return int(shape[0]), int(shape[1])
 
 
+def env_mines(env: Any) -> int:
+    """The mine count of a Minesweeper env: single (any wrappers), Gymnasium or SB3 vector.
+
+    Raises:
+        ValueError: ``env`` has no ``mines`` attribute anywhere.
+    """
+    try:
+        if hasattr(env, "get_wrapper_attr"):  # a Gymnasium env under any wrappers
+            return int(env.get_wrapper_attr("mines"))
+        if hasattr(env, "unwrapped") and hasattr(env.unwrapped, "mines"):  # native vector env
+            return int(env.unwrapped.mines)
+        return int(env.get_attr("mines")[0])  # Gymnasium or SB3 vector envs
+    except (AttributeError, IndexError, TypeError):
+        raise ValueError(
+            f"cannot read the mine count of {env!r}; pass "
+            f"policy_kwargs=dict(features_extractor_kwargs=dict(mines=N))"
+        ) from None
+
+
+def board_policy_kwargs(env: Any, **extractor_kwargs: Any) -> dict[str, Any]:
+    """``policy_kwargs`` for ``MaskablePPO(BoardPolicy, env, ...)``: the env's mine count.
+
+    Args:
+        env: the training env (any form :func:`env_mines` reads).
+        **extractor_kwargs: ``channels``, ``blocks`` of :class:`BoardFeatures`.
+    """
+    return {"features_extractor_kwargs": {"mines": env_mines(env), **extractor_kwargs}}
+
+
 class BoardFeatures(BaseFeaturesExtractor):
     """Board codes ``(B, rows, cols)`` -> per-cell features, flattened to ``(B, C*rows*cols)``.
 
     Args:
         observation_space: the env's board space.
-        mines: the board's mine count.
+        mines: the board's mine count (it feeds the network's density plane). SB3 builds the
+            extractor from the observation space alone, which does not hold it: pass
+            ``policy_kwargs=board_policy_kwargs(env)``.
         channels: feature maps per layer.
         blocks: residual blocks.
+
+    Raises:
+        ValueError: no ``mines`` (the message shows how to pass it), or not a board space.
     """
 
     def __init__(
-        self, observation_space: gym.Space, mines: int, channels: int = 48, blocks: int = 4
+        self, observation_space: gym.Space, mines: int | None = None, channels: int = 48,
+        blocks: int = 4,
     ) -> None:
+        if mines is None:
+            raise ValueError(
+                "BoardPolicy needs the board's mine count; build the model with "
+                "MaskablePPO(BoardPolicy, env, policy_kwargs=board_policy_kwargs(env)) "
+                "(from train.policy), or policy_kwargs=dict(features_extractor_kwargs="
+                "dict(mines=N))"
+            )
         rows, cols = board_shape(observation_space)
         super().__init__(observation_space, features_dim=channels * rows * cols)
         self.rows, self.cols, self.channels, self.mines = rows, cols, channels, int(mines)
@@ -112,9 +154,20 @@ class InverseTemperature(nn.Module):
 class BoardPolicy(MaskableActorCriticPolicy):
     """MaskablePPO policy over ``Discrete(rows*cols)`` with a fully-convolutional network.
 
-    Extra keyword arguments (all saved with the model): ``mines`` (required), ``channels``,
-    ``blocks`` (through ``features_extractor_kwargs``), ``opening_weight`` and ``beta`` (the initial
-    inverse temperature).
+    The CNN to use with sb3-contrib's MaskablePPO on these boards (SB3's ``CnnPolicy`` needs
+    36x36 images)::
+
+        from sb3_contrib import MaskablePPO
+        from train.policy import BoardPolicy, board_policy_kwargs
+
+        model = MaskablePPO(BoardPolicy, env, policy_kwargs=board_policy_kwargs(env))
+
+    ``env`` must give the ``board`` observation (the default ``obs_mode``) and reveal actions
+    only. Extra keyword arguments (all saved with the model): ``mines`` (required; what
+    :func:`board_policy_kwargs` reads from the env), ``channels``, ``blocks`` (through
+    ``features_extractor_kwargs``), ``opening_weight``, ``beta`` (the initial inverse
+    temperature) and ``any_board`` (True for a generalist network, trained on many boards: its
+    agent accepts any board, see :class:`train.agent.PolicyAgent`).
     """
 
     def __init__(
@@ -125,10 +178,12 @@ class BoardPolicy(MaskableActorCriticPolicy):
         *args: Any,
         opening_weight: float = 0.05,
         beta: float = 3.0,
+        any_board: bool = False,
         **kwargs: Any,
     ) -> None:
         self.opening_weight = float(opening_weight)
         self.beta = float(beta)
+        self.any_board = bool(any_board)
         kwargs.setdefault("features_extractor_class", BoardFeatures)
         kwargs["ortho_init"] = False
         kwargs.pop("net_arch", None)
@@ -158,7 +213,7 @@ class BoardPolicy(MaskableActorCriticPolicy):
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
-        data.update(opening_weight=self.opening_weight, beta=self.beta)
+        data.update(opening_weight=self.opening_weight, beta=self.beta, any_board=self.any_board)
         data.pop("net_arch", None)
         return data
 
@@ -176,5 +231,5 @@ class BoardPolicy(MaskableActorCriticPolicy):
         return CellNet(extractor.trunk, self.mlp_extractor.cell_head)  # type: ignore[arg-type]
 
     def cell_net_copy(self) -> CellNet:
-        """A detached copy of :meth:`cell_net` (to send to worker processes)."""
-        return copy.deepcopy(self.cell_net()).eval()
+        """A detached CPU copy of :meth:`cell_net` (for worker processes and evaluation)."""
+        return copy.deepcopy(self.cell_net()).to("cpu").eval()

@@ -13,6 +13,7 @@ noisier target with the same optimum). The opening target (safe with clue 0) is 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -55,16 +56,18 @@ class RolloutConfig:
 
 
 def choose_moves(
-    net: CellNet, boards: np.ndarray, opening_weight: float
+    net: CellNet, boards: np.ndarray, opening_weight: float, mines: int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Masked greedy moves of ``net`` for a batch of visible boards.
+
+    ``mines`` is the boards' mine count (None: the one stored with the network).
 
     Returns:
         ``(moves, scores)``: flat indices ``(B,)`` (always hidden cells) and the masked scores
         ``(B, rows*cols)`` (``-inf`` on illegal cells).
     """
     with th.no_grad():
-        logits = net(th.as_tensor(boards, dtype=th.float32))
+        logits = net(th.as_tensor(boards, dtype=th.float32), mines)
         scores = safety_scores(logits, opening_weight).numpy()
     legal = boards.reshape(len(boards), -1) == HIDDEN
     scores = np.where(legal, scores, -np.inf)
@@ -104,7 +107,9 @@ def collect_positions(
 
     Returns:
         The positions, and stats: ``wins`` (games the learner won unaided, among those never
-        rescued or randomised), ``clean_games``, ``positions``.
+        rescued or randomised), ``clean_games``, ``positions``, and where the time went:
+        ``network_seconds`` (the learner's moves), ``label_seconds`` (the expert's labels) and
+        ``total_seconds`` (everything; the rest is the game engine and bookkeeping).
     """
     if config.labels not in LABELS:
         raise ValueError(f"unknown labels {config.labels!r}; choose one of {', '.join(LABELS)}")
@@ -123,9 +128,13 @@ def collect_positions(
     started = np.zeros(games, bool)
     parts: list[tuple[np.ndarray, ...]] = []
     wins = 0
+    started_at = time.perf_counter()
+    network_seconds = label_seconds = 0.0
     while live:
         batch = np.stack([visibles[g] for g in live])
-        moves, scores = choose_moves(net, batch, config.opening_weight)
+        tick = time.perf_counter()
+        moves, scores = choose_moves(net, batch, config.opening_weight, spec.mines)
+        network_seconds += time.perf_counter() - tick
         still: list[int] = []
         for slot, g in enumerate(live):
             visible = visibles[g]
@@ -138,9 +147,11 @@ def collect_positions(
                 boards[g] = Board(generator.layout(rows, cols, spec.mines, rng, (row, col)))
             board = boards[g]
             assert board is not None
+            tick = time.perf_counter()
             parts.append((visible.copy(), *_label(
                 board, visible, move if not started[g] and generator.needs_first_click else None,
                 spec, labeller)))
+            label_seconds += time.perf_counter() - tick
             started[g] = True
             if board.mines[row, col]:
                 if rng.random() >= config.rescue:
@@ -158,5 +169,7 @@ def collect_positions(
         live = still
     boards_array, mine_t, mine_m, open_t, open_m = (np.stack(a) for a in zip(*parts))
     positions = PositionSet(boards_array, mine_t, mine_m, open_t, open_m)
-    stats = {"wins": float(wins), "clean_games": float(clean.sum()), "positions": float(len(parts))}
+    stats = {"wins": float(wins), "clean_games": float(clean.sum()), "positions": float(len(parts)),
+             "network_seconds": network_seconds, "label_seconds": label_seconds,
+             "total_seconds": time.perf_counter() - started_at}
     return positions, stats

@@ -21,7 +21,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import CSVOutputFormat, Logger, configure
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
+from tqdm import tqdm
 
 from mswp_gym.atomic import check_output_folder, remove_stale_temporaries, write_text_atomic
 from mswp_gym.env import MinesweeperEnv
@@ -39,16 +40,19 @@ from mswp_gym.lifetime import die_with_parent
 from mswp_gym.presets import preset
 from mswp_gym.spec import GameSpec
 from train.checkpoint import (
+    SHIPPED_NAMES,
     commit,
     kill_point,
     load_model,
     restore_runtime,
     save_model_atomic,
     save_runtime,
+    shipped_checkpoint,
 )
-from train.dataset import PositionSet, load_positions, save_positions
+from train.dataset import load_positions, save_positions
 from train.evaluate import WinRate, evaluate_agent, evaluate_net
-from train.imitation import Collector, train_steps
+from train.generalist import board_tag, parse_boards, spec_from_meta, split_games, windows_for
+from train.imitation import BoardBuffer, Collector, RoundTimes, train_steps
 from train.policy import BoardPolicy
 from train.rollout import RolloutConfig, solver_labeller
 from train.settings import TrainSettings, resumed_settings, saved_settings
@@ -84,6 +88,14 @@ def board_label(settings: TrainSettings) -> str:
     return f"{rows}x{cols}x{mines}"
 
 
+def training_boards(settings: TrainSettings) -> tuple[GameSpec, ...]:
+    """The boards imitation collects on: the ``boards`` mix of a generalist run, else the one
+    board of the run."""
+    if settings.boards:
+        return parse_boards(settings.boards, settings.first_click)
+    return (game_spec(settings),)
+
+
 def run_name(settings: TrainSettings, now: datetime) -> str:
     """``board__algo__seed__time`` (see :func:`board_label`)."""
     return f"{board_label(settings)}__{settings.algo}__{settings.seed}__{now:%Y%m%d-%H%M%S}"
@@ -111,6 +123,35 @@ def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
     return VecMonitor(env, info_keywords=("is_success",))
 
 
+def eval_command(settings: TrainSettings, model_path: Path) -> str:
+    """The ``python -m eval`` line that compares a new checkpoint with the logic agent and the
+    solver on the run's board(s) and rules, on 2000 fixed seeds."""
+    boards = training_boards(settings) if settings.boards else (game_spec(settings),)
+    base = preset(settings.preset)
+    where = []
+    for spec in boards:
+        if (spec.rows, spec.cols, spec.mines) == (base.rows, base.cols, base.mines):
+            where.append(f"--preset {settings.preset}")
+        else:
+            where.append(f"--rows {spec.rows} --cols {spec.cols} --mines {spec.mines}")
+    agents_list = f"ppo:{model_path},logic,logic:global,solver"
+    return " ; ".join(f"python -m eval --agents {agents_list} {board} --first-click "
+                      f"{settings.first_click} --games 2000" for board in dict.fromkeys(where))
+
+
+def resolve_device(device: str) -> str:
+    """``auto`` -> ``cuda`` when torch sees a GPU, else ``cpu``; other values unchanged.
+
+    Raises:
+        ValueError: ``cuda`` asked for on a machine without one.
+    """
+    if device == "auto":
+        return "cuda" if th.cuda.is_available() else "cpu"
+    if device == "cuda" and not th.cuda.is_available():
+        raise ValueError("device 'cuda' asked for, but torch sees no CUDA GPU; use auto or cpu")
+    return device
+
+
 def build_model(settings: TrainSettings, spec: GameSpec, env: VecEnv, tb_dir: Path | None) -> MaskablePPO:
     """A fresh MaskablePPO with the fully-convolutional :class:`BoardPolicy`."""
     policy_kwargs: dict[str, Any] = {
@@ -119,13 +160,15 @@ def build_model(settings: TrainSettings, spec: GameSpec, env: VecEnv, tb_dir: Pa
         },
         "opening_weight": settings.opening_weight,
         "beta": settings.beta,
+        "any_board": bool(settings.boards),
     }
     return MaskablePPO(
         BoardPolicy, env, learning_rate=LinearDecay(settings.learning_rate, 0.0),
         n_steps=settings.n_steps, batch_size=settings.batch_size, n_epochs=settings.n_epochs,
         gamma=settings.gamma, gae_lambda=settings.gae_lambda, clip_range=settings.clip_range,
         ent_coef=settings.ent_coef, vf_coef=settings.vf_coef, policy_kwargs=policy_kwargs,
-        tensorboard_log=None if tb_dir is None else str(tb_dir), seed=settings.seed, device="cpu",
+        tensorboard_log=None if tb_dir is None else str(tb_dir), seed=settings.seed,
+        device=resolve_device(settings.device),
         verbose=0,
     )
 
@@ -156,13 +199,22 @@ class Run:
         budget = self.settings.time_budget_minutes * 60
         return budget > 0 and self.wall_seconds >= budget
 
+    def eta(self, done: int, total: int) -> str:
+        """Time left, ``H:MM:SS``: the mean time per unit of work so far times the units left,
+        capped by the wall-time budget."""
+        left = self.wall_seconds / max(done, 1) * max(total - done, 0)
+        budget = self.settings.time_budget_minutes * 60
+        if budget > 0:
+            left = min(left, max(budget - self.wall_seconds, 0.0))
+        return str(timedelta(seconds=round(left)))
+
     def say(self, message: str) -> None:
         """One log line, prefixed with the run's wall time."""
         print(f"[{self.wall_seconds:7.1f}s] {message}", flush=True)
 
     def evaluate(self, policy: BoardPolicy, phase: str, extra: dict[str, float]) -> WinRate:
         """Evaluate ``policy`` on the fixed seeds and append a curve point."""
-        result = evaluate_net(policy.cell_net(), self.spec, self.settings.eval_games,
+        result = evaluate_net(policy.cell_net_copy(), self.spec, self.settings.eval_games,
                               self.settings.opening_weight)
         low, high = result.interval
         state = self.state
@@ -234,49 +286,89 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
         run.say("agents.solver.mine_probabilities not importable: labelling by the true layout")
         labels = "truth"
     config = RolloutConfig(settings.epsilon, settings.rescue, settings.opening_weight, labels)
-    parts = [load_positions(run.run_dir / name)[0] for name in state.positions_files]
+    specs = training_boards(settings)
+    windows = windows_for(specs)
+    for name in state.positions_files:
+        positions, meta = load_positions(run.run_dir / name)
+        spec = spec_from_meta(meta, settings.first_click)
+        if spec not in windows:
+            raise ValueError(f"{name!r} holds {board_tag(spec)} positions, not a board of this run")
+        windows[spec].files.append(name)
+        windows[spec].parts.append(positions)
+    limit = settings.buffer_positions // len(specs)
     optimizer = policy.optimizer
     net = policy.cell_net()
-    collector = Collector(settings.workers)
+    collector = Collector(settings.workers, settings.backend, settings.ray_address or None)
+    bar = progress_bar(settings.dagger_iterations, state.iteration, "dagger", "round")
     try:
         while state.iteration < settings.dagger_iterations and not run.out_of_time():
             iteration = state.iteration + 1
-            positions, stats = collector.collect(
-                policy.cell_net_copy(), run.spec, settings.games_per_iteration, rng, config)
-            name = f"positions-{iteration:04d}.npz"
-            save_positions(run.run_dir / name, positions, {
-                "rows": run.spec.rows, "cols": run.spec.cols, "mines": run.spec.mines,
-                "first_click": run.spec.first_click, "labels": labels})
-            parts.append(positions)
-            files = [*state.positions_files, name]
-            while sum(len(p) for p in parts[1:]) >= settings.buffer_positions:
-                parts.pop(0)
-                files.pop(0)
-            buffer = PositionSet.concatenate(parts)
+            learner = policy.cell_net_copy()
+            round_positions = 0
+            wins = clean = network_seconds = label_seconds = collect_seconds = 0.0
+            for spec, games in zip(specs, split_games(settings.games_per_iteration, len(specs))):
+                positions, stats = collector.collect(learner, spec, games, rng, config)
+                name = (f"positions-{iteration:04d}.npz" if len(specs) == 1
+                        else f"positions-{iteration:04d}-{board_tag(spec)}.npz")
+                save_positions(run.run_dir / name, positions, {
+                    "rows": spec.rows, "cols": spec.cols, "mines": spec.mines,
+                    "first_click": spec.first_click, "labels": labels})
+                windows[spec].add(name, positions, limit)
+                round_positions += len(positions)
+                wins += stats["wins"]
+                clean += stats["clean_games"]
+                network_seconds += stats["network_seconds"]
+                label_seconds += stats["label_seconds"]
+                collect_seconds += stats["total_seconds"]
+            files = [name for window in windows.values() for name in window.files]
+            buffers = [BoardBuffer(spec.mines, window.positions())
+                       for spec, window in windows.items()]
+            buffered = sum(len(b.positions) for b in buffers)
             fraction = (iteration - 1) / max(settings.dagger_iterations - 1, 1)
             if settings.time_budget_minutes > 0:
                 fraction = max(fraction, run.wall_seconds / (settings.time_budget_minutes * 60))
             fraction = min(fraction, 1.0)
             for group in optimizer.param_groups:
                 group["lr"] = settings.bc_learning_rate * (1.0 - 0.9 * fraction)
-            loss = train_steps(net, optimizer, buffer, settings.gradient_steps_per_iteration,
+            tick = time.perf_counter()
+            loss = train_steps(net, optimizer, buffers, settings.gradient_steps_per_iteration,
                                settings.bc_batch_size, rng)
+            gradient_seconds = time.perf_counter() - tick
             state.iteration = iteration
             state.positions_files = files
-            state.positions_seen += len(positions)
+            state.positions_seen += round_positions
             state.gradient_samples += settings.gradient_steps_per_iteration * settings.bc_batch_size
-            run.say(f"dagger {iteration}/{settings.dagger_iterations}: {len(positions)} new "
-                    f"positions, buffer {len(buffer)}, loss {loss:.4f}, "
-                    f"clean wins {stats['wins']:.0f}/{stats['clean_games']:.0f}")
+            run.say(f"dagger {iteration}/{settings.dagger_iterations}: {round_positions} new "
+                    f"positions, buffer {buffered}, loss {loss:.4f}, "
+                    f"clean wins {wins:.0f}/{clean:.0f}")
+            tick = time.perf_counter()
             result = run.evaluate(policy, "imitation", {"loss": loss})
+            times = RoundTimes(network_seconds, label_seconds, collect_seconds, gradient_seconds,
+                               time.perf_counter() - tick,
+                               settings.gradient_steps_per_iteration * settings.bc_batch_size)
+            run.say(f"{times.describe()}; ETA {run.eta(iteration, settings.dagger_iterations)}")
+            bar.set_postfix(win=f"{result.rate:.1%}", loss=f"{loss:.3f}")
+            bar.update(1)
+            for key, value in (("network_play", times.network), ("labels", times.labels),
+                               ("engine", times.engine), ("gradients", times.gradients),
+                               ("eval", times.evaluation)):
+                run.logger.record(f"time/{key}_seconds", value)
             for key, value in (("loss", loss), ("win_rate", result.rate),
-                               ("buffer", len(buffer)), ("wall_seconds", run.wall_seconds)):
+                               ("buffer", buffered), ("wall_seconds", run.wall_seconds)):
                 run.logger.record(f"imitation/{key}", value)
             run.logger.dump(iteration)
             state.rng_state = dict(rng.bit_generator.state)
             run.checkpoint(model, f"dagger{iteration:04d}")
     finally:
+        bar.close()
         collector.close()
+
+
+def progress_bar(total: int, done: int, what: str, unit: str) -> tqdm:
+    """A terminal progress bar (rounds or env steps, the latest win rate, ETA); silent when
+    stderr is not a terminal, where the log lines already say the same."""
+    return tqdm(total=total, initial=min(done, total), desc=what, unit=unit, disable=None,
+                dynamic_ncols=True, leave=False)
 
 
 class PPOProgress(BaseCallback):
@@ -286,6 +378,10 @@ class PPOProgress(BaseCallback):
         super().__init__()
         self.run = run
         self.last_eval = run.state.ppo_last_eval
+        self.bar = progress_bar(run.settings.total_timesteps, run.state.num_timesteps, "ppo", "step")
+
+    def _on_training_end(self) -> None:
+        self.bar.close()
 
     def _on_rollout_start(self) -> None:
         steps = int(self.model.num_timesteps)
@@ -296,10 +392,12 @@ class PPOProgress(BaseCallback):
             policy = self.model.policy
             assert isinstance(policy, BoardPolicy)
             result = self.run.evaluate(policy, "ppo", {})
+            self.bar.set_postfix(win=f"{result.rate:.1%}")
             self.logger.record("eval/win_rate", result.rate)
             self.run.checkpoint(self.model, f"ppo{steps:09d}")  # type: ignore[arg-type]
 
     def _on_step(self) -> bool:
+        self.bar.update(self.training_env.num_envs)
         return not self.run.out_of_time()
 
 
@@ -315,36 +413,46 @@ def run_ppo(run: Run, model: MaskablePPO) -> None:
     run.state.num_timesteps = int(model.num_timesteps)
 
 
-def read_init(checkpoint: str, board: tuple[int, int, int]) -> MaskablePPO:
-    """The ``--init`` checkpoint, checked against the run's board before anything is created.
+def read_init(checkpoint: str) -> MaskablePPO:
+    """The ``--init`` checkpoint (a zip, a run folder or a shipped name), read before anything
+    is created.
 
     Raises:
         FileNotFoundError: nothing at ``checkpoint``.
-        ValueError: not a readable checkpoint, or trained on another board (names both).
+        ValueError: not a readable checkpoint.
     """
-    source = load_model(checkpoint)
-    policy = source.policy
-    assert isinstance(policy, BoardPolicy)
-    if policy.board != board:
-        raise ValueError(f"--init {checkpoint!r} was trained on rows, cols, mines = "
-                         f"{policy.board}, this run is {board}")
-    return source
+    return load_model(shipped_checkpoint(checkpoint) if checkpoint in SHIPPED_NAMES
+                      else checkpoint)
 
 
-def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> None:
-    """Copy the network weights of ``source`` into ``model`` (a fresh optimizer and schedule).
+def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
+    """Copy the network weights of ``source`` (read from ``checkpoint``) into ``model`` (a fresh
+    optimizer and schedule).
+
+    Every layer is a convolution (and the value head pools), so weights trained on one board
+    start a network for another board, e.g. Intermediate from the Beginner network: only the
+    channels and blocks must match. The mine count stays this run's.
+
+    Returns:
+        A one-line note of what was copied (and from which board).
 
     Raises:
         ValueError: the checkpoint's network has another shape (channels/blocks).
     """
     target = model.policy
-    assert isinstance(target, BoardPolicy)
+    policy = source.policy
+    assert isinstance(policy, BoardPolicy) and isinstance(target, BoardPolicy)
+    note = f"network initialised from {checkpoint}"
+    if policy.board != target.board:
+        note += (f" (trained on rows, cols, mines = {policy.board}; this run plays "
+                 f"{target.board})")
     try:
-        target.load_state_dict(source.policy.state_dict())
+        target.load_state_dict(policy.state_dict())
     except RuntimeError as exc:
         first = str(exc).strip().splitlines()[0]
         raise ValueError(f"--init {checkpoint!r} has another network shape "
                          f"(channels/blocks): {first}") from None
+    return note
 
 
 def phase_after_resume(settings: TrainSettings, state: RunState) -> str:
@@ -385,7 +493,7 @@ def open_run(settings: TrainSettings) -> tuple[TrainSettings, Path, RunState, Ma
         return settings, run_dir, state, None
     settings.check()
     out = check_output_folder(settings.out)
-    source = read_init(settings.init, settings.board) if settings.init else None
+    source = read_init(settings.init) if settings.init else None
     run_dir = out / run_name(settings, datetime.now(UTC))
     run_dir.mkdir(exist_ok=False)
     phase = "imitation" if settings.algo.startswith("imitation") else "ppo"
@@ -443,15 +551,15 @@ def _train(settings: TrainSettings, run_dir: Path, state: RunState, source: Mask
 
     env = make_vec_env(settings, run.spec)
     if state.model_file:
-        model = load_model(run_dir / state.model_file, env=env)
+        model = load_model(run_dir / state.model_file, env=env,
+                           device=resolve_device(settings.device))
         model.tensorboard_log = str(run_dir / "tb")
         if state.runtime_file:
             restore_runtime(run_dir / state.runtime_file, model)
     else:
         model = build_model(settings, run.spec, env, run_dir / "tb")
         if source is not None:
-            start_from(model, source, settings.init)
-            run.say(f"network initialised from {settings.init}")
+            run.say(start_from(model, source, settings.init))
         run.checkpoint(model, "start")  # a kill from now on leaves a resumable run
     try:
         baselines(run)
@@ -470,13 +578,14 @@ def _train(settings: TrainSettings, run_dir: Path, state: RunState, source: Mask
             run.checkpoint(model, "final")
         if settings.final_eval_games and (state.final_eval is None
                                           or state.final_eval["games"] != settings.final_eval_games):
-            result = evaluate_net(policy.cell_net(), run.spec, settings.final_eval_games,
+            result = evaluate_net(policy.cell_net_copy(), run.spec, settings.final_eval_games,
                                   settings.opening_weight)
             state.final_eval = {"wins": result.wins, "games": result.games,
                                 "win_rate": result.rate, "interval": list(result.interval)}
             run.say(f"final evaluation: {result}")
             commit(run.run_dir, state)
         run.say(f"done: {run_dir / state.model_file}")
+        run.say(f"compare it: {eval_command(settings, run_dir / state.model_file)}")
     finally:
         env.close()
         run.logger.close()

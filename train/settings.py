@@ -22,10 +22,12 @@ from typing import Any
 from mswp_gym.cli import OneLineParser
 from mswp_gym.generators import check_mines, check_size
 from mswp_gym.presets import PRESETS, preset
+from train.generalist import parse_boards
 
 CONFIG_DIR = Path(__file__).with_name("configs")
 ALGOS: tuple[str, ...] = ("ppo", "imitation", "imitation+ppo")
 VEC_ENVS: tuple[str, ...] = ("dummy", "subproc", "native")
+DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda")
 LABELS: tuple[str, ...] = ("solver", "truth")
 FIRST_CLICKS: tuple[str, ...] = ("any", "safe", "opening")
 MAX_SEED = 2**32 - 1
@@ -76,6 +78,9 @@ class TrainSettings:
     of a DAgger-trained policy; the board must match."""
     time_budget_minutes: float = 0.0
     """Stop the whole run (both phases) after this much wall time; 0 = no limit."""
+    device: str = "auto"
+    """Where the network trains: auto (a CUDA GPU when there is one, else the CPU), cpu or cuda.
+    Collection and evaluation always run on CPU copies of the network."""
     torch_threads: int = 1
     """torch.set_num_threads in the main process (workers use 1). On a shared 2-core machine 1
     was 2-3x faster than 2 (OpenMP threads spin against other processes)."""
@@ -101,7 +106,11 @@ class TrainSettings:
     """Imitation: Adam learning rate; decays linearly to 10% over the rounds, or over the time
     budget if that runs out first."""
     buffer_positions: int = 400_000
-    """Imitation: most recent positions kept for training."""
+    """Imitation: most recent positions kept for training (shared equally by the boards)."""
+    boards: str = ""
+    """Imitation: a generalist run trains one network on these boards, comma-separated
+    ROWSxCOLS/MINES (e.g. 9x9/10,16x16/40,16x30/99), games split evenly; evaluation stays on the
+    preset's board. Empty: the run's one board."""
     epsilon: float = 0.05
     """Imitation: chance of a random legal move while collecting."""
     rescue: float = 0.8
@@ -109,7 +118,12 @@ class TrainSettings:
     labels: str = "solver"
     """Imitation: mine targets from the exact solver ("solver") or the true layout ("truth")."""
     workers: int = 2
-    """Imitation: processes collecting games in parallel (1 = in process)."""
+    """Imitation: collection jobs per round, run in parallel (1 = in process, local backend)."""
+    backend: str = "local"
+    """Imitation: where collection jobs run: local (processes) or ray (a Ray cluster; the same
+    seed gives the same data under both)."""
+    ray_address: str = ""
+    """Imitation, backend ray: the cluster address (e.g. auto); empty starts a local Ray."""
 
     total_timesteps: int = 200_000
     """PPO: env steps to train for (the run's target, counted across resumes)."""
@@ -171,6 +185,16 @@ class TrainSettings:
         for name in ("rows", "cols", "mines"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0 (0 takes the preset's), got {getattr(self, name)}")
+        choose("backend", self.backend, ("local", "ray"))
+        if self.ray_address and self.backend != "ray":
+            raise ValueError(f"ray_address={self.ray_address!r} needs backend ray, "
+                             f"got {self.backend!r}")
+        choose("device", self.device, DEVICES)
+        if self.boards:
+            parse_boards(self.boards, self.first_click)
+            if self.algo != "imitation":
+                raise ValueError(f"boards={self.boards!r} (a generalist run) needs algo imitation, "
+                                 f"got {self.algo!r}")
         rows, cols, mines = self.board
         check_size(rows, cols)
         check_mines(self.first_click, rows, cols, mines)
@@ -280,7 +304,7 @@ def _parse_bool(text: str) -> bool:
 
 RESUME_OVERRIDES: tuple[str, ...] = (
     "total_timesteps", "time_budget_minutes", "dagger_iterations", "final_eval_games",
-    "eval_baselines", "torch_threads",
+    "eval_baselines", "torch_threads", "device",
 )
 """Settings a ``--resume`` may change (each change is printed); any other differing value is
 refused, so a resumed run stays the run it was."""

@@ -159,7 +159,7 @@ def parse_options(argv: list[str] | None = None) -> PlayOptions:
     autoplay = args.autoplay or args.headless or args.moves is not None
     return PlayOptions(
         board=board_from_args(args),
-        agent=agent_from_args(args).label,
+        agent=agent_from_args(args).text,
         seed=seed,
         autoplay=autoplay,
         speed=args.speed,

@@ -1,0 +1,86 @@
+"""One way to the action mask of any env: single, wrapped, Gymnasium vector or native vector.
+
+Every Gymnasium wrapper (``OrderEnforcing``, ``TimeLimit``, ``RecordEpisodeStatistics``...) hides
+the env's ``action_masks`` method, and each vector env reaches it differently
+(``call("action_masks")`` on ``SyncVectorEnv``/``AsyncVectorEnv``, a batched ``action_masks()``
+on :class:`~mswp_gym.vector.MinesweeperVectorEnv`, ``env_method`` on SB3's ``VecEnv``).
+:func:`action_masks` hides those differences; the masks themselves all come from
+:func:`mswp_gym.masks.action_mask`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.vector import VectorEnv
+
+METHOD = "action_masks"
+"""The method name every mask-aware library reads (sb3-contrib's contract)."""
+
+
+def action_masks(env: Any) -> np.ndarray:
+    """The legal actions of ``env`` now, as a bool array.
+
+    Works on:
+
+    * a single env, bare or under any stack of Gymnasium wrappers (the outermost wrapper that
+      defines ``action_masks`` answers, so a wrapper may override it): shape ``(n,)``;
+    * a Gymnasium vector env (``SyncVectorEnv``, ``AsyncVectorEnv``, every autoreset mode) or the
+      native :class:`~mswp_gym.vector.MinesweeperVectorEnv`, bare or under vector wrappers:
+      shape ``(num_envs, n)``, row ``i`` for sub-env ``i``;
+    * an SB3 ``VecEnv`` (``DummyVecEnv``, ``SubprocVecEnv``,
+      :class:`~mswp_gym.sb3_vec.MinesweeperSB3VecEnv`): shape ``(num_envs, n)``.
+
+    ``n`` is the size of the single action space (``rows*cols``, doubled with flag actions).
+
+    Args:
+        env: any of the above.
+
+    Returns:
+        A fresh bool array (``True`` = legal); changing it changes nothing in the env.
+
+    Raises:
+        TypeError: ``env`` is none of the above, or nothing in it has an ``action_masks`` method.
+    """
+    if isinstance(env, VectorEnv):
+        return _vector_masks(env)
+    if isinstance(env, gym.Env):
+        try:
+            method = env.get_wrapper_attr(METHOD)
+        except AttributeError:
+            raise TypeError(
+                f"{env} has no {METHOD}() method in its wrapper stack; is it a Minesweeper env?"
+            ) from None
+        return np.array(method(), dtype=bool)
+    if hasattr(env, "env_method") and hasattr(env, "num_envs"):  # an SB3 VecEnv, duck-typed
+        return _stack(env.env_method(METHOD), env)
+    raise TypeError(
+        f"action_masks() needs a Gymnasium env, a Gymnasium vector env or an SB3 VecEnv, "
+        f"got {type(env).__name__}"
+    )
+
+
+def _vector_masks(env: VectorEnv) -> np.ndarray:
+    base = env.unwrapped
+    batched = getattr(base, METHOD, None)
+    if callable(batched):  # the native vector env answers for every board at once
+        return np.array(batched(), dtype=bool)
+    call = getattr(base, "call", None)
+    if not callable(call):
+        raise TypeError(f"{type(base).__name__} has neither {METHOD}() nor call()")
+    try:
+        rows = call(METHOD)
+    except AttributeError:
+        raise TypeError(f"the sub-envs of {env} have no {METHOD}() method") from None
+    return _stack(rows, env)
+
+
+def _stack(rows: Any, env: Any) -> np.ndarray:
+    masks = np.array([np.asarray(row, dtype=bool) for row in rows], dtype=bool)
+    if masks.ndim != 2 or masks.shape[0] != env.num_envs:
+        raise TypeError(
+            f"expected one 1-D mask per sub-env ({env.num_envs}), got shape {masks.shape}"
+        )
+    return masks

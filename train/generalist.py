@@ -1,0 +1,99 @@
+"""One network for many boards: the board mix of a generalist run and its per-board buffers.
+
+Every layer of :class:`train.network.CellNet` is a convolution and the mine count is an input (the
+density plane), so the same weights can play any board. A generalist run (``--boards``) collects
+DAgger games on each board of a mix every round, keeps a window of recent positions per board,
+and trains on minibatches drawn from one board at a time (:func:`train.imitation.train_steps`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from mswp_gym.spec import GameSpec
+from train.dataset import PositionSet
+
+_BOARD = re.compile(r"^\s*(\d+)\s*x\s*(\d+)\s*/\s*(\d+)\s*$")
+MAX_MIX_CELLS = 100 * 100
+"""Largest board accepted in a mix (cells); bigger boards belong to evaluation, not training."""
+
+
+def parse_boards(text: str, first_click: str) -> tuple[GameSpec, ...]:
+    """The boards of ``text``: comma-separated ``ROWSxCOLS/MINES`` (e.g. ``9x9/10,16x30/99``).
+
+    Raises:
+        ValueError: a malformed entry, a board too large, a mine count the first-click rule
+            cannot honour, or a repeated board (each names the bad entry).
+    """
+    specs: list[GameSpec] = []
+    for entry in text.split(","):
+        match = _BOARD.match(entry)
+        if match is None:
+            raise ValueError(f"bad board {entry.strip()!r} in boards={text!r}; "
+                             f"expected ROWSxCOLS/MINES, e.g. 16x30/99")
+        rows, cols, mines = (int(group) for group in match.groups())
+        cells = rows * cols
+        if rows < 1 or cols < 1 or cells > MAX_MIX_CELLS:
+            raise ValueError(f"board {entry.strip()!r}: rows and cols must be >= 1 with at most "
+                             f"{MAX_MIX_CELLS} cells")
+        cleared = min(rows, 3) * min(cols, 3) if first_click == "opening" else 1
+        if mines < 1 or mines > cells - cleared:
+            raise ValueError(f"board {entry.strip()!r}: mines must be in 1..{cells - cleared} "
+                             f"under first_click={first_click!r}")
+        spec = GameSpec(rows, cols, mines, first_click)
+        if spec in specs:
+            raise ValueError(f"board {entry.strip()!r} is listed twice in boards={text!r}")
+        specs.append(spec)
+    return tuple(specs)
+
+
+def spec_from_meta(meta: dict[str, object], first_click: str) -> GameSpec:
+    """The board a saved position file was collected on (its ``rows``, ``cols``, ``mines``).
+
+    Raises:
+        ValueError: the metadata lacks them or they are not integers.
+    """
+    values = [meta.get(key) for key in ("rows", "cols", "mines")]
+    rows, cols, mines = (value if isinstance(value, int) else -1 for value in values)
+    if min(rows, cols, mines) < 0:
+        raise ValueError(f"position file metadata has no integer rows/cols/mines: {meta}")
+    return GameSpec(rows, cols, mines, first_click)
+
+
+def board_tag(spec: GameSpec) -> str:
+    """``ROWSxCOLSxMINES``: how a board is named in file names."""
+    return f"{spec.rows}x{spec.cols}x{spec.mines}"
+
+
+def split_games(games: int, boards: int) -> list[int]:
+    """``games`` shared as evenly as possible over ``boards`` boards (earlier boards get the rest)."""
+    return [games // boards + (i < games % boards) for i in range(boards)]
+
+
+@dataclass
+class BoardWindow:
+    """The most recent positions of one board, as whole collection rounds (one file each)."""
+
+    spec: GameSpec
+    files: list[str]
+    parts: list[PositionSet]
+
+    def add(self, name: str, positions: PositionSet, limit: int) -> None:
+        """Append a round's positions, then drop the oldest rounds while the newer ones alone
+        hold at least ``limit`` positions."""
+        self.files.append(name)
+        self.parts.append(positions)
+        while sum(len(part) for part in self.parts[1:]) >= limit:
+            self.parts.pop(0)
+            self.files.pop(0)
+
+    def positions(self) -> PositionSet:
+        """All positions in the window."""
+        return PositionSet.concatenate(self.parts)
+
+
+def windows_for(specs: Sequence[GameSpec]) -> dict[GameSpec, BoardWindow]:
+    """An empty window per board, keyed by its spec."""
+    return {spec: BoardWindow(spec, [], []) for spec in specs}
