@@ -169,3 +169,23 @@ def test_train__collectors_and_subproc_envs_die_with_a_killed_parent() -> None:
     while time.monotonic() < deadline and any(alive(pid) for pid in workers):
         time.sleep(0.1)
     assert not [pid for pid in workers if alive(pid)]
+
+
+@pytest.mark.parametrize("algo", ["imitation", "imitation+ppo"])
+def test_train__run_split_over_sittings_is_bit_identical_to_one_long_run(
+    tmp_path: Path, algo: str
+) -> None:
+    settings = replace(TINY, algo=algo, dagger_iterations=3)
+    whole = run_module.train(replace(settings, out=str(tmp_path / "whole")).check())
+    # A sitting of ~0 minutes stops at every first checkpoint it reaches.
+    split = run_module.train(replace(settings, out=str(tmp_path / "split"),
+                                     sitting_minutes=1e-9).check())
+    sittings = 1
+    while read_state(split).phase != "done":
+        sittings += 1
+        assert sittings < 20, "the split run never finished"
+        run_module.train(replace(settings, resume=str(split), sitting_minutes=1e-9).check())
+    assert sittings >= 3
+    expected, got = weights(whole), weights(split)
+    assert all(th.equal(expected[key], got[key]) for key in expected)
+    assert read_state(split).curve[-1]["win_rate"] == read_state(whole).curve[-1]["win_rate"]

@@ -183,6 +183,8 @@ class Run:
         self.state = state
         self.started = time.monotonic()
         self.wall_before = float(state.wall_seconds)
+        self.progress_checkpoints = 0
+        """Checkpoints this process committed after doing work (rounds, PPO updates)."""
         progress = run_dir / "progress.csv"
         earlier = progress.read_text() if progress.is_file() else ""
         self.logger: Logger = configure(str(run_dir), ["stdout", "csv", "tensorboard"])
@@ -198,6 +200,14 @@ class Run:
         """Whether the run's wall-time budget is spent."""
         budget = self.settings.time_budget_minutes * 60
         return budget > 0 and self.wall_seconds >= budget
+
+    def sitting_over(self) -> bool:
+        """Whether this sitting's wall time (``sitting_minutes``, since this process started
+        the run) is spent: the run stops at its next checkpoint, to be resumed. Every sitting
+        commits at least one round or PPO checkpoint, so a split run always moves on."""
+        sitting = self.settings.sitting_minutes * 60
+        return (sitting > 0 and self.progress_checkpoints > 0
+                and time.monotonic() - self.started >= sitting)
 
     def eta(self, done: int, total: int) -> str:
         """Time left, ``H:MM:SS``: the mean time per unit of work so far times the units left,
@@ -242,6 +252,8 @@ class Run:
         self.state.wall_seconds = self.wall_seconds
         self.state.num_timesteps = int(model.num_timesteps)
         commit(self.run_dir, self.state)
+        if tag != "start":
+            self.progress_checkpoints += 1
 
 
 def keep_csv_log(logger: Logger, earlier: str) -> None:
@@ -301,7 +313,8 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
     collector = Collector(settings.workers, settings.backend, settings.ray_address or None)
     bar = progress_bar(settings.dagger_iterations, state.iteration, "dagger", "round")
     try:
-        while state.iteration < settings.dagger_iterations and not run.out_of_time():
+        while (state.iteration < settings.dagger_iterations and not run.out_of_time()
+               and not run.sitting_over()):
             iteration = state.iteration + 1
             learner = policy.cell_net_copy()
             round_positions = 0
@@ -378,6 +391,7 @@ class PPOProgress(BaseCallback):
         super().__init__()
         self.run = run
         self.last_eval = run.state.ppo_last_eval
+        self.sitting_done = False
         self.bar = progress_bar(run.settings.total_timesteps, run.state.num_timesteps, "ppo", "step")
 
     def _on_training_end(self) -> None:
@@ -395,10 +409,12 @@ class PPOProgress(BaseCallback):
             self.bar.set_postfix(win=f"{result.rate:.1%}")
             self.logger.record("eval/win_rate", result.rate)
             self.run.checkpoint(self.model, f"ppo{steps:09d}")  # type: ignore[arg-type]
+            # A sitting ends only right after a checkpoint, so the resumed run picks up exactly.
+            self.sitting_done = self.run.sitting_over()
 
     def _on_step(self) -> bool:
         self.bar.update(self.training_env.num_envs)
-        return not self.run.out_of_time()
+        return not (self.run.out_of_time() or self.sitting_done)
 
 
 def run_ppo(run: Run, model: MaskablePPO) -> None:
@@ -565,11 +581,16 @@ def _train(settings: TrainSettings, run_dir: Path, state: RunState, source: Mask
         baselines(run)
         if state.phase == "imitation":
             run_imitation(run, model, rng)
-            if settings.algo == "imitation+ppo" and not run.out_of_time():
+            if (settings.algo == "imitation+ppo" and not run.out_of_time()
+                    and not run.sitting_over()):
                 state.phase = "ppo"
                 run.checkpoint(model, "ppo000000000")
-        if state.phase == "ppo":
+        if state.phase == "ppo" and not run.sitting_over():
             run_ppo(run, model)
+        if run.sitting_over() and not run.out_of_time() and state.phase != "done":
+            run.say(f"sitting over after {settings.sitting_minutes:g} minutes at the last "
+                    f"checkpoint: continue with python -m train --resume {run_dir}")
+            return run_dir
         policy = model.policy
         assert isinstance(policy, BoardPolicy)
         if state.phase != "done":

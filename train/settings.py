@@ -36,6 +36,7 @@ MAX_SEED = 2**32 - 1
 FLOAT_RANGES: tuple[tuple[str, float, float, bool, bool], ...] = (
     # name, low, high, low excluded, high excluded
     ("time_budget_minutes", 0.0, math.inf, False, True),
+    ("sitting_minutes", 0.0, math.inf, False, True),
     ("opening_weight", 0.0, math.inf, False, True),
     ("beta", 0.0, math.inf, True, True),
     ("bc_learning_rate", 0.0, math.inf, True, True),
@@ -78,6 +79,11 @@ class TrainSettings:
     of a DAgger-trained policy; the board must match."""
     time_budget_minutes: float = 0.0
     """Stop the whole run (both phases) after this much wall time; 0 = no limit."""
+    sitting_minutes: float = 0.0
+    """Stop this sitting at the first checkpoint after this much wall time (0 = no limit), to
+    split a long run over sittings: continue with --resume. Unlike time_budget_minutes it changes
+    nothing in the run (schedules follow rounds and steps), so a split run ends bit-identical to
+    one long run."""
     device: str = "auto"
     """Where the network trains: auto (a CUDA GPU when there is one, else the CPU), cpu or cuda.
     Collection and evaluation always run on CPU copies of the network."""
@@ -303,7 +309,7 @@ def _parse_bool(text: str) -> bool:
 
 
 RESUME_OVERRIDES: tuple[str, ...] = (
-    "total_timesteps", "time_budget_minutes", "dagger_iterations", "final_eval_games",
+    "total_timesteps", "time_budget_minutes", "sitting_minutes", "dagger_iterations", "final_eval_games",
     "eval_baselines", "torch_threads", "device",
 )
 """Settings a ``--resume`` may change (each change is printed); any other differing value is
