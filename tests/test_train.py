@@ -268,3 +268,15 @@ def test_cli__help_lists_every_setting(capsys: pytest.CaptureFixture[str]) -> No
         main(["--help"])
     text = capsys.readouterr().out
     assert "--total-timesteps" in text and "--bc-learning-rate" in text and "10%" in text
+
+
+def test_cli__help_shows_the_values_of_the_preset_given(capsys: pytest.CaptureFixture[str]) -> None:
+    from train.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["--preset", "intermediate", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "(default 'beginner', preset intermediate)" in text  # the recipe's init
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "(default '', preset beginner)" in " ".join(capsys.readouterr().out.split())

@@ -75,8 +75,9 @@ class TrainSettings:
     resume: str = ""
     """A run folder to continue (same step count, optimizer state and schedules)."""
     init: str = ""
-    """Start a new run from this checkpoint's network (zip or run folder), e.g. PPO fine-tuning
-    of a DAgger-trained policy; the board must match."""
+    """Start a new run from this checkpoint's network (a zip, a run folder or a shipped name
+    such as beginner), e.g. PPO fine-tuning of a DAgger-trained policy, or a bigger board from a
+    smaller one's network: any board, but channels and blocks must match."""
     time_budget_minutes: float = 0.0
     """Stop the whole run (both phases) after this much wall time; 0 = no limit."""
     sitting_minutes: float = 0.0
@@ -369,8 +370,15 @@ def flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The CLI: one flag per settings field, plus ``--config``."""
+def build_parser(defaults: TrainSettings | None = None, source: str = "") -> argparse.ArgumentParser:
+    """The CLI: one flag per settings field, plus ``--config``.
+
+    Args:
+        defaults: the values ``--help`` shows (the dataclass defaults if None), e.g. with the
+            preset's file and a ``--config`` file applied.
+        source: where those values come from, shown in ``--help`` (e.g. ``preset intermediate``).
+    """
+    shown = defaults if defaults is not None else TrainSettings()
     parser = OneLineParser(
         prog="mswp-train",
         description="Train a learned Minesweeper agent (DAgger imitation of the exact solver "
@@ -382,10 +390,32 @@ def build_parser() -> argparse.ArgumentParser:
         flag = "--" + item.name.replace("_", "-")
         kinds: dict[str, Callable[[str], Any]] = {"bool": _parse_bool, "int": int, "float": float}
         kind = kinds.get(str(item.type), str)
+        where = f", {source}" if source else ""
         parser.add_argument(flag, dest=item.name, type=kind, default=None,
-                            help=f"{docs.get(item.name, '')} (default {item.default!r})"
-                            .replace("%", "%%"))
+                            help=f"{docs.get(item.name, '')} (default {getattr(shown, item.name)!r}"
+                            f"{where})".replace("%", "%%"))
     return parser
+
+
+def help_defaults(argv: list[str] | None) -> tuple[TrainSettings | None, str]:
+    """The values ``--help`` should show: the dataclass defaults with the file of the preset
+    named in ``argv`` (default beginner) and any ``--config`` file applied; None when those
+    cannot be read (the real parse then reports the problem)."""
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--preset", default=TrainSettings.preset)
+    early.add_argument("--config", default=None)
+    known, _ = early.parse_known_args(argv)
+    if str(known.preset).lower() not in PRESETS:
+        return None, ""
+    try:
+        values = preset_config(known.preset)
+        if known.config:
+            values.update(read_toml(known.config))
+        shown = replace(TrainSettings(), **values)
+    except (ValueError, FileNotFoundError, TypeError, OSError):
+        return None, ""
+    source = f"preset {known.preset}" + (f" + {known.config}" if known.config else "")
+    return shown, source
 
 
 def settings_from_args(argv: list[str] | None = None) -> TrainSettings:
@@ -398,7 +428,7 @@ def settings_from_args(argv: list[str] | None = None) -> TrainSettings:
         ValueError / FileNotFoundError: a bad value or config file, or a flag refused with
             ``--resume``, named.
     """
-    args = vars(build_parser().parse_args(argv))
+    args = vars(build_parser(*help_defaults(argv)).parse_args(argv))
     config_path = args.pop("config")
     given = {k: v for k, v in args.items() if v is not None}
     if "resume" in given:
