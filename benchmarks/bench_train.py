@@ -38,6 +38,26 @@ def agent_win_rate(checkpoint: str, rows: int, cols: int, mines: int, games: int
     return WinRate("ppo agent (play_episode)", wins, games, time.perf_counter() - start)
 
 
+TIME_PARTS = (("network (play)", "time/network_play_seconds"),
+              ("network (gradients)", "time/gradients_seconds"),
+              ("labels", "time/labels_seconds"), ("engine", "time/engine_seconds"),
+              ("eval", "time/eval_seconds"))
+
+
+def print_time_shares(run_dir: Path) -> None:
+    """Where a DAgger run's time went, summed over its rounds (``progress.csv``)."""
+    with open(run_dir / "progress.csv") as handle:
+        rows = list(csv.DictReader(handle))
+    totals = {name: sum(float(r.get(column) or 0.0) for r in rows) for name, column in TIME_PARTS}
+    whole = sum(totals.values())
+    if not whole:
+        print("no per-round timings in progress.csv")
+        return
+    shares = ", ".join(f"{name} {seconds / 60:.1f} min ({seconds / whole:.0%})"
+                       for name, seconds in totals.items())
+    print(f"time over {len(rows)} rounds: {shares}")
+
+
 def plot_curve(run_dir: Path, png: Path, target: float | None = None) -> None:
     """Win rate against wall minutes and against labelled positions, with 95% bands."""
     import matplotlib
@@ -117,6 +137,7 @@ def main() -> None:
             result = evaluate_agent(name, spec, args.games)
             print(result if result is not None else f"{name}: not importable")
     if args.run is not None:
+        print_time_shares(args.run)
         plot_curve(args.run, args.png, args.target)
 
 
