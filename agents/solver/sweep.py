@@ -21,6 +21,7 @@ product convolves two polynomials. Counts stay exact.
 
 from __future__ import annotations
 
+import heapq
 from math import comb
 from operator import itemgetter
 
@@ -31,8 +32,6 @@ DEFAULT_STATE_BUDGET = 200_000
 """Most states the sweep may hold at one step before the region is handed to the relaxation."""
 _MANY_ORDERS_FROM = 40
 """Regions with more groups than this try several orders and sweep along the cheapest."""
-_SLACK = 2_000
-"""Transitions a candidate order may lag behind twice the best before it is dropped."""
 
 
 def count_region_sweep(constraints: tuple[Constraint, ...], state_budget: int = DEFAULT_STATE_BUDGET) -> RegionCounts:
@@ -125,34 +124,28 @@ def count_region_sweep(constraints: tuple[Constraint, ...], state_budget: int = 
 
 
 def _cheapest(plans: list[list[_Step]], state_budget: int) -> int | None:
-    """The index of the plan whose sweep looks cheapest, or None if every plan exceeds ``state_budget``.
+    """The index of the plan whose sweep makes the fewest transitions, or None if every plan exceeds
+    ``state_budget`` states at some step.
 
-    The plans' sweeps are simulated side by side, states only (no counts), one step at a time; a plan
-    whose transitions so far exceed twice the fewest (plus a little slack) is dropped, and the
-    simulation stops when one plan is left. The moves it works out are remembered by the steps, so
-    the real sweep along the chosen plan reuses them.
+    The plans' sweeps are simulated with states only (no counts), always advancing by one step the
+    plan that has made the fewest transitions so far; transitions only add up, so the first plan to
+    finish is the cheapest, and the others stop where their work passed its total. The moves worked
+    out are remembered by the steps, so the real sweep along the chosen plan reuses them.
     """
-    layers: dict[int, set[tuple[int, ...]]] = {index: {()} for index in range(len(plans))}
-    work = dict.fromkeys(layers, 0)
-    for at in range(len(plans[0])):
-        if len(layers) <= 1:
-            break
-        for index in list(layers):
-            following: set[tuple[int, ...]] = set()
-            step = plans[index][at]
-            for state in layers[index]:
-                moves = step.moves(state)
-                work[index] += len(moves)
-                following.update(target for _, _, target in moves)
-            if len(following) > state_budget:
-                del layers[index], work[index]
-            else:
-                layers[index] = following
-        if work:
-            fewest = min(work.values())
-            for index in [i for i, w in work.items() if w > 2 * fewest + _SLACK]:
-                del layers[index], work[index]
-    return min(work, key=lambda i: (work[i], i)) if work else None
+    heap: list[tuple[int, int, int, set[tuple[int, ...]]]] = [(0, index, 0, {()}) for index in range(len(plans))]
+    while heap:
+        work, index, at, layer = heapq.heappop(heap)
+        if at == len(plans[index]):
+            return index
+        following: set[tuple[int, ...]] = set()
+        step = plans[index][at]
+        for state in layer:
+            moves = step.moves(state)
+            work += len(moves)
+            following.update(target for _, _, target in moves)
+        if len(following) <= state_budget:
+            heapq.heappush(heap, (work, index, at + 1, following))
+    return None
 
 
 class _Step:
