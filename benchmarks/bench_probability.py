@@ -10,8 +10,10 @@ Positions, per size class:
 * ``random``: a layout at a density drawn uniformly from ``[0.12, 0.31]``; random safe cells are
   revealed (each reveal floods zeros, as in play) until a drawn fraction of the safe cells is open;
   the game is never over (some safe cell stays hidden).
-* ``play``: the boards our own solver player sees before each move in seeded games (every position of
-  the game, first click in the corner with the ``safe`` rule), sampled down to the requested count.
+* ``play``: the boards our own solver player sees before its moves in seeded games (first click in
+  the corner with the ``safe`` rule; every position on boards up to 1,000 cells, every
+  ``cells // 1000``-th on larger ones), sampled down to the requested count. The script also prints
+  on how many of those games' moves the player's own analysis used the relaxation.
 
 For each position both engines give the mine probability of every hidden cell (ms-toollib's board
 codes: 10 hidden, 0-8 clues; it also returns values for revealed cells, which are not compared). The
@@ -87,8 +89,19 @@ def random_positions(rows: int, cols: int, count: int, rng: np.random.Generator)
         yield Sample(board.visible.copy(), mines)
 
 
-def play_positions(rows: int, cols: int, mines: int, count: int, rng: np.random.Generator) -> Iterator[Sample]:
-    """The positions our solver player meets in seeded games (``safe`` first click in the corner)."""
+@dataclass
+class PlayLog:
+    """What the player met in the games that made a ``play`` class."""
+
+    moves: int = 0
+    approximate: int = 0
+    """Moves whose analysis by the player itself used the relaxation (``explain()["approximate"]``)."""
+
+
+def play_positions(rows: int, cols: int, mines: int, count: int, rng: np.random.Generator,
+                   stride: int, log: PlayLog) -> list[Sample]:
+    """Every ``stride``-th position our solver player meets in seeded games (``safe`` first click in
+    the corner), until twice ``count`` are kept; ``count`` of them drawn at random."""
     spec = GameSpec(rows=rows, cols=cols, mines=mines, first_click="safe")
     agent = SolverAgent(seed=0)
     seen: list[Sample] = []
@@ -100,12 +113,16 @@ def play_positions(rows: int, cols: int, mines: int, count: int, rng: np.random.
         layout = make_generator("safe").layout(rows, cols, mines, np.random.default_rng([7, game]), first)
         board = Board(layout)
         board.reveal(*first)
-        while board.outcome == Outcome.PLAYING:
-            seen.append(Sample(board.visible.copy(), mines))
+        moves = 0
+        while board.outcome == Outcome.PLAYING and len(seen) < 2 * count:
+            if moves % stride == 0:
+                seen.append(Sample(board.visible.copy(), mines))
             board.reveal(*divmod(int(agent.act(board.visible, ~board.revealed.ravel())), cols))
+            moves += 1
+            log.approximate += bool(agent.explain().get("approximate", False))
+        log.moves += moves
         game += 1
-    for index in sorted(rng.choice(len(seen), count, replace=False).tolist()):
-        yield seen[index]
+    return [seen[index] for index in sorted(rng.choice(len(seen), count, replace=False).tolist())]
 
 
 def parse_class(name: str) -> tuple[str, tuple[int, ...]]:
@@ -168,10 +185,12 @@ def main(argv: list[str] | None = None) -> None:
     for name in args.classes.split(","):
         kind, dims = parse_class(name)
         rng = np.random.default_rng([args.seed, *dims])
+        log = PlayLog()
         if kind == "random":
             samples = list(random_positions(dims[0], dims[1], args.positions, rng))
         else:
-            samples = list(play_positions(dims[0], dims[1], dims[2], args.positions, rng))
+            stride = max(1, dims[0] * dims[1] // 1000)
+            samples = play_positions(dims[0], dims[1], dims[2], args.positions, rng, stride, log)
         row = compare(samples)
         totals["ours"] += row["ours_total_s"]
         totals["theirs"] += row["theirs_total_s"]
@@ -179,6 +198,9 @@ def main(argv: list[str] | None = None) -> None:
               f"{row['ours_total_s']:>7.2f} {row['theirs_total_s']:>7.2f} {row['ours_median_ms']:>11.3f} "
               f"{row['theirs_median_ms']:>11.3f} {row['ours_max_ms']:>11.1f} {row['theirs_max_ms']:>11.1f}",
               flush=True)
+        if kind == "play":
+            print(f"{'':<20} the player's own analyses used the relaxation on {log.approximate} of {log.moves} moves",
+                  flush=True)
     print(f"total time: ours {totals['ours']:.2f} s, ms-toollib {totals['theirs']:.2f} s")
 
 
