@@ -22,6 +22,7 @@ product convolves two polynomials. Counts stay exact.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from math import comb
 from operator import itemgetter
 
@@ -170,6 +171,7 @@ class _Step:
         self._bounds_new = bounds_new
         self._opened = [need for need, _ in bounds_new]
         self._touched = touched
+        self._pick: Callable[[list[int]], tuple[int, ...]]
         if len(kept) >= 2:
             self._pick = itemgetter(*kept)
         elif kept:
