@@ -134,11 +134,13 @@ def test_count_region_sweep__group_sizes_weigh_by_binomials() -> None:
     assert (got.min_mines, got.layouts, got.group_mines) == (2, (comb(5, 2),), ((2 * comb(5, 2),),))
 
 
-def test_count_region_sweep__over_budget_raises_region_too_large() -> None:
+def test_count_region_sweep__over_a_budget_raises_region_too_large() -> None:
     region = ((tuple(range(8)), 4),)  # one step with up to 5 states
     with pytest.raises(RegionTooLarge):
         count_region_sweep(((tuple(range(4)), 2), ((2, 3, 4, 5, 6, 7), 3), ((6, 7, 8, 9), 2)), state_budget=1)
     assert count_region_sweep(region, state_budget=1).layouts == (comb(8, 4),)
+    with pytest.raises(RegionTooLarge):
+        count_region_sweep(region, memory_budget=100)
 
 
 def test_count_region_sweep__impossible_region_raises_value_error() -> None:

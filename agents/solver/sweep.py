@@ -31,24 +31,35 @@ from agents.solver.position import Constraint
 
 DEFAULT_STATE_BUDGET = 200_000
 """Most states the sweep may hold at one step before the region is handed to the relaxation."""
+DEFAULT_MEMORY_BUDGET = 2_000_000_000
+"""Most bytes (estimated) one region's sweep may hold before the region is handed to the relaxation."""
+_STATE_BYTES = 400
+"""Estimated bytes per state besides its packed counts (the key, dict slots, remembered moves)."""
 _MANY_ORDERS_FROM = 40
 """Regions with more groups than this try several orders and sweep along the cheapest."""
 
 
-def count_region_sweep(constraints: tuple[Constraint, ...], state_budget: int = DEFAULT_STATE_BUDGET) -> RegionCounts:
+def count_region_sweep(
+    constraints: tuple[Constraint, ...],
+    state_budget: int = DEFAULT_STATE_BUDGET,
+    memory_budget: int = DEFAULT_MEMORY_BUDGET,
+) -> RegionCounts:
     """Count the layouts of one region exactly by the sweep.
 
     Args:
         constraints: The region's constraints (connected, as :func:`~agents.solver.enumerate.split_regions`
             returns them).
         state_budget: Most states one step may hold.
+        memory_budget: Most bytes (estimated) the sweep may hold in all: the forward sweep keeps every
+            step's states and packed counts for the backward one.
 
     Returns:
         The exact counts per number of mines (the same as
         :func:`~agents.solver.enumerate.count_region`, groups possibly in another order).
 
     Raises:
-        RegionTooLarge: a step needed more than ``state_budget`` states.
+        RegionTooLarge: a step needed more than ``state_budget`` states, or the sweep more than
+            ``memory_budget`` bytes.
         ValueError: the region has no valid layout.
     """
     signature: dict[int, list[int]] = {}
@@ -62,15 +73,17 @@ def count_region_sweep(constraints: tuple[Constraint, ...], state_budget: int = 
     sizes = [len(by_signature[sig]) for sig in signatures]
     orders = candidate_orders(signatures, len(constraints), many=len(signatures) > _MANY_ORDERS_FROM)
     plans = [_plan(tuple(signatures[g] for g in order), [sizes[g] for g in order], constraints) for order in orders]
-    chosen = _cheapest(plans, state_budget) if len(plans) > 1 else 0
+    chosen = _cheapest(plans, state_budget, memory_budget // _STATE_BYTES) if len(plans) > 1 else 0
     if chosen is None:
         raise RegionTooLarge(f"region of {len(signatures)} groups needs more than {state_budget} sweep states")
     order, steps = orders[chosen], plans[chosen]
+    del plans  # the other plans' remembered moves
     groups = tuple(tuple(sorted(by_signature[signatures[g]])) for g in order)
     n_cells = len(signature)
     bits = 8 * ((n_cells + n_cells.bit_length() + 8) // 8)
 
     forward: list[dict[tuple[int, ...], int]] = [{(): 1}]
+    held = 0
     for step in steps:
         layer: dict[tuple[int, ...], int] = {}
         for state, value in forward[-1].items():
@@ -79,8 +92,11 @@ def count_region_sweep(constraints: tuple[Constraint, ...], state_budget: int = 
                 layer[target] = layer.get(target, 0) + shifted
         if not layer:
             raise ValueError("the clues of a region admit no layout")
-        if len(layer) > state_budget:
-            raise RegionTooLarge(f"region of {len(groups)} groups needs more than {state_budget} sweep states")
+        held += _STATE_BYTES * len(layer) + sum(value.bit_length() for value in layer.values()) // 8
+        if len(layer) > state_budget or held > memory_budget:
+            raise RegionTooLarge(
+                f"region of {len(groups)} groups needs more than {state_budget} sweep states at a step "
+                f"or {memory_budget} bytes in all")
         forward.append(layer)
     total = forward[-1][()]
 
@@ -124,9 +140,9 @@ def count_region_sweep(constraints: tuple[Constraint, ...], state_budget: int = 
     )
 
 
-def _cheapest(plans: list[list[_Step]], state_budget: int) -> int | None:
+def _cheapest(plans: list[list[_Step]], state_budget: int, total_states: int) -> int | None:
     """The index of the plan whose sweep makes the fewest transitions, or None if every plan exceeds
-    ``state_budget`` states at some step.
+    ``state_budget`` states at some step or ``total_states`` states in all.
 
     The plans' sweeps are simulated with states only (no counts), always advancing by one step the
     plan that has made the fewest transitions so far; transitions only add up, so the first plan to
@@ -134,6 +150,7 @@ def _cheapest(plans: list[list[_Step]], state_budget: int) -> int | None:
     out are remembered by the steps, so the real sweep along the chosen plan reuses them.
     """
     heap: list[tuple[int, int, int, set[tuple[int, ...]]]] = [(0, index, 0, {()}) for index in range(len(plans))]
+    held = [0] * len(plans)
     while heap:
         work, index, at, layer = heapq.heappop(heap)
         if at == len(plans[index]):
@@ -144,7 +161,8 @@ def _cheapest(plans: list[list[_Step]], state_budget: int) -> int | None:
             moves = step.moves(state)
             work += len(moves)
             following.update(target for _, _, target in moves)
-        if len(following) <= state_budget:
+        held[index] += len(following)
+        if len(following) <= state_budget and held[index] <= total_states:
             heapq.heappush(heap, (work, index, at + 1, following))
     return None
 
