@@ -14,7 +14,6 @@ from agents.solver.endgame import (
     NODE_BUDGET,
     endgame_move,
 )
-from agents.solver.enumerate import DEFAULT_NODE_BUDGET
 from agents.solver.guess import (
     DEFAULT_CANDIDATES,
     DEFAULT_PROGRESS_WEIGHT,
@@ -23,7 +22,7 @@ from agents.solver.guess import (
     choose_guess,
 )
 from agents.solver.position import check_board, read_position
-from agents.solver.probability import Analysis, RegionCache, analyse
+from agents.solver.probability import DEFAULT_NODE_BUDGET, Analysis, RegionCache, analyse
 from mswp_gym.cells import Cell, to_cell
 from mswp_gym.constants import FLAGGED, HIDDEN, MINE, FirstClick
 from mswp_gym.spec import GameSpec
@@ -56,7 +55,7 @@ class SolverAgent(SeededAgent):
             (0 turns it off).
         endgame_nodes: Node budget of one endgame search (on overflow the ordinary guess is used).
         endgame_cells: Run the endgame search only with at most this many undecided unknown cells.
-        node_budget: Search nodes per frontier region before the approximation (see
+        node_budget: States one step of a frontier region's sweep may hold before the approximation (see
             :mod:`agents.solver.probability`).
         opening_offset: First click ``(k, k)`` under the ``opening`` rule.
         linked: Depth 1: clears that follow from the guess being safe whatever it shows are not

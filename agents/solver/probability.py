@@ -4,7 +4,8 @@ Method:
     1. :func:`~agents.solver.position.read_position` turns the board into clue constraints.
     2. :func:`~agents.solver.deduce.deduce` settles what the single-clue and pairwise rules prove.
     3. The remaining frontier splits into independent regions; each is counted exactly by mine count
-       (:func:`~agents.solver.enumerate.count_region`, cached by its constraints).
+       (:func:`~agents.solver.sweep.count_region_sweep`, dynamic programming along a path
+       decomposition of the region, cached by its constraints).
     4. Regions are combined by mine count: a choice of ``k_i`` mines per region has weight
        ``prod(layouts_i[k_i]) * comb(O, M - sum(k_i))``, where ``O`` is the number of unknown cells
        off the frontier and ``M`` the mines still unaccounted for. The combination runs in float64 on
@@ -12,8 +13,11 @@ Method:
        mine totals are *possible* is tracked as exact booleans: a cell's probability is set to exactly
        0 or 1 only when every possible layout agrees, never by float rounding.
 
-Approximation: a region whose search needs more than ``node_budget`` nodes is relaxed by dropping its
-largest clue and re-splitting, until every part fits. The relaxation admits a superset of the true
+Approximation (a last resort): a region whose sweep needs more than ``node_budget`` states at one
+step is relaxed by dropping its largest clue and re-splitting, until every part fits. With the default
+budget (and the sweep's memory budget) this happened on 1 of 1,250 random 30x30 positions of
+``benchmarks/bench_probability.py`` and on none of its other positions (random 8x8..16x30 at
+densities 0.12..0.31, real play from 9x9 to 100x100). The relaxation admits a superset of the true
 layouts, so a cell it calls certain is certain in truth; only the probabilities of uncertain cells are
 approximate. :attr:`Analysis.approximate` says when this happened.
 """
@@ -27,18 +31,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.solver.deduce import Contradiction, deduce
-from agents.solver.enumerate import (
-    DEFAULT_NODE_BUDGET,
-    RegionCounts,
-    RegionTooLarge,
-    count_region,
-    split_regions,
-)
+from agents.solver.enumerate import RegionCounts, RegionTooLarge, count_region, split_regions
 from agents.solver.position import Constraint, Position, read_position
+from agents.solver.sweep import DEFAULT_STATE_BUDGET, count_region_sweep
 from mswp_gym.cells import neighbour_table
 from mswp_gym.constants import EXPLODED, MINE
 
 _CACHE_SIZE = 4096
+_SEARCH_FIRST_CLUES = 24
+_SEARCH_FIRST_NODES = 2_000
+"""Regions of at most this many clues get a backtracking search of at most this many nodes first:
+measured 2-3x faster than the sweep on regions of up to 16 groups (``benchmarks/bench_probability.py``
+positions), whose set-up costs more than their search."""
+DEFAULT_NODE_BUDGET = DEFAULT_STATE_BUDGET
+"""States one step of a region's sweep may hold before the region is relaxed (the name is kept from
+the backtracking search the sweep replaced)."""
 _TINY = float(np.nextafter(0.0, 1.0))
 _ALMOST_ONE = float(np.nextafter(1.0, 0.0))
 
@@ -113,7 +120,7 @@ def analyse(
             known mines, ``NO_CLUE`` as revealed safe without a clue.
         total_mines: Mines on the whole board.
         cache: Region cache to reuse between calls (a fresh one if None).
-        node_budget: Search nodes a region may use before it is approximated.
+        node_budget: States one step of a region's sweep may hold before the region is approximated.
 
     Returns:
         The :class:`Analysis`.
@@ -325,7 +332,7 @@ def _count_with_fallback(
     if found is not None:
         return [found], True
     try:
-        counts = count_region(region, node_budget)
+        counts = _count_exact(region, node_budget)
     except RegionTooLarge:
         widest = max(range(len(region)), key=lambda i: (len(region[i][0]), -i))
         relaxed = region[:widest] + region[widest + 1:]
@@ -340,6 +347,22 @@ def _count_with_fallback(
         return parts, False
     cache.put(region, counts)
     return [counts], True
+
+
+def _count_exact(region: tuple[Constraint, ...], state_budget: int) -> RegionCounts:
+    """Exact counts of a region: a short backtracking search first (faster on small regions, where
+    the sweep's set-up dominates), else the sweep.
+
+    Raises:
+        RegionTooLarge: the sweep needed more than ``state_budget`` states at one step.
+        ValueError: the region has no valid layout.
+    """
+    if len(region) <= _SEARCH_FIRST_CLUES:
+        try:
+            return count_region(region, _SEARCH_FIRST_NODES)
+        except RegionTooLarge:
+            pass
+    return count_region_sweep(region, state_budget)
 
 
 def _free_cells(cells: tuple[int, ...]) -> RegionCounts:

@@ -1,0 +1,208 @@
+"""Our exact mine probabilities against ms-toollib's ``cal_probability_onboard``, position by position.
+
+ms-toollib (a Rust Minesweeper library) is not a project dependency: it lives in the peers venv made
+by ``bash /work/shared/peers/setup.sh`` (``/tmp/peers-venv``). This script runs there and puts this
+worktree on ``sys.path`` for our solver (which needs numpy and, through ``mswp_gym``, gymnasium; the
+peers venv has both).
+
+Positions, per size class:
+
+* ``random``: a layout at a density drawn uniformly from ``[0.12, 0.31]``; random safe cells are
+  revealed (each reveal floods zeros, as in play) until a drawn fraction of the safe cells is open;
+  the game is never over (some safe cell stays hidden).
+* ``play``: the boards our own solver player sees before its moves in seeded games (first click in
+  the corner with the ``safe`` rule; every position on boards up to 1,000 cells, every
+  ``cells // 1000``-th on larger ones), sampled down to the requested count. The script also prints
+  on how many of those games' moves the player's own analysis used the relaxation.
+
+For each position both engines give the mine probability of every hidden cell (ms-toollib's board
+codes: 10 hidden, 0-8 clues; it also returns values for revealed cells, which are not compared). The
+script prints, per class: positions, the worst absolute difference, how many exceed 1e-9, how often
+our relaxation fired (``Analysis.approximate``), and both engines' total and median time per position
+(each engine timed on its own call only, on the same positions, alternating, in one run: compare the
+two columns, not figures across runs on a shared machine).
+
+Example::
+
+    /tmp/peers-venv/bin/python benchmarks/bench_probability.py --positions 1000
+    /tmp/peers-venv/bin/python benchmarks/bench_probability.py --classes play-100x100x2000 --positions 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from agents.solver import SolverAgent
+from agents.solver.probability import analyse
+from mswp_gym.board import Board
+from mswp_gym.constants import HIDDEN, Outcome
+from mswp_gym.generators import make_generator
+from mswp_gym.spec import GameSpec
+
+DEFAULT_CLASSES = (
+    "random-8x8,random-16x16,random-16x30,random-30x30,"
+    "play-9x9x10,play-16x16x40,play-16x30x99,play-30x30x225,play-100x100x2000"
+)
+"""Size classes: ``random-ROWSxCOLS`` (density drawn per position) or ``play-ROWSxCOLSxMINES``."""
+DENSITIES = (0.12, 0.31)
+TOOLLIB_HIDDEN = 10
+"""ms-toollib's code for an unopened cell."""
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One position to compare: the visible board (our codes) and the board's mine total."""
+
+    board: np.ndarray  # (rows, cols) int8
+    mines: int
+
+
+def random_positions(rows: int, cols: int, count: int, rng: np.random.Generator) -> Iterator[Sample]:
+    """Positions made by random safe reveals with flood fill (see the module docstring)."""
+    cells = rows * cols
+    made = 0
+    while made < count:
+        mines = max(1, round(float(rng.uniform(*DENSITIES)) * cells))
+        flat = np.zeros(cells, dtype=bool)
+        flat[rng.choice(cells, mines, replace=False)] = True
+        board = Board(flat.reshape(rows, cols))
+        target = float(rng.uniform(0.02, 0.98))
+        safe = np.flatnonzero(~flat)
+        for cell in rng.permutation(safe).tolist():
+            if board.safe_revealed / board.safe_total >= target:
+                break
+            if not board.revealed.flat[cell]:
+                board.reveal(*divmod(cell, cols))
+        if board.outcome != Outcome.PLAYING or not board.revealed.any():
+            continue
+        made += 1
+        yield Sample(board.visible.copy(), mines)
+
+
+@dataclass
+class PlayLog:
+    """What the player met in the games that made a ``play`` class."""
+
+    moves: int = 0
+    approximate: int = 0
+    """Moves whose analysis by the player itself used the relaxation (``explain()["approximate"]``)."""
+
+
+def play_positions(rows: int, cols: int, mines: int, count: int, rng: np.random.Generator,
+                   stride: int, log: PlayLog) -> list[Sample]:
+    """Every ``stride``-th position our solver player meets in seeded games (``safe`` first click in
+    the corner), until twice ``count`` are kept; ``count`` of them drawn at random."""
+    spec = GameSpec(rows=rows, cols=cols, mines=mines, first_click="safe")
+    agent = SolverAgent(seed=0)
+    seen: list[Sample] = []
+    game = 0
+    while len(seen) < 2 * count:
+        agent.reset(seed=game, spec=spec)
+        hidden = np.full((rows, cols), HIDDEN, dtype=np.int8)
+        first = divmod(int(agent.act(hidden, np.ones(rows * cols, dtype=bool))), cols)
+        layout = make_generator("safe").layout(rows, cols, mines, np.random.default_rng([7, game]), first)
+        board = Board(layout)
+        board.reveal(*first)
+        moves = 0
+        while board.outcome == Outcome.PLAYING and len(seen) < 2 * count:
+            if moves % stride == 0:
+                seen.append(Sample(board.visible.copy(), mines))
+            board.reveal(*divmod(int(agent.act(board.visible, ~board.revealed.ravel())), cols))
+            moves += 1
+            log.approximate += bool(agent.explain().get("approximate", False))
+        log.moves += moves
+        game += 1
+    return [seen[index] for index in sorted(rng.choice(len(seen), count, replace=False).tolist())]
+
+
+def parse_class(name: str) -> tuple[str, tuple[int, ...]]:
+    """``random-8x8`` -> ("random", (8, 8)); ``play-16x30x99`` -> ("play", (16, 30, 99))."""
+    kind, _, size = name.partition("-")
+    dims = tuple(int(x) for x in size.split("x"))
+    if (kind, len(dims)) not in (("random", 2), ("play", 3)):
+        raise ValueError(f"bad class {name!r}: want random-ROWSxCOLS or play-ROWSxCOLSxMINES")
+    return kind, dims
+
+
+def compare(samples: list[Sample]) -> dict[str, float]:
+    """Run both engines on every sample; the worst difference, relaxations and timings."""
+    import ms_toollib
+
+    ours_t, theirs_t = [], []
+    worst, over, relaxed = 0.0, 0, 0
+    for index, sample in enumerate(samples):
+        hidden = sample.board < 0
+        toollib_board = np.where(hidden, TOOLLIB_HIDDEN, sample.board).astype(int).tolist()
+        for engine in ("ours", "theirs") if index % 2 == 0 else ("theirs", "ours"):
+            tic = time.perf_counter()
+            if engine == "ours":
+                analysis = analyse(sample.board, sample.mines)
+                t_ours = time.perf_counter() - tic
+            else:
+                their_p, _ = ms_toollib.cal_probability_onboard(toollib_board, sample.mines)
+                t_theirs = time.perf_counter() - tic
+        ours_t.append(t_ours)
+        theirs_t.append(t_theirs)
+        relaxed += bool(analysis.approximate)
+        mine_p = analysis.probability.reshape(sample.board.shape)[hidden]
+        diff = float(np.max(np.abs(mine_p - np.asarray(their_p, dtype=float)[hidden])))
+        worst = max(worst, diff)
+        over += diff > 1e-9
+    return {
+        "positions": len(samples),
+        "worst": worst,
+        "over_1e-9": over,
+        "relaxed": relaxed,
+        "ours_total_s": sum(ours_t),
+        "theirs_total_s": sum(theirs_t),
+        "ours_median_ms": 1e3 * statistics.median(ours_t),
+        "theirs_median_ms": 1e3 * statistics.median(theirs_t),
+        "ours_max_ms": 1e3 * max(ours_t),
+        "theirs_max_ms": 1e3 * max(theirs_t),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--classes", default=DEFAULT_CLASSES, help="comma list of size classes")
+    parser.add_argument("--positions", type=int, default=1000, help="positions per class")
+    parser.add_argument("--seed", type=int, default=20261123)
+    args = parser.parse_args(argv)
+    header = (f"{'class':<20} {'N':>5} {'worst diff':>10} {'>1e-9':>5} {'relaxed':>7} "
+              f"{'ours s':>7} {'tlib s':>7} {'ours med ms':>11} {'tlib med ms':>11} {'ours max ms':>11} {'tlib max ms':>11}")
+    print(header)
+    totals = {"ours": 0.0, "theirs": 0.0}
+    for name in args.classes.split(","):
+        kind, dims = parse_class(name)
+        rng = np.random.default_rng([args.seed, *dims])
+        log = PlayLog()
+        if kind == "random":
+            samples = list(random_positions(dims[0], dims[1], args.positions, rng))
+        else:
+            stride = max(1, dims[0] * dims[1] // 1000)
+            samples = play_positions(dims[0], dims[1], dims[2], args.positions, rng, stride, log)
+        row = compare(samples)
+        totals["ours"] += row["ours_total_s"]
+        totals["theirs"] += row["theirs_total_s"]
+        print(f"{name:<20} {row['positions']:>5} {row['worst']:>10.2e} {row['over_1e-9']:>5} {row['relaxed']:>7} "
+              f"{row['ours_total_s']:>7.2f} {row['theirs_total_s']:>7.2f} {row['ours_median_ms']:>11.3f} "
+              f"{row['theirs_median_ms']:>11.3f} {row['ours_max_ms']:>11.1f} {row['theirs_max_ms']:>11.1f}",
+              flush=True)
+        if kind == "play":
+            print(f"{'':<20} the player's own analyses used the relaxation on {log.approximate} of {log.moves} moves",
+                  flush=True)
+    print(f"total time: ours {totals['ours']:.2f} s, ms-toollib {totals['theirs']:.2f} s")
+
+
+if __name__ == "__main__":
+    main()
