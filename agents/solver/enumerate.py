@@ -62,6 +62,19 @@ def split_regions(constraints: tuple[Constraint, ...]) -> list[tuple[Constraint,
     return [tuple(sorted(region)) for region in regions.values()]
 
 
+def cells_by_signature(constraints: tuple[Constraint, ...]) -> dict[tuple[int, ...], list[int]]:
+    """The region's groups: cells keyed by the indices of the clues they lie under (cells under
+    exactly the same clues are interchangeable), in order of first appearance."""
+    signature: dict[int, list[int]] = {}
+    for index, (cells, _) in enumerate(constraints):
+        for cell in cells:
+            signature.setdefault(cell, []).append(index)
+    by_signature: dict[tuple[int, ...], list[int]] = {}
+    for cell, indices in signature.items():
+        by_signature.setdefault(tuple(indices), []).append(cell)
+    return by_signature
+
+
 def count_region(constraints: tuple[Constraint, ...], node_budget: int = DEFAULT_NODE_BUDGET) -> RegionCounts:
     """Count the layouts of one region exactly.
 
@@ -76,14 +89,7 @@ def count_region(constraints: tuple[Constraint, ...], node_budget: int = DEFAULT
         RegionTooLarge: the search needed more than ``node_budget`` nodes.
         ValueError: the region has no valid layout.
     """
-    signature: dict[int, list[int]] = {}
-    for index, (cells, _) in enumerate(constraints):
-        for cell in cells:
-            signature.setdefault(cell, []).append(index)
-    by_signature: dict[tuple[int, ...], list[int]] = {}
-    for cell, indices in signature.items():
-        by_signature.setdefault(tuple(indices), []).append(cell)
-    group_list = list(by_signature.items())
+    group_list = list(cells_by_signature(constraints).items())
     order = _search_order([sig for sig, _ in group_list], len(constraints))
     groups = tuple(tuple(sorted(group_list[g][1])) for g in order)
     group_constraints = [group_list[g][0] for g in order]

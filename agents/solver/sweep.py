@@ -26,7 +26,7 @@ from collections.abc import Callable
 from math import comb
 from operator import itemgetter
 
-from agents.solver.enumerate import RegionCounts, RegionTooLarge
+from agents.solver.enumerate import RegionCounts, RegionTooLarge, cells_by_signature
 from agents.solver.position import Constraint
 
 DEFAULT_STATE_BUDGET = 200_000
@@ -62,13 +62,7 @@ def count_region_sweep(
             ``memory_budget`` bytes.
         ValueError: the region has no valid layout.
     """
-    signature: dict[int, list[int]] = {}
-    for index, (cells, _) in enumerate(constraints):
-        for cell in cells:
-            signature.setdefault(cell, []).append(index)
-    by_signature: dict[tuple[int, ...], list[int]] = {}
-    for cell, indices in signature.items():
-        by_signature.setdefault(tuple(indices), []).append(cell)
+    by_signature = cells_by_signature(constraints)
     signatures = list(by_signature)
     sizes = [len(by_signature[sig]) for sig in signatures]
     orders = candidate_orders(signatures, len(constraints), many=len(signatures) > _MANY_ORDERS_FROM)
