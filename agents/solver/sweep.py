@@ -73,7 +73,7 @@ def count_region_sweep(
     order, steps = orders[chosen], plans[chosen]
     del plans  # the other plans' remembered moves
     groups = tuple(tuple(sorted(by_signature[signatures[g]])) for g in order)
-    n_cells = len(signature)
+    n_cells = sum(len(cells) for cells in by_signature.values())
     bits = 8 * ((n_cells + n_cells.bit_length() + 8) // 8)
 
     forward: list[dict[tuple[int, ...], int]] = [{(): 1}]
