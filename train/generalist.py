@@ -67,9 +67,10 @@ def board_tag(spec: GameSpec) -> str:
     return f"{spec.rows}x{spec.cols}x{spec.mines}"
 
 
-def split_games(games: int, boards: int) -> list[int]:
-    """``games`` shared as evenly as possible over ``boards`` boards (earlier boards get the rest)."""
-    return [games // boards + (i < games % boards) for i in range(boards)]
+def split_games(games: int, parts: int) -> list[int]:
+    """``games`` shared as evenly as possible over ``parts`` boards or jobs (earlier ones get the
+    rest)."""
+    return [games // parts + (i < games % parts) for i in range(parts)]
 
 
 @dataclass

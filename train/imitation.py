@@ -24,6 +24,7 @@ from torch.nn import functional
 from mswp_gym.lifetime import die_with_parent, start_reaper
 from mswp_gym.spec import GameSpec
 from train.dataset import PositionSet
+from train.generalist import split_games
 from train.network import MINE_HEAD, OPENING_HEAD, CellNet
 from train.rollout import RolloutConfig, collect_positions
 
@@ -88,7 +89,7 @@ class Collector:
         config: RolloutConfig,
     ) -> tuple[PositionSet, dict[str, float]]:
         """Play ``games`` games with ``net``; seeds for the jobs are drawn from ``rng``."""
-        shares = [games // self.workers + (i < games % self.workers) for i in range(self.workers)]
+        shares = split_games(games, self.workers)
         seeds = [int(s) for s in rng.integers(0, 2**63 - 1, size=self.workers)]
         jobs = [(net, spec, n, s, config) for n, s in zip(shares, seeds) if n > 0]
         if self._remote is not None:

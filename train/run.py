@@ -126,10 +126,9 @@ def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
 def eval_command(settings: TrainSettings, model_path: Path) -> str:
     """The ``python -m eval`` line that compares a new checkpoint with the logic agent and the
     solver on the run's board(s) and rules, on 2000 fixed seeds."""
-    boards = training_boards(settings) if settings.boards else (game_spec(settings),)
     base = preset(settings.preset)
     where = []
-    for spec in boards:
+    for spec in training_boards(settings):
         if (spec.rows, spec.cols, spec.mines) == (base.rows, base.cols, base.mines):
             where.append(f"--preset {settings.preset}")
         else:
