@@ -8,7 +8,6 @@ import pytest
 from agents.base import Agent
 from agents.solver import SolverAgent, mine_probabilities
 from agents.solver.endgame import endgame_move
-from agents.solver.guess import _dominating_cell, _Outcome
 from agents.solver.probability import analyse
 from mswp_gym.board import Board
 from mswp_gym.constants import HIDDEN, NO_CLUE, Outcome
@@ -161,18 +160,15 @@ def test_endgame_move__respects_its_cell_and_node_limits() -> None:
     assert endgame_move(analysis, board, 1, legal, node_budget=10) is not None
 
 
-def test_dominating_cell__takes_the_always_safest_next_guess_only_when_safer_now() -> None:
-    probability = np.array([0.3, 0.2, 0.25])
-    legal = np.ones(3, dtype=bool)
-    same = [_Outcome(0.5, 0.8, frozenset(), 1), _Outcome(0.5, 0.7, frozenset(), 1)]
-    assert _dominating_cell(same, 0.3, probability, legal) == 1
-    assert _dominating_cell(same, 0.2, probability, legal) is None  # not safer than the guess itself
-    differ = [_Outcome(0.5, 0.8, frozenset(), 1), _Outcome(0.5, 0.7, frozenset(), 2)]
-    assert _dominating_cell(differ, 0.3, probability, legal) is None
-    tied = [_Outcome(0.5, 0.8, frozenset(), 1), _Outcome(0.5, 0.7, frozenset(), None)]
-    assert _dominating_cell(tied, 0.3, probability, legal) is None
-    assert _dominating_cell(same[:1], 0.3, probability, legal) is None  # one value: no information
-    assert _dominating_cell(same, 0.3, probability, np.array([True, False, True])) is None
+@pytest.mark.parametrize("key", ["blend", "long_term", "near_off", "dominating"])
+def test_solver_agent__refuses_the_removed_variants(key: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from eval.cli import main
+
+    with pytest.raises(TypeError, match=key):
+        SolverAgent(**{key: True})
+    assert main(["--agents", f"solver:{key}=1", "--games", "2", "--quiet"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and key in lines[0] and "Traceback" not in lines[0]
 
 
 def test_solver_agent__is_built_by_the_registry_and_plays_the_env() -> None:

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 from positions import random_position
 
-from agents.solver.long_term import LongTermRisk
 from agents.solver.probability import RegionCache, analyse, analyse_assuming
 from agents.solver.unavoidable import unavoidable_guess, unavoidable_pairs
 from mswp_gym.cells import neighbour_table
@@ -141,43 +140,3 @@ def test_analyse_assuming__gives_the_probability_of_the_event() -> None:
         assert got == pytest.approx(expected, abs=1e-9)
         checked += 1
     assert checked > 50
-
-
-def test_long_term_risk__credits_the_mine_of_a_would_be_fifty_fifty() -> None:
-    board = np.array(
-        [
-            [M, M, 2, H],
-            [H, M, H, H],
-            [H, M, H, H],
-            [H, H, H, H],
-        ],
-        dtype=np.int8,
-    )
-    total = 8
-    analysis = analyse(board, total)
-    risk = LongTermRisk(analysis, board, total, RegionCache())
-    fits = layouts(board, total)
-
-    def chance(mines: set[int], safe: set[int]) -> float:
-        return sum(1 for m in fits if mines <= m and not safe & m) / len(fits)
-
-    cell = 4  # (1, 0)
-    # Its own pair with (2, 0) is a 50/50 with its mine on (1, 0) when (3, 0) and (3, 1) are mines
-    # too ((0, 0) and (0, 1) already are); and it enables the pair (2, 0)/(3, 0), whose other beside
-    # cells are mines or off the board.
-    own_pair = chance({4, 12, 13}, {8})
-    enabled = chance({8, 4}, {12})
-    p = float(analysis.probability[cell])
-    assert own_pair > 0 and enabled > 0
-    assert risk.influence(cell) == pytest.approx(min(own_pair + enabled, p, 1 - p), abs=1e-9)
-    assert risk.score_factor(cell) == pytest.approx(1 + 0.9 * risk.influence(cell) / (1 - p))
-    for (mines, safe), value in risk._tallies.items():  # every count it made, against every layout
-        assert value == pytest.approx(chance(set(mines), set(safe)), abs=1e-9)
-
-
-def test_long_term_risk__no_influence_in_the_open() -> None:
-    board = np.full((5, 5), HIDDEN, dtype=np.int8)
-    board[2, 2] = 1
-    analysis = analyse(board, 4)
-    risk = LongTermRisk(analysis, board, 4, RegionCache())
-    assert risk.influence(6) == 0.0  # (1, 1): every cell beside its pairs is hidden and free

@@ -62,12 +62,6 @@ class SolverAgent(SeededAgent):
             counted as progress.
         dead_last: Depth 1: a cell that can show only one number (no information) is guessed only if
             nothing else is near the lowest risk.
-        near_off: Depth 1: also look ahead at off-frontier cells two steps from a clue (off by
-            default: no measurable gain on Expert at N=1500, about 1.5x the time).
-        dominating: Depth 1: play a cell that would be the single safest next guess whatever the
-            chosen cell shows, when it is safer now (see :func:`agents.solver.guess.choose_guess`).
-        blend: Depth 1: score the next move by the blended safety of its two best cells.
-        long_term: Depth 1: favour guesses whose risk a future 50/50 would take anyway.
 
     Raises:
         ValueError: a depth outside ``0..MAX_DEPTH`` or a negative option.
@@ -91,10 +85,6 @@ class SolverAgent(SeededAgent):
         opening_offset: int = DEFAULT_OPENING_OFFSET,
         linked: bool = True,
         dead_last: bool = True,
-        near_off: bool = False,
-        dominating: bool = False,
-        blend: bool = False,
-        long_term: bool = False,
     ) -> None:
         super().__init__(seed)
         if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
@@ -118,10 +108,6 @@ class SolverAgent(SeededAgent):
         self.opening_offset = opening_offset
         self.linked = bool(linked)
         self.dead_last = bool(dead_last)
-        self.near_off = bool(near_off)
-        self.dominating = bool(dominating)
-        self.blend = bool(blend)
-        self.long_term = bool(long_term)
         self.cache = RegionCache()
         self._proven_mines: set[int] = set()
         self._pending: list[int] = []
@@ -338,8 +324,7 @@ class SolverAgent(SeededAgent):
             guess: Guess = choose_guess(
                 analysis, board, mines, legal, self.rng, self.depth, self.cache,
                 self.candidates, self.tolerance, self.progress_weight,
-                self.linked, self.dead_last, self.near_off, self.dominating,
-                self.blend, self.long_term,
+                self.linked, self.dead_last,
             )
         except ValueError:
             index = int(np.flatnonzero(legal)[0])

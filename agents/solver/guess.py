@@ -13,8 +13,7 @@ Order of preference, after the published strong solvers (PSEQ, JSMinesweeper):
    by its *two-step safety* ``(1 - p) * E_v[s(v)]``, where ``s(v)`` is 1 if the next position has a
    certain safe cell and otherwise its best safety; plus ``progress_weight`` times
    ``(1 - p) * P(the next position has a certain safe cell)``. The numbers a cell can show are
-   weighted by the exact number of layouts behind each. Options (measured, off by default): a
-   blended next-move safety and the long-term 50/50 influence (:mod:`agents.solver.long_term`).
+   weighted by the exact number of layouts behind each.
 """
 
 from __future__ import annotations
@@ -24,7 +23,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.solver.long_term import LongTermRisk
 from agents.solver.probability import Analysis, RegionCache, analyse_reveal
 from agents.solver.unavoidable import unavoidable_guess
 from mswp_gym.cells import neighbour_index, neighbour_table
@@ -72,10 +70,6 @@ def choose_guess(
     progress_weight: float = DEFAULT_PROGRESS_WEIGHT,
     linked: bool = True,
     dead_last: bool = True,
-    near_off: bool = False,
-    dominating: bool = False,
-    blend: bool = False,
-    long_term: bool = False,
 ) -> Guess:
     """Pick the cell to reveal when no unknown cell is certainly safe.
 
@@ -92,14 +86,6 @@ def choose_guess(
         progress_weight: Depth 1: weight of the progress term.
         linked: Depth 1: discount clears that follow from the guess being safe whatever it shows.
         dead_last: Depth 1: cells that can show only one number are tried last.
-        near_off: Depth 1: also try off-frontier cells two steps from a clue.
-        dominating: Depth 1: if, whatever the chosen cell shows, the next position's single safest
-            cell is always the same cell and that cell is already safer now, that cell is played
-            instead (it would be the next guess anyway, at a lower risk).
-        blend: Depth 1: score the next move by the blended safety of its two best cells (see
-            :func:`_two_step_score`).
-        long_term: Depth 1: multiply each score by its 50/50 influence factor
-            (:mod:`agents.solver.long_term`).
 
     Returns:
         The :class:`Guess`.
@@ -112,7 +98,6 @@ def choose_guess(
     probability = analysis.probability
     table = neighbour_table(rows, cols)
     unknown = _unknown_cells(board)
-    unknown_flat = unknown.tolist()
     options = [c for c in analysis.position.unknown if legal[c] and c not in analysis.mines]
     if not options:
         raise ValueError("no legal cell is left that is not a certain mine")
@@ -129,42 +114,18 @@ def choose_guess(
         cell = ties[int(rng.integers(len(ties)))] if len(ties) > 1 else ties[0]
         return Guess(cell=cell, risk=best, score=None, forced=False, tried=1)
 
-    shortlist = _shortlist(order, probability, analysis.frontier, best, tolerance, candidates, near_off, table, unknown_flat, board)
+    shortlist = _shortlist(order, probability, analysis.frontier, best, tolerance, candidates)
     scored: list[tuple[bool, float, float, int, int]] = []
-    outcomes_of: dict[int, list[_Outcome]] = {}
-    influence = LongTermRisk(analysis, board, total_mines, cache) if long_term else None
     for cell in shortlist:
         outcomes = _outcomes(cell, analysis, total_mines, legal, cache, table)
-        outcomes_of[cell] = outcomes
         risk = float(probability[cell])
-        score = _two_step_score(outcomes, risk, progress_weight, linked, blend)
-        if influence is not None:
-            score *= influence.score_factor(cell)
+        score = _two_step_score(outcomes, risk, progress_weight, linked)
         # A cell that can show only one number tells nothing: it goes last unless nothing else is left.
         dead = dead_last and len(outcomes) == 1 and risk > 0.0
         scored.append((dead, -score, risk, openness[cell], cell))
     scored.sort()
-    dead, neg_score, risk, _, cell = scored[0]
-    if dominating:
-        better = _dominating_cell(outcomes_of[cell], risk, probability, legal)
-        if better is not None:
-            return Guess(cell=better, risk=float(probability[better]), score=None, forced=False, tried=len(scored))
+    _, neg_score, risk, _, cell = scored[0]
     return Guess(cell=cell, risk=risk, score=-neg_score, forced=False, tried=len(scored))
-
-
-def _dominating_cell(
-    outcomes: list[_Outcome], risk: float, probability: np.ndarray, legal: np.ndarray
-) -> int | None:
-    """The cell that is the single safest next guess after every outcome, if it is safer than ``risk`` now."""
-    if len(outcomes) < 2:
-        return None
-    safest = {o.safest for o in outcomes}
-    if len(safest) != 1:
-        return None
-    cell = safest.pop()
-    if cell is None or not legal[cell] or float(probability[cell]) >= risk - 1e-9:
-        return None
-    return cell
 
 
 def _unknown_cells(board: np.ndarray) -> np.ndarray:
@@ -180,26 +141,16 @@ def _shortlist(
     best: float,
     tolerance: float,
     candidates: int,
-    near_off: bool,
-    table: tuple[tuple[int, ...], ...],
-    unknown_flat: list[bool],
-    board: np.ndarray,
 ) -> list[int]:
     """The cells worth a look-ahead: near the lowest risk, off-frontier cells sampled sparingly.
 
     Off-frontier cells share one risk; the ones tried are those with the fewest unknown neighbours
-    (``order`` sorts them first: likeliest to open an area) and, with ``near_off``, those two steps
-    from a clue, whose number would join the frontier.
+    (``order`` sorts them first: likeliest to open an area).
     """
     near = [c for c in order if probability[c] <= best + tolerance]
     on = [c for c in near if c in frontier][:candidates]
     off = [c for c in near if c not in frontier]
-    picked = on + off[:OFF_FRONTIER_SAMPLES]
-    if off and near_off:
-        revealed = board.ravel() >= 0
-        close = [c for c in off if any(unknown_flat[n] and any(revealed[m] for m in table[n]) for n in table[c])]
-        picked += [c for c in close[:OFF_FRONTIER_SAMPLES] if c not in picked]
-    return picked
+    return on + off[:OFF_FRONTIER_SAMPLES]
 
 
 @dataclass(frozen=True)
@@ -210,10 +161,6 @@ class _Outcome:
     """Best safety of a cell that is not certain in the next position."""
     safe: frozenset[int]
     """Certain safe cells of the next position."""
-    safest: int | None = None
-    """The single safest uncertain cell of the next position (None if several share the lowest risk)."""
-    second: float = 1.0
-    """Second-best safety of an uncertain cell in the next position (equal to ``safety`` on a tie)."""
 
 
 def _outcomes(
@@ -225,7 +172,7 @@ def _outcomes(
     unknown = set(analysis.position.unknown)
     known = sum(1 for n in table[cell] if n in visible)
     hidden_around = sum(1 for n in table[cell] if n in unknown)
-    found: list[tuple[float, float, frozenset[int], int | None, float]] = []
+    found: list[tuple[float, float, frozenset[int]]] = []
     for value in range(known, known + hidden_around + 1):
         try:
             after = analyse_reveal(analysis, cell, value, total_mines, cache)
@@ -235,39 +182,28 @@ def _outcomes(
         risks = after.probability[cells]
         # certain cells hold exactly 0.0 or 1.0 (never by rounding), so this drops after.safe/mines
         keep = legal[cells] & (risks > 0.0) & (risks < 1.0)
-        hidden = cells[keep].tolist()
         risks = risks[keep]
-        safety, safest, second = 1.0, None, 1.0
-        if hidden:
-            lowest = float(risks.min())
-            safety = second = 1.0 - lowest
-            at = np.flatnonzero(risks <= lowest + 1e-12)
-            if len(at) == 1:
-                safest = hidden[int(at[0])]
-                second = 1.0 - float(np.partition(risks, 1)[1]) if len(hidden) > 1 else 1.0
-        found.append((after.log_layouts, safety, after.safe, safest, second))
+        safety = 1.0 - float(risks.min()) if risks.size else 1.0
+        found.append((after.log_layouts, safety, after.safe))
     if not found:
         return []
     top = max(item[0] for item in found)
     weights = [math.exp(item[0] - top) for item in found]
     total = sum(weights)
     return [
-        _Outcome(w / total, safety, safe, safest, second)
-        for w, (_, safety, safe, safest, second) in zip(weights, found)
+        _Outcome(w / total, safety, safe)
+        for w, (_, safety, safe) in zip(weights, found)
     ]
 
 
 def _two_step_score(
-    outcomes: list[_Outcome], risk: float, progress_weight: float, linked: bool, blend: bool = False
+    outcomes: list[_Outcome], risk: float, progress_weight: float, linked: bool
 ) -> float:
     """``(1 - p) * (E_v[s(v)] + progress_weight * P(progress))`` (see the module docstring).
 
     With ``linked``, cells that are safe after every value (safe merely because ``cell`` is) do not
     count as progress, and a next position whose only safe cells are those is scored by its best
     safety among the other cells.
-
-    With ``blend``, ``s(v)`` is the blended safety of the next move (JSMinesweeper's): a weighted
-    average ``(4 * best + second) / 5`` of the two best safeties there, a certain cell counting as 1.
     """
     if not outcomes:
         return 0.0
@@ -279,12 +215,7 @@ def _two_step_score(
     for outcome in outcomes:
         clears = len(outcome.safe - common) if linked else len(outcome.safe)
         moves_on = clears > 0
-        if blend:
-            best, second = (1.0, 1.0) if clears >= 2 else (1.0, outcome.safety) if clears else (outcome.safety, outcome.second)
-            value = (4.0 * best + second) / 5.0
-        else:
-            value = 1.0 if moves_on else outcome.safety
-        expected_safety += outcome.weight * value
+        expected_safety += outcome.weight * (1.0 if moves_on else outcome.safety)
         progress += outcome.weight * moves_on
     return (1.0 - risk) * (expected_safety + progress_weight * progress)
 
