@@ -119,7 +119,7 @@ def play_positions(rows: int, cols: int, mines: int, count: int, rng: np.random.
                 seen.append(Sample(board.visible.copy(), mines))
             board.reveal(*divmod(int(agent.act(board.visible, ~board.revealed.ravel())), cols))
             moves += 1
-            log.approximate += bool(agent.explain().get("approximate", False))
+            log.approximate += bool(agent.explain().approximate)
         log.moves += moves
         game += 1
     return [seen[index] for index in sorted(rng.choice(len(seen), count, replace=False).tolist())]

@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 from positions import random_position
 
-from agents.solver import analyse, mine_probabilities, probability
+from agents.solver import analyse, mine_probabilities, position, probability
 from agents.solver.deduce import deduce
+from agents.solver.enumerate import split_regions
 from agents.solver.probability import RegionCache, analyse_reveal
 from mswp_gym.cells import neighbour_counts, neighbour_table
-from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, NO_CLUE
+from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, MINE, NO_CLUE
 
 
 def brute_force(board: np.ndarray, total_mines: int) -> np.ndarray:
@@ -158,3 +159,57 @@ def test_analyse_reveal__equals_analysing_the_board_with_the_clue_written_in() -
             assert after.log_layouts == pytest.approx(expected.log_layouts, abs=1e-9)
             compared += 1
     assert compared > 100
+
+
+def _read_or_error(read: object, board: np.ndarray, total: int) -> object:
+    try:
+        return read(board, total)  # type: ignore[operator]
+    except (TypeError, ValueError) as error:
+        return type(error), str(error)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_read_position__list_walk_equals_the_numpy_reference(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    for _ in range(300):
+        board, total, _ = random_position(rng, max_rows=int(rng.integers(2, 16)), mine_code=int(rng.choice([EXPLODED, MINE])))
+        if rng.random() < 0.2:  # a wrong clue or mine total now and then: the same error either way
+            board[tuple(rng.integers(0, board.shape))] = int(rng.integers(0, 9))
+        if rng.random() < 0.1:
+            total += int(rng.integers(-3, 4))
+        assert board.size <= position.LIST_WALK_CELLS
+        got = _read_or_error(position.read_position, board, total)
+        assert got == _read_or_error(position.read_position_reference, board, total)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_combine__exact_integers_equal_the_float_combination(seed: int) -> None:
+    rng = np.random.default_rng(100 + seed)
+    compared = 0
+    for _ in range(200):
+        board, total, _ = random_position(rng, max_rows=8)
+        found = position.read_position(board, total)
+        deduction = deduce(found.constraints)
+        regions = [probability._count_exact(region, 10_000) for region in split_regions(deduction.constraints)]
+        frontier = {cell for region in regions for group in region.groups for cell in group}
+        settled = deduction.safe | deduction.mines
+        off = sum(1 for cell in found.unknown if cell not in frontier and cell not in settled)
+        args = (regions, off, found.mines_left - len(deduction.mines), total)
+        exact, approx = probability._combine_exact(*args), probability._combine_float(*args)
+        for (p_exact, s_exact), (p_float, s_float) in zip(exact.groups, approx.groups, strict=True):
+            assert s_exact == s_float
+            np.testing.assert_allclose(p_exact, p_float, rtol=0, atol=1e-12)
+        assert (exact.off_state, exact.log_layouts) == (approx.off_state, pytest.approx(approx.log_layouts, abs=1e-9))
+        assert exact.off_probability == pytest.approx(approx.off_probability, abs=1e-12)
+        compared += 1
+    assert compared == 200
+
+
+def test_deduce__repeated_constraints_change_nothing() -> None:
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        board, total, _ = random_position(rng, max_rows=8)
+        constraints = position.read_position(board, total).constraints
+        doubled = constraints + constraints[::2]
+        # ``changed`` names every constraint: the path that keeps the copies
+        assert deduce(doubled) == deduce(doubled, changed=list(range(len(doubled)))) == deduce(constraints)

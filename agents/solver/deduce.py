@@ -54,12 +54,20 @@ def deduce(
     Raises:
         Contradiction: a constraint can no longer be met (the position is inconsistent).
     """
+    if changed is None:
+        # a repeated constraint settles nothing its first copy does not, and the reduced
+        # constraints are made unique at the end anyway
+        constraints = tuple(dict.fromkeys(constraints))
     cells_of: list[set[int]] = [set(cells) for cells, _ in constraints]
     need: list[int] = [mines for _, mines in constraints]
     touching: dict[int, list[int]] = {}
-    for index, cells in enumerate(cells_of):
+    for index, (cells, _) in enumerate(constraints):
         for cell in cells:
-            touching.setdefault(cell, []).append(index)
+            found = touching.get(cell)
+            if found is None:
+                touching[cell] = [index]
+            else:
+                found.append(index)
     settled: dict[int, bool] = {}
     dirty = list(range(len(cells_of))) if changed is None else list(changed)
     recheck = set(dirty)
@@ -107,17 +115,22 @@ def deduce(
 
 def _pairwise_pass(todo: list[int], cells_of: list[set[int]], need: list[int], touching: dict[int, list[int]], settle) -> bool:  # type: ignore[no-untyped-def]
     """The pairwise rule over every pair of clues that share a cell and include one in ``todo``,
-    both ways round; True if it settled anything."""
+    both ways round; True if it settled anything.
+
+    A pair of two clues of ``todo`` is looked at once, from its larger index (a clue changed after
+    that look is in the next pass's ``todo`` again)."""
     found = False
+    in_todo = set(todo)
     for a in todo:
         cells_a = cells_of[a]
         if not cells_a:
             continue
-        partners = {b for cell in cells_a for b in touching[cell] if b != a}
+        partners = {b for cell in cells_a for b in touching[cell] if b != a and (b > a or b not in in_todo)}
         for b in partners:
-            for first, second in ((a, b), (b, a)):
-                if _pair_rule(cells_of[first], cells_of[second], need[first], need[second], settle):
-                    found = True
+            if _pair_rule(cells_a, cells_of[b], need[a], need[b], settle):
+                found = True
+            if _pair_rule(cells_of[b], cells_a, need[b], need[a], settle):
+                found = True
     return found
 
 
@@ -126,12 +139,10 @@ def _pair_rule(cells_a: set[int], cells_b: set[int], need_a: int, need_b: int, s
     if not cells_a or not cells_b:
         return False
     common = len(cells_a & cells_b)
-    if common == 0:
+    only_b = len(cells_b) - common
+    if common == 0 or only_b == 0:
         return False
     only_a = len(cells_a) - common
-    only_b = len(cells_b) - common
-    if only_b == 0:
-        return False
     most_common = min(need_a, need_b, common)
     least_common = max(0, need_a - only_a, need_b - only_b)
     if need_b - most_common == only_b:

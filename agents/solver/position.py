@@ -12,7 +12,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from mswp_gym.cells import neighbour_counts, neighbour_table
-from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, MAX_CODE, MIN_CODE, MINE
+from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, MAX_CODE, MIN_CODE, MINE, NO_CLUE
+
+LIST_WALK_CELLS = 256
+"""Boards of at most this many cells are read by walking a Python list of their codes; larger ones
+with whole-board NumPy arrays (:func:`read_position_reference`), which costs less there."""
 
 Constraint = tuple[tuple[int, ...], int]
 """``(cells, mines)``: exactly ``mines`` of the flat ``cells`` (sorted, unknown) are mines."""
@@ -62,6 +66,10 @@ def check_board(board: object) -> np.ndarray:
 def read_position(board: np.ndarray, total_mines: int) -> Position:
     """Turn a visible board into a :class:`Position`.
 
+    Boards of at most :data:`LIST_WALK_CELLS` cells are walked as a Python list of their codes (a few
+    microseconds, where each whole-board NumPy call costs about one); larger ones are read by
+    :func:`read_position_reference`, the NumPy version the tests compare the walk with.
+
     Args:
         board: ``(rows, cols)`` integer codes (see :mod:`mswp_gym.constants`).
         total_mines: Mines on the whole board, visible ones included.
@@ -73,6 +81,98 @@ def read_position(board: np.ndarray, total_mines: int) -> Position:
         TypeError: bad ``board`` type/dtype, or ``total_mines`` is not an int.
         ValueError: bad shape or code, ``total_mines`` outside what the board can hold, or a clue that
             no layout can satisfy (the message names the cell and its clue).
+    """
+    position, _ = read_position_and_mines(board, total_mines)
+    return position
+
+
+def read_position_and_mines(board: np.ndarray, total_mines: int) -> tuple[Position, list[int]]:
+    """:func:`read_position`, and the flat indices of the visible mines (``EXPLODED``/``MINE``)."""
+    if not isinstance(board, np.ndarray):
+        raise TypeError(f"board must be a numpy array, got {type(board).__name__}")
+    if board.dtype.kind not in "iu" or board.ndim != 2 or board.size == 0:
+        check_board(board)  # raises the right error
+    if isinstance(total_mines, bool) or not isinstance(total_mines, (int, np.integer)):
+        raise TypeError(f"total_mines must be an int, got {type(total_mines).__name__}")
+    total_mines = int(total_mines)
+    if board.size > LIST_WALK_CELLS:
+        position = read_position_reference(board, total_mines)
+        flat = board.ravel()
+        return position, np.flatnonzero((flat == EXPLODED) | (flat == MINE)).tolist()
+    rows, cols = board.shape
+    values = board.ravel().tolist()
+    if min(values) < MIN_CODE or max(values) > MAX_CODE:
+        check_board(board)
+    # a flag is the player's note, not the truth: flagged cells are unknown
+    unknown = [i for i, v in enumerate(values) if FLAGGED <= v <= HIDDEN]
+    mines = [i for i, v in enumerate(values) if v == EXPLODED or v == MINE] if MINE in values or EXPLODED in values else []
+    known_mines = len(mines)
+    n_unknown = len(unknown)
+    if not known_mines <= total_mines <= known_mines + n_unknown:
+        raise ValueError(
+            f"total_mines={total_mines} is impossible for this board: it shows {known_mines} mines and "
+            f"{n_unknown} unknown cells, so total_mines must lie in [{known_mines}, {known_mines + n_unknown}]"
+        )
+    table = neighbour_table(rows, cols)
+    n_clues = len(values) - n_unknown - known_mines - values.count(NO_CLUE)
+    cells_of: dict[int, list[int]] = {}
+    if n_unknown < n_clues:  # walk from the side with fewer cells
+        for u in unknown:
+            for n in table[u]:
+                if values[n] >= 0:
+                    found = cells_of.get(n)
+                    if found is None:
+                        cells_of[n] = [u]
+                    else:
+                        found.append(u)
+        order: list[int] | dict[int, list[int]] = sorted(cells_of)
+    else:
+        clues = [i for i, v in enumerate(values) if v >= 0]
+        for i in clues:
+            cells = [n for n in table[i] if FLAGGED <= values[n] <= HIDDEN]
+            if cells:
+                cells_of[i] = cells
+        order = cells_of
+    mines_around: dict[int, int] = {}
+    for m in mines:
+        for n in table[m]:
+            mines_around[n] = mines_around.get(n, 0) + 1
+    constraints = []
+    positive = 0  # clues above 0 among the constraints
+    for i in order:
+        cells = cells_of[i]
+        value = values[i]
+        missing = value - mines_around[i] if i in mines_around else value
+        if missing < 0 or missing > len(cells):
+            return read_position_reference(board, total_mines), mines  # raises, naming the clue
+        positive += value > 0
+        constraints.append((tuple(cells), missing))
+    # A clue with no unknown neighbour must show exactly its visible mines: every clue above 0 that is
+    # not a constraint must be one of those next to a mine, with the right count.
+    settled = 0
+    for i, count in mines_around.items():
+        value = values[i]
+        if value >= 0 and i not in cells_of:
+            if value != count:
+                return read_position_reference(board, total_mines), mines  # raises
+            settled += 1
+    if n_clues - values.count(0) - positive != settled:
+        return read_position_reference(board, total_mines), mines  # raises
+    position = Position(
+        rows=rows,
+        cols=cols,
+        unknown=tuple(unknown),
+        known_mines=known_mines,
+        mines_left=total_mines - known_mines,
+        constraints=tuple(constraints),
+    )
+    return position, mines
+
+
+def read_position_reference(board: np.ndarray, total_mines: int) -> Position:
+    """:func:`read_position` with whole-board NumPy arrays: the reference the tests compare it with.
+
+    Raises the same errors with the same messages.
     """
     board = check_board(board)
     if isinstance(total_mines, bool) or not isinstance(total_mines, (int, np.integer)):

@@ -32,10 +32,9 @@ import numpy as np
 
 from agents.solver.deduce import Contradiction, deduce
 from agents.solver.enumerate import RegionCounts, RegionTooLarge, count_region, split_regions
-from agents.solver.position import Constraint, Position, read_position
+from agents.solver.position import Constraint, Position, read_position_and_mines
 from agents.solver.sweep import DEFAULT_STATE_BUDGET, count_region_sweep
 from mswp_gym.cells import neighbour_table
-from mswp_gym.constants import EXPLODED, MINE
 
 _CACHE_SIZE = 4096
 _SEARCH_FIRST_CLUES = 24
@@ -128,15 +127,13 @@ def analyse(
     Raises:
         TypeError, ValueError: bad input, or no layout fits the position (the message names why).
     """
-    position = read_position(board, total_mines)
+    position, visible = read_position_and_mines(board, total_mines)
     template = np.full(position.rows * position.cols, np.nan)
-    flat_board = board.ravel()
-    visible = (flat_board == EXPLODED) | (flat_board == MINE)
-    template[visible] = 1.0
+    if visible:
+        template[visible] = 1.0
     return _solve(
         position, position.constraints, frozenset(), frozenset(), template,
-        frozenset(np.flatnonzero(visible).tolist()), total_mines,
-        cache if cache is not None else RegionCache(), node_budget,
+        frozenset(visible), total_mines, cache if cache is not None else RegionCache(), node_budget,
     )
 
 
@@ -254,18 +251,17 @@ def _solve(
     off = [cell for cell in position.unknown if cell not in frontier and cell not in settled]
     combined = _combine(regions, len(off), mines_left, total_mines)
 
-    probability = template.copy()
     safe = set(deduced_safe)
     mines = set(deduced_mines)
-    if deduced_safe:
-        probability[list(deduced_safe)] = 0.0
-    if deduced_mines:
-        probability[list(deduced_mines)] = 1.0
+    cells: list[int] = [*deduced_safe, *deduced_mines]
+    values: list[float] = [0.0] * len(deduced_safe) + [1.0] * len(deduced_mines)
     for counts, (group_p, group_state) in zip(regions, combined.groups):
         for group, p, state in zip(counts.groups, group_p, group_state):
-            _assign(probability, group, p, state, safe, mines)
+            _assign(cells, values, group, p, state, safe, mines)
     if off:
-        _assign(probability, tuple(off), combined.off_probability, combined.off_state, safe, mines)
+        _assign(cells, values, off, combined.off_probability, combined.off_state, safe, mines)
+    probability = template.copy()
+    probability[cells] = values
     return Analysis(
         position=position,
         probability=probability,
@@ -313,15 +309,20 @@ class _Combined:
     log_layouts: float
 
 
-def _assign(probability: np.ndarray, cells: tuple[int, ...], p: float, state: int, safe: set[int], mines: set[int]) -> None:
+def _assign(
+    cells: list[int], values: list[float], group: tuple[int, ...] | list[int], p: float, state: int,
+    safe: set[int], mines: set[int],
+) -> None:
+    """Queue ``group``'s probability for writing; record it in ``safe``/``mines`` when certain."""
+    cells.extend(group)
     if state < 0:
-        probability[list(cells)] = 0.0
-        safe.update(cells)
+        values.extend([0.0] * len(group))
+        safe.update(group)
     elif state > 0:
-        probability[list(cells)] = 1.0
-        mines.update(cells)
+        values.extend([1.0] * len(group))
+        mines.update(group)
     else:
-        probability[list(cells)] = min(max(p, _TINY), _ALMOST_ONE)
+        values.extend([min(max(p, _TINY), _ALMOST_ONE)] * len(group))
 
 
 def _count_with_fallback(
@@ -381,8 +382,90 @@ def _log_comb(n: int, k: np.ndarray) -> np.ndarray:
     return math.lgamma(n + 1) - np.array([math.lgamma(x + 1) + math.lgamma(n - x + 1) for x in k.tolist()])
 
 
+_EXACT_COMBINE_WORK = 4096
+"""Combinations whose prefix-by-suffix products of the regions' count lists take at most this many
+products run on exact integers (:func:`_combine_exact`); larger ones (many regions, as on 100x100
+boards) in float64 (:func:`_combine_float`)."""
+
+
 def _combine(regions: list[RegionCounts], off_cells: int, mines_left: int, total_mines: int) -> _Combined:
     """Combine independent regions and the off-frontier cells by mine count (see module docstring)."""
+    work, length = 0, 1
+    for region in regions:
+        length += len(region.layouts) - 1
+        work += length * len(region.layouts)
+    if work * max(1, len(regions)) <= _EXACT_COMBINE_WORK:
+        return _combine_exact(regions, off_cells, mines_left, total_mines)
+    return _combine_float(regions, off_cells, mines_left, total_mines)
+
+
+def _convolve(a: list[int], b: tuple[int, ...] | list[int]) -> list[int]:
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                out[i + j] += x * y
+    return out
+
+
+def _combine_exact(regions: list[RegionCounts], off_cells: int, mines_left: int, total_mines: int) -> _Combined:
+    """:func:`_combine` on exact integers: every count is a Python int and each probability one
+    correctly rounded division, so certainty is exact by construction (a count is 0 or all)."""
+    offset = sum(region.min_mines for region in regions)
+    prefix: list[list[int]] = [[1]]
+    for region in regions:
+        prefix.append(_convolve(prefix[-1], region.layouts))
+    everything = prefix[-1]
+    free = mines_left - offset  # mines for the frontier's extra mines and the off-frontier cells
+    comb = math.comb
+    ways = [comb(off_cells, free - t) if 0 <= free - t <= off_cells else 0 for t in range(len(everything))]
+    total = sum(f * w for f, w in zip(everything, ways) if f and w)
+    if not total:
+        possible = [offset + t for t, f in enumerate(everything) if f]
+        raise ValueError(
+            f"no layout fits this board with total_mines={total_mines}: the clues need between {min(possible)} and "
+            f"{max(possible)} mines on the frontier, {mines_left} remain unaccounted for and {off_cells} unknown "
+            f"cells lie off the frontier"
+        )
+    groups: list[tuple[list[float], list[int]]] = []
+    suffix: list[int] = [1]
+    for index in range(len(regions) - 1, -1, -1):
+        region = regions[index]
+        others = _convolve(prefix[index], suffix) if index else suffix
+        span = len(others)
+        rest = [sum(others[t] * ways[k + t] for t in range(span) if others[t]) for k in range(len(region.layouts))]
+        probs, states = [], []
+        for group, mines_by_k in zip(region.groups, region.group_mines):
+            numer = sum(m * r for m, r in zip(mines_by_k, rest) if m)
+            whole = len(group) * total
+            if not numer:
+                states.append(-1)
+                probs.append(0.0)
+            elif numer == whole:
+                states.append(1)
+                probs.append(1.0)
+            else:
+                states.append(0)
+                probs.append(numer / whole)
+        groups.append((probs, states))
+        if index:
+            suffix = _convolve(suffix, region.layouts)
+    groups.reverse()
+    off_probability, off_state = 0.0, 0
+    if off_cells:
+        off_numer = sum(f * w * (free - t) for t, (f, w) in enumerate(zip(everything, ways)) if f and w)
+        if not off_numer:
+            off_state = -1
+        elif off_numer == off_cells * total:
+            off_state = 1
+        else:
+            off_probability = off_numer / (off_cells * total)
+    return _Combined(groups=groups, off_probability=off_probability, off_state=off_state, log_layouts=math.log(total))
+
+
+def _combine_float(regions: list[RegionCounts], off_cells: int, mines_left: int, total_mines: int) -> _Combined:
+    """:func:`_combine` in float64 on per-region normalised counts, with which mine totals are
+    possible tracked as booleans beside the floats (so it never overflows, even on 100x100 boards)."""
     scaled, possible, log_scale = [], [], 0.0
     for region in regions:
         biggest = max(region.layouts)
