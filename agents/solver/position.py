@@ -11,12 +11,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mswp_gym.cells import neighbour_counts, neighbour_table
+from mswp_gym.cells import neighbour_counts, neighbour_counts_of, neighbour_index, neighbour_table
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, MAX_CODE, MIN_CODE, MINE, NO_CLUE
 
-LIST_WALK_CELLS = 256
+LIST_WALK_CELLS = 128
 """Boards of at most this many cells are read by walking a Python list of their codes; larger ones
-with whole-board NumPy arrays (:func:`read_position_reference`), which costs less there."""
+with whole-board NumPy arrays, which cost less there."""
 
 Constraint = tuple[tuple[int, ...], int]
 """``(cells, mines)``: exactly ``mines`` of the flat ``cells`` (sorted, unknown) are mines."""
@@ -67,8 +67,9 @@ def read_position(board: np.ndarray, total_mines: int) -> Position:
     """Turn a visible board into a :class:`Position`.
 
     Boards of at most :data:`LIST_WALK_CELLS` cells are walked as a Python list of their codes (a few
-    microseconds, where each whole-board NumPy call costs about one); larger ones are read by
-    :func:`read_position_reference`, the NumPy version the tests compare the walk with.
+    microseconds, where each whole-board NumPy call costs about one); larger ones are read with
+    whole-board masks and one gather of every frontier clue's neighbours. Both are tested against
+    :func:`read_position_reference`, the plain NumPy version.
 
     Args:
         board: ``(rows, cols)`` integer codes (see :mod:`mswp_gym.constants`).
@@ -96,9 +97,7 @@ def read_position_and_mines(board: np.ndarray, total_mines: int) -> tuple[Positi
         raise TypeError(f"total_mines must be an int, got {type(total_mines).__name__}")
     total_mines = int(total_mines)
     if board.size > LIST_WALK_CELLS:
-        position = read_position_reference(board, total_mines)
-        flat = board.ravel()
-        return position, np.flatnonzero((flat == EXPLODED) | (flat == MINE)).tolist()
+        return _read_gathered(board, total_mines)
     rows, cols = board.shape
     values = board.ravel().tolist()
     if min(values) < MIN_CODE or max(values) > MAX_CODE:
@@ -167,6 +166,48 @@ def read_position_and_mines(board: np.ndarray, total_mines: int) -> tuple[Positi
         constraints=tuple(constraints),
     )
     return position, mines
+
+
+def _read_gathered(board: np.ndarray, total_mines: int) -> tuple[Position, list[int]]:
+    """:func:`read_position_and_mines` on larger boards: whole-board NumPy masks, then each frontier
+    clue's unknown neighbours gathered at once from the ``(cells, 8)`` neighbour table."""
+    rows, cols = board.shape
+    flat = board.ravel()
+    if flat.min() < MIN_CODE or flat.max() > MAX_CODE:
+        check_board(board)
+    unknown_mask = (flat >= FLAGGED) & (flat <= HIDDEN)
+    mine_mask = (flat == EXPLODED) | (flat == MINE)
+    unknown = np.flatnonzero(unknown_mask)
+    mines = np.flatnonzero(mine_mask)
+    known_mines, n_unknown = len(mines), len(unknown)
+    if not known_mines <= total_mines <= known_mines + n_unknown:
+        return read_position_reference(board, total_mines), []  # raises
+    table = neighbour_index(rows, cols)
+    around = np.append(unknown_mask, False)[table]  # (cells, 8): which neighbours are unknown
+    unknown_around = np.count_nonzero(around, axis=1)
+    missing = flat.astype(np.int16)
+    if known_mines:
+        missing = missing - neighbour_counts_of(mines, rows, cols).ravel()
+    clue = flat >= 0
+    if (clue & ((missing < 0) | (missing > unknown_around))).any():
+        return read_position_reference(board, total_mines), []  # raises, naming the clue
+    frontier = np.flatnonzero(clue & (unknown_around > 0))
+    chosen = around[frontier]
+    cells = table[frontier][chosen].tolist()
+    constraints = []
+    start = 0
+    for count, need in zip(unknown_around[frontier].tolist(), missing[frontier].tolist()):
+        constraints.append((tuple(cells[start:start + count]), need))
+        start += count
+    position = Position(
+        rows=rows,
+        cols=cols,
+        unknown=tuple(unknown.tolist()),
+        known_mines=known_mines,
+        mines_left=total_mines - known_mines,
+        constraints=tuple(constraints),
+    )
+    return position, mines.tolist()
 
 
 def read_position_reference(board: np.ndarray, total_mines: int) -> Position:

@@ -329,6 +329,13 @@ def _count_with_fallback(
     region: tuple[Constraint, ...], cache: RegionCache, node_budget: int
 ) -> tuple[list[RegionCounts], bool]:
     """Exact counts of a region, or of a relaxation of it (returns ``(counts, exact)``)."""
+    if len(region) == 1:  # one clue: comb(cells, mines) layouts, all with the same mines
+        ((cells, mines),) = region
+        if not 0 <= mines <= len(cells):
+            raise ValueError("the clues of a region admit no layout")
+        ways = math.comb(len(cells), mines)
+        return [RegionCounts(groups=(tuple(sorted(cells)),), min_mines=mines, layouts=(ways,),
+                             group_mines=((ways * mines,),))], True
     found = cache.get(region)
     if found is not None:
         return [found], True
