@@ -60,17 +60,55 @@ def deduce(
         constraints = tuple(dict.fromkeys(constraints))
     cells_of: list[set[int]] = [set(cells) for cells, _ in constraints]
     need: list[int] = [mines for _, mines in constraints]
+    settled: dict[int, bool] = {}
+    recheck = set(range(len(cells_of))) if changed is None else set(changed)
+    # The single-clue rule in rounds over every clue first: most of a position's settled cells come
+    # from it, and a round needs no cell-to-clue index (the pairwise rule below does).
+    live = list(range(len(cells_of)))
+    while True:
+        new_safe: set[int] = set()
+        new_mines: set[int] = set()
+        for index in live:
+            cells, mines = cells_of[index], need[index]
+            if 0 < mines < len(cells):
+                continue
+            if mines < 0 or mines > len(cells):
+                raise Contradiction(f"a clue needs {mines} mines among {len(cells)} cells")
+            if mines:
+                new_mines |= cells
+            else:
+                new_safe |= cells
+        if not new_safe and not new_mines:
+            break
+        both = new_safe & new_mines
+        if both:
+            raise Contradiction(f"cell {min(both)} is proven both safe and a mine")
+        settled.update(dict.fromkeys(new_safe, False))
+        settled.update(dict.fromkeys(new_mines, True))
+        new = new_safe | new_mines
+        kept = []
+        for index in live:
+            cells = cells_of[index]
+            if not cells.isdisjoint(new):
+                if new_mines:
+                    need[index] -= len(cells & new_mines)
+                cells -= new
+                recheck.add(index)
+            if cells:
+                kept.append(index)
+            elif need[index]:
+                raise Contradiction(f"a clue needs {need[index]} mines among 0 cells")
+        live = kept
     touching: dict[int, list[int]] = {}
-    for index, (cells, _) in enumerate(constraints):
-        for cell in cells:
+    for index in live:
+        for cell in cells_of[index]:
             found = touching.get(cell)
             if found is None:
                 touching[cell] = [index]
             else:
                 found.append(index)
-    settled: dict[int, bool] = {}
-    dirty = list(range(len(cells_of))) if changed is None else list(changed)
-    recheck = set(dirty)
+    dirty: list[int] = []
+    recheck.intersection_update(live)
 
     def settle(cell: int, is_mine: bool) -> None:
         if cell in settled:
