@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from dataclasses import dataclass
+from operator import mul
 
 import numpy as np
 
@@ -248,7 +249,9 @@ def _solve(
     mines_left = position.mines_left - len(deduced_mines)
     frontier = {cell for region in regions for group in region.groups for cell in group}
     settled = deduced_safe | deduced_mines
-    off = [cell for cell in position.unknown if cell not in frontier and cell not in settled]
+    off: list[int] = []
+    if len(position.unknown) > len(frontier) + len(settled):  # both are unknown cells, and disjoint
+        off = [cell for cell in position.unknown if cell not in frontier and cell not in settled]
     combined = _combine(regions, len(off), mines_left, total_mines)
 
     safe = set(deduced_safe)
@@ -418,6 +421,17 @@ def _convolve(a: list[int], b: tuple[int, ...] | list[int]) -> list[int]:
 def _combine_exact(regions: list[RegionCounts], off_cells: int, mines_left: int, total_mines: int) -> _Combined:
     """:func:`_combine` on exact integers: every count is a Python int and each probability one
     correctly rounded division, so certainty is exact by construction (a count is 0 or all)."""
+    if not regions and 0 <= mines_left <= off_cells:  # nothing on the frontier: one binomial
+        off_probability, off_state = 0.0, 0
+        if off_cells:
+            if mines_left == 0:
+                off_state = -1
+            elif mines_left == off_cells:
+                off_state = 1
+            else:
+                off_probability = mines_left / off_cells
+        return _Combined(groups=[], off_probability=off_probability, off_state=off_state,
+                         log_layouts=math.log(math.comb(off_cells, mines_left)))
     offset = sum(region.min_mines for region in regions)
     prefix: list[list[int]] = [[1]]
     for region in regions:
@@ -426,7 +440,7 @@ def _combine_exact(regions: list[RegionCounts], off_cells: int, mines_left: int,
     free = mines_left - offset  # mines for the frontier's extra mines and the off-frontier cells
     comb = math.comb
     ways = [comb(off_cells, free - t) if 0 <= free - t <= off_cells else 0 for t in range(len(everything))]
-    total = sum(f * w for f, w in zip(everything, ways) if f and w)
+    total = sum(map(mul, everything, ways))
     if not total:
         possible = [offset + t for t, f in enumerate(everything) if f]
         raise ValueError(
@@ -440,10 +454,10 @@ def _combine_exact(regions: list[RegionCounts], off_cells: int, mines_left: int,
         region = regions[index]
         others = _convolve(prefix[index], suffix) if index else suffix
         span = len(others)
-        rest = [sum(others[t] * ways[k + t] for t in range(span) if others[t]) for k in range(len(region.layouts))]
+        rest = [sum(map(mul, others, ways[k:k + span])) for k in range(len(region.layouts))]
         probs, states = [], []
         for group, mines_by_k in zip(region.groups, region.group_mines):
-            numer = sum(m * r for m, r in zip(mines_by_k, rest) if m)
+            numer = sum(map(mul, mines_by_k, rest))
             whole = len(group) * total
             if not numer:
                 states.append(-1)
@@ -460,7 +474,7 @@ def _combine_exact(regions: list[RegionCounts], off_cells: int, mines_left: int,
     groups.reverse()
     off_probability, off_state = 0.0, 0
     if off_cells:
-        off_numer = sum(f * w * (free - t) for t, (f, w) in enumerate(zip(everything, ways)) if f and w)
+        off_numer = sum(map(mul, map(mul, everything, ways), range(free, free - len(ways), -1)))
         if not off_numer:
             off_state = -1
         elif off_numer == off_cells * total:
