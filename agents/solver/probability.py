@@ -8,10 +8,12 @@ Method:
        decomposition of the region, cached by its constraints).
     4. Regions are combined by mine count: a choice of ``k_i`` mines per region has weight
        ``prod(layouts_i[k_i]) * comb(O, M - sum(k_i))``, where ``O`` is the number of unknown cells
-       off the frontier and ``M`` the mines still unaccounted for. The combination runs in float64 on
-       per-region normalised counts (so it never overflows, even on 100x100 boards), while which
-       mine totals are *possible* is tracked as exact booleans: a cell's probability is set to exactly
-       0 or 1 only when every possible layout agrees, never by float rounding.
+       off the frontier and ``M`` the mines still unaccounted for. Small combinations (few regions:
+       every position of a small board, most of Expert) run on exact Python integers, each probability
+       one correctly rounded division. Large ones run in float64 on per-region normalised counts (so
+       they never overflow, even on 100x100 boards), while which mine totals are *possible* is tracked
+       as exact booleans. Either way a cell's probability is exactly 0 or 1 only when every possible
+       layout agrees, never by float rounding.
 
 Approximation (a last resort): a region whose sweep needs more than ``node_budget`` states at one
 step is relaxed by dropping its largest clue and re-splitting, until every part fits. With the default
