@@ -45,7 +45,8 @@ TIME_PARTS = (("network (play)", "time/network_play_seconds"),
 
 
 def print_time_shares(run_dir: Path) -> None:
-    """Where a DAgger run's time went, summed over its rounds (``progress.csv``)."""
+    """Where a run's time went, summed over its DAgger rounds or PPO iterations (``progress.csv``;
+    for PPO the engine is the env, labels are none)."""
     with open(run_dir / "progress.csv") as handle:
         rows = list(csv.DictReader(handle))
     totals = {name: sum(float(r.get(column) or 0.0) for r in rows) for name, column in TIME_PARTS}
@@ -55,7 +56,9 @@ def print_time_shares(run_dir: Path) -> None:
         return
     shares = ", ".join(f"{name} {seconds / 60:.1f} min ({seconds / whole:.0%})"
                        for name, seconds in totals.items())
-    print(f"time over {len(rows)} rounds: {shares}")
+    steps = max((float(r.get("time/total_timesteps") or 0.0) for r in rows), default=0.0)
+    rate = f"; {steps / whole:,.0f} env steps/s" if steps else ""
+    print(f"time over {len(rows)} rounds/iterations: {shares}{rate}")
 
 
 def run_baselines(state: dict[str, object], settings: TrainSettings, games: int

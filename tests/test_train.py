@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -19,6 +20,7 @@ from train import run as run_module
 from train.agent import PolicyAgent, load_ppo_agent
 from train.checkpoint import load_model, read_state
 from train.dataset import load_positions, save_positions
+from train.ppo_timing import IterationTimes, PPOClock
 from train.rollout import RolloutConfig, collect_positions
 from train.settings import TrainSettings, read_toml, settings_from_args
 
@@ -55,6 +57,24 @@ def test_train__smoke_run_writes_checkpoint_state_and_curve(finished_run: Path) 
     phases = [point["phase"] for point in state.curve]
     assert phases[0] == "imitation" and phases[-1] == "final" and "ppo" in phases
     assert (finished_run / "curve.csv").read_text().startswith("phase,iteration,wall_seconds")
+
+
+def test_train__ppo_iterations_log_where_the_time_went(finished_run: Path) -> None:
+    with open(finished_run / "progress.csv") as handle:
+        rows = [row for row in csv.DictReader(handle) if row.get("time/iterations")]
+    assert rows, "no PPO iteration in progress.csv"
+    for column in ("time/engine_seconds", "time/network_play_seconds"):
+        assert all(float(row[column]) > 0.0 for row in rows), column
+    assert all(float(row["time/gradients_seconds"]) >= 0.0 for row in rows)
+
+
+def test_ppo_clock__splits_rollout_and_update_time() -> None:
+    ticks = iter([0.0, 5.0, 9.0, 12.0])  # rollout 0-5 s, update + 1 s eval 5-9 s, rollout 9-12 s
+    clock = PPOClock(now=lambda: next(ticks))
+    clock.rollout_start(env_seconds=0.0, paused=0.0)
+    assert clock.rollout_end(env_seconds=2.0) == IterationTimes(2.0, 3.0, 0.0)
+    clock.rollout_start(env_seconds=2.0, paused=1.0)
+    assert clock.rollout_end(env_seconds=2.5) == IterationTimes(0.5, 2.5, 3.0)
 
 
 def test_checkpoint__save_load_round_trip_gives_same_actions(finished_run: Path) -> None:
