@@ -254,16 +254,18 @@ def test_run_state__is_json(finished_run: Path) -> None:
 def test_train__init_copies_the_network_to_any_board_and_rejects_another_shape(
     finished_run: Path, tmp_path: Path
 ) -> None:
-    run_dir = tiny_run(tmp_path, algo="ppo", total_timesteps=0, init=str(finished_run))
+    run_dir = tiny_run(tmp_path, algo="ppo", total_timesteps=0, init=str(finished_run), beta=50.0)
     source = load_model(finished_run).policy.state_dict()
     copied = load_model(run_dir).policy.state_dict()
     assert set(copied) == set(source)
-    assert all(th.equal(copied[key], source[key]) for key in source)
+    network = [key for key in source if not key.startswith("action_net.")]
+    assert all(th.equal(copied[key], source[key]) for key in network)
+    assert float(copied["action_net.log_beta"].exp()) == pytest.approx(50.0)  # the run's beta
     other_board = tiny_run(tmp_path / "board", algo="ppo", total_timesteps=0, rows=6, mines=4,
                            init=str(finished_run))
     moved = load_model(other_board).policy
     assert moved.board == (6, 5, 4)
-    assert all(th.equal(moved.state_dict()[key], source[key]) for key in source)
+    assert all(th.equal(moved.state_dict()[key], source[key]) for key in network)
     with pytest.raises(ValueError, match="another network shape"):
         tiny_run(tmp_path / "other", algo="ppo", channels=8, init=str(finished_run))
 

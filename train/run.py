@@ -463,7 +463,9 @@ def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
 
     Every layer is a convolution (and the value head pools), so weights trained on one board
     start a network for another board, e.g. Intermediate from the Beginner network: only the
-    channels and blocks must match. The mine count stays this run's.
+    channels and blocks must match. The mine count and the policy's inverse temperature (``beta``,
+    which imitation never trains) stay this run's: PPO fine-tuning of an imitation network wants
+    a sharp policy, e.g. ``--beta 100``.
 
     Returns:
         A one-line note of what was copied (and from which board).
@@ -478,12 +480,18 @@ def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
     if policy.board != target.board:
         note += (f" (trained on rows, cols, mines = {policy.board}; this run plays "
                  f"{target.board})")
+    weights = {key: value for key, value in policy.state_dict().items()
+               if not key.startswith("action_net.")}
     try:
-        target.load_state_dict(policy.state_dict())
+        result = target.load_state_dict(weights, strict=False)
     except RuntimeError as exc:
         first = str(exc).strip().splitlines()[0]
         raise ValueError(f"--init {checkpoint!r} has another network shape "
                          f"(channels/blocks): {first}") from None
+    missing = [key for key in result.missing_keys if not key.startswith("action_net.")]
+    if missing or result.unexpected_keys:
+        raise ValueError(f"--init {checkpoint!r} has another network shape (channels/blocks): "
+                         f"missing {missing[:3]}, unexpected {result.unexpected_keys[:3]}")
     return note
 
 
