@@ -317,5 +317,9 @@ def test_vector_env__rejects_bad_actions() -> None:
         env.step(np.array([0, 1]))
     with pytest.raises(ValueError, match="action 9 of board 2"):
         env.step(np.array([0, 1, 9]))
-    with pytest.raises(ValueError, match="integers"):
+    with pytest.raises(ValueError, match="action 0.5 of board 0 is not an integer"):
         env.step(np.array([0.5, 1, 2]))
+    with pytest.raises(ValueError, match="action inf of board 1 is not an integer"):
+        env.step(np.array([0, np.inf, 2]))
+    with pytest.raises(ValueError, match="action 9223372036854775808 of board 0 is outside"):
+        env.step(np.array([2**63, 0, 0], dtype=np.uint64))
