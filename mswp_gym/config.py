@@ -23,7 +23,6 @@ from mswp_gym.generators import (
     Generator,
     check_mines,
     check_size,
-    fixed_from,
     make_generator,
 )
 from mswp_gym.presets import preset as find_preset

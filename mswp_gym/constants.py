@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Final
 
-from mswp_gym.choices import FirstClick as FirstClick  # re-exported: its old home
+from mswp_gym.choices import FirstClick  # noqa: F401 - re-exported from its old home
 
 HIDDEN: Final[int] = -1
 """A cell the player has not revealed and has not flagged."""

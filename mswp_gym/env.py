@@ -27,7 +27,6 @@ from mswp_gym.masks import action_mask, clear_action_mask, update_action_mask
 from mswp_gym.render_rgb import render_rgb
 from mswp_gym.render_text import render_ansi
 from mswp_gym.rewards import RewardConfig
-from mswp_gym.spec import GameSpec
 
 # Enum member lookups cost a class-attribute search each time; the hot paths use these aliases.
 _PLAYING = Outcome.PLAYING

@@ -194,8 +194,10 @@ def test_eval_cli__oversized_board_in_a_real_process_is_one_line_exit_2() -> Non
                           timeout=120, check=False)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        "mswp-eval: error: a 100000x100000 board has 10,000,000,000 cells; the limit is "
-        "1,000,000 cells"
+        (
+            "mswp-eval: error: a 100000x100000 board has 10,000,000,000 cells; the limit is "
+            "1,000,000 cells"
+        )
     ]
 
 
