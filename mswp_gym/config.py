@@ -11,7 +11,7 @@ arguments, or take one as ``config=``, so they accept and refuse exactly the sam
 
 from __future__ import annotations
 
-from dataclasses import KW_ONLY, InitVar, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -20,6 +20,8 @@ from mswp_gym.choices import ClueNoise, FirstClick, ObsMode, parse_choice
 from mswp_gym.clues import ClueModel
 from mswp_gym.generators import (
     MAX_CELLS,
+    STOCK_GENERATORS,
+    FixedLayout,
     Generator,
     check_mines,
     check_size,
@@ -97,16 +99,29 @@ def resolve_mine_count(rows: int, cols: int, mines: int | None, density: float |
     return mines
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, init=False)
 class GameConfig:
     """A game and its env options, validated once.
 
     Build it with the env's own keyword arguments: ``GameConfig(16, 30, 99, first_click="opening")``,
     ``GameConfig(preset="expert", obs_mode="channels")``, ``GameConfig(layout="*..\\n...")``.
     Plain strings are accepted for the choices and turned into their enums; a ``dict`` of rewards
-    into a :class:`RewardConfig`. After construction ``rows``, ``cols`` and ``mines`` are ints,
-    ``first_click`` a :class:`FirstClick`, ``layout`` a read-only bool array (or None) and
-    ``generator`` the object that places the mines.
+    into a :class:`RewardConfig`; NumPy integers into ints. ``dataclasses.replace`` works (it
+    rebuilds, so it validates again).
+
+    Args:
+        rows: board rows, >= 1 (default: the preset's, the layout's, or 9).
+        cols: board columns, >= 1; ``rows * cols`` at most :data:`MAX_CELLS`.
+        mines: mine count (default: the preset's, the layout's, ``density`` times the cells, or
+            the Beginner density).
+        density: mines per cell in ``[0, 1)``, instead of ``mines`` (not stored: ``mines`` is).
+        preset: a preset name (``beginner``, ``intermediate``, ``expert``) that gives the board
+            where none is given: its size unless ``rows``/``cols``/``layout`` are given, its
+            mine count only on its own size and without ``mines``/``density``. Not stored.
+        first_click: ``any``, ``safe``, ``opening`` or ``fixed`` (default: ``fixed`` with a
+            layout, else the injected generator's rule, else ``safe``).
+        score_mode, clue_reveal_prob, clue_noise, obs_mode, flag_actions, rewards, max_steps,
+        layout, generator: see the fields.
 
     Raises:
         ValueError: a bad value, named with what is allowed (a board over :data:`MAX_CELLS`
@@ -114,54 +129,71 @@ class GameConfig:
         TypeError: a value of the wrong kind (``mines="ten"``, ``score_mode="false"``, ...).
     """
 
-    rows: int | None = None  # type: ignore[assignment]
-    """Board rows, >= 1 (default: the preset's, the layout's, or 9)."""
-    cols: int | None = None  # type: ignore[assignment]
-    """Board columns, >= 1; ``rows * cols`` at most :data:`MAX_CELLS`."""
-    mines: int | None = None  # type: ignore[assignment]
-    """Mine count (default: the preset's, the layout's, ``density`` times the cells, or the
-    Beginner density)."""
-    _: KW_ONLY
-    density: InitVar[float | None] = None
-    """Mines per cell in ``[0, 1)``, instead of ``mines`` (not stored: ``mines`` is)."""
-    preset: InitVar[str | None] = None
-    """A preset name (``beginner``, ``intermediate``, ``expert``) giving the size and mine
-    count where none is given: its mines count only on its own board size, without ``density``."""
-    first_click: FirstClick | str | None = None  # type: ignore[assignment]
-    """``any``, ``safe``, ``opening`` or ``fixed`` (default: ``fixed`` with a layout, else
-    ``safe``, or the injected generator's rule)."""
-    score_mode: bool = False
+    rows: int
+    """Board rows."""
+    cols: int
+    """Board columns."""
+    mines: int
+    """Mine count."""
+    first_click: FirstClick
+    """Who places the mines and what the first click is promised."""
+    score_mode: bool
     """A mine does not end the game (the CS520 report's scoring)."""
-    clue_reveal_prob: float = 1.0
+    clue_reveal_prob: float
     """A revealed safe cell shows its clue with this probability, else ``NO_CLUE``."""
-    clue_noise: ClueNoise | str = ClueNoise.EXACT
+    clue_noise: ClueNoise
     """``exact``, ``optimistic`` (shown <= true) or ``cautious`` (shown >= true)."""
-    obs_mode: ObsMode | str = ObsMode.BOARD
+    obs_mode: ObsMode
     """``board``, ``channels`` or ``dict`` (see :mod:`mswp_gym.encoding`)."""
-    flag_actions: bool = False
+    flag_actions: bool
     """Add the flag half of the action space."""
-    rewards: RewardConfig | dict[str, float] | None = None  # type: ignore[assignment]
-    """What each kind of step earns (default :class:`RewardConfig`)."""
-    max_steps: int | str | None = "auto"
+    rewards: RewardConfig
+    """What each kind of step earns."""
+    max_steps: int | str | None
     """Truncate after this many steps: an int >= 1, ``"auto"`` (2 per cell) or None (no limit);
-    kept as given, :attr:`step_limit` is the number."""
-    layout: np.ndarray | str | None = None
-    """The mines of ``first_click="fixed"``: a bool/0-1 array or a text picture."""
-    generator: Generator | None = None  # type: ignore[assignment]
+    kept as given (so ``replace`` with another size rescales ``"auto"``): :attr:`step_limit`
+    is the number."""
+    layout: np.ndarray | None
+    """``(rows, cols)`` read-only bool, the mines of ``first_click="fixed"``; None otherwise.
+    Given as a bool/0-1 array or a text picture (:mod:`mswp_gym.pictures`)."""
+    generator: Generator
     """Who places the mines (default: built from ``first_click`` and ``layout``). Inject one to
     change how, not what: its ``name`` must be the rule (e.g. eval's coupled generators)."""
 
-    def __post_init__(self, density: float | None, preset: str | None) -> None:
+    def __init__(  # noqa: PLR0913 - the envs' own arguments, one each
+        self,
+        rows: int | None = None,
+        cols: int | None = None,
+        mines: int | None = None,
+        *,
+        density: float | None = None,
+        preset: str | None = None,
+        first_click: FirstClick | str | None = None,
+        score_mode: bool = False,
+        clue_reveal_prob: float = 1.0,
+        clue_noise: ClueNoise | str = ClueNoise.EXACT,
+        obs_mode: ObsMode | str = ObsMode.BOARD,
+        flag_actions: bool = False,
+        rewards: RewardConfig | dict[str, float] | None = None,
+        max_steps: int | str | None = "auto",
+        layout: np.ndarray | str | None = None,
+        generator: Generator | None = None,
+    ) -> None:
         set_ = object.__setattr__
-        layout = self.layout
-        rule = self._rule()
-        generator = self.generator
+        if isinstance(generator, STOCK_GENERATORS):
+            # A stock generator is what first_click and layout already say (``replace`` passes it
+            # back): rebuild it from them, so that a replaced rule or layout takes effect.
+            first_click = generator.name if first_click is None else first_click
+            if isinstance(generator, FixedLayout) and layout is None:
+                layout = generator.mines_layout
+            generator = None
+        rule = _rule(first_click, generator, layout)
         if generator is None:
             generator = make_generator(rule, layout)
         elif layout is not None:
             raise ValueError("give layout or generator, not both")
         fixed = getattr(generator, "mines_layout", None) if rule == FirstClick.FIXED else None
-        rows, cols, mines = self.rows, self.cols, self.mines
+        stored_layout = None
         if fixed is not None:
             layout_mines = int(fixed.sum())
             if mines is not None and mines != layout_mines:
@@ -171,9 +203,9 @@ class GameConfig:
                     raise ValueError(f"{name}={given} but the layout has {actual} {name}")
             if density is not None:
                 raise ValueError(f"density={density} beside a layout: the layout fixes the mines")
-            rows, cols, mines = fixed.shape[0], fixed.shape[1], layout_mines
-            layout = fixed.copy()
-            layout.flags.writeable = False
+            rows, cols, mines = int(fixed.shape[0]), int(fixed.shape[1]), layout_mines
+            stored_layout = fixed.copy()
+            stored_layout.flags.writeable = False
         elif preset is not None:
             board = find_preset(preset)
             own_size = rows is None and cols is None
@@ -181,54 +213,36 @@ class GameConfig:
             cols = board.cols if cols is None else cols
             if mines is None and density is None and own_size:
                 mines = board.mines
-        rows, cols = check_size(DEFAULT_SIZE if rows is None else rows, DEFAULT_SIZE if cols is None else cols)
-        mines = resolve_mine_count(rows, cols, mines, density)
-        check_mines(rule, rows, cols, mines)
-        set_(self, "rows", rows)
-        set_(self, "cols", cols)
-        set_(self, "mines", int(mines))
+        size = check_size(DEFAULT_SIZE if rows is None else rows, DEFAULT_SIZE if cols is None else cols)
+        count = resolve_mine_count(*size, mines, density)
+        check_mines(rule, *size, count)
+        if not _is_number(clue_reveal_prob) or not 0.0 <= clue_reveal_prob <= 1.0:
+            raise ValueError(f"clue_reveal_prob must be a number in [0, 1], got {clue_reveal_prob!r}")
+        resolve_max_steps(max_steps, *size)
+        set_(self, "rows", size[0])
+        set_(self, "cols", size[1])
+        set_(self, "mines", int(count))
         set_(self, "first_click", rule)
-        set_(self, "layout", layout)
+        set_(self, "score_mode", check_bool("score_mode", score_mode))
+        set_(self, "clue_reveal_prob", float(clue_reveal_prob))
+        set_(self, "clue_noise", parse_choice(ClueNoise, clue_noise, "clue_noise"))
+        set_(self, "obs_mode", parse_choice(ObsMode, obs_mode, "obs_mode"))
+        set_(self, "flag_actions", check_bool("flag_actions", flag_actions))
+        set_(self, "rewards", _rewards(rewards))
+        set_(self, "max_steps", int(max_steps) if isinstance(max_steps, np.integer) else max_steps)
+        set_(self, "layout", stored_layout)
         set_(self, "generator", generator)
-        set_(self, "score_mode", check_bool("score_mode", self.score_mode))
-        set_(self, "flag_actions", check_bool("flag_actions", self.flag_actions))
-        set_(self, "obs_mode", parse_choice(ObsMode, self.obs_mode, "obs_mode"))
-        set_(self, "clue_noise", parse_choice(ClueNoise, self.clue_noise, "clue_noise"))
-        prob = self.clue_reveal_prob
-        if not _is_number(prob) or not 0.0 <= prob <= 1.0:
-            raise ValueError(f"clue_reveal_prob must be a number in [0, 1], got {prob!r}")
-        set_(self, "clue_reveal_prob", float(prob))
-        set_(self, "rewards", _rewards(self.rewards))
-        resolve_max_steps(self.max_steps, rows, cols)
-        if isinstance(self.max_steps, np.integer):
-            set_(self, "max_steps", int(self.max_steps))
-
-    def _rule(self) -> FirstClick:
-        given = self.first_click
-        generator = self.generator
-        if generator is not None:
-            name = getattr(generator, "name", None)
-            if not isinstance(name, str) or name not in tuple(FirstClick):
-                raise ValueError(
-                    f"a generator needs a name among {', '.join(FirstClick)}, got {name!r}"
-                )
-            if given is not None and given != name:
-                raise ValueError(f"first_click={given!r} but the generator's rule is {name!r}")
-            return FirstClick(name)
-        if given is None:
-            return FirstClick.FIXED if self.layout is not None else FirstClick.SAFE
-        return parse_choice(FirstClick, given, "first_click rule")
 
     # ------------------------------------------------------------ derived
     @property
     def cells(self) -> int:
         """``rows * cols``."""
-        return self.rows * self.cols  # type: ignore[operator]
+        return self.rows * self.cols
 
     @property
     def step_limit(self) -> int | None:
         """``max_steps`` as a number of steps (None: no limit)."""
-        return resolve_max_steps(self.max_steps, self.rows, self.cols)  # type: ignore[arg-type]
+        return resolve_max_steps(self.max_steps, self.rows, self.cols)
 
     @property
     def n_actions(self) -> int:
@@ -244,7 +258,7 @@ class GameConfig:
     def spec(self) -> GameSpec:
         """What an agent is told: size, mines and rules, never the layout."""
         return GameSpec(
-            self.rows, self.cols, self.mines, self.first_click, self.score_mode,  # type: ignore[arg-type]
+            self.rows, self.cols, self.mines, self.first_click, self.score_mode,
             self.clue_reveal_prob, str(self.clue_noise),
         )
 
@@ -257,21 +271,18 @@ class GameConfig:
             clue_noise=spec.clue_noise, **options,
         )
 
-    def as_kwargs(self) -> dict[str, Any]:
-        """Every field, as keyword arguments that rebuild an equal config."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GameConfig):
             return NotImplemented
         for f in fields(self):
             a, b = getattr(self, f.name), getattr(other, f.name)
-            if f.name == "layout" and a is not None and b is not None:
-                if not np.array_equal(a, b):
-                    return False
+            if f.name == "layout":
+                same = a is b or (a is not None and b is not None and np.array_equal(a, b))
             elif f.name == "generator" and self.first_click == FirstClick.FIXED:
                 continue  # a fixed generator is its layout, compared above
-            elif a != b:
+            else:
+                same = bool(a == b)
+            if not same:
                 return False
         return True
 
@@ -280,6 +291,21 @@ class GameConfig:
         return hash((self.rows, self.cols, self.mines, self.first_click, self.score_mode,
                      self.clue_reveal_prob, self.clue_noise, self.obs_mode, self.flag_actions,
                      self.rewards, self.max_steps, layout))
+
+
+def _rule(
+    given: FirstClick | str | None, generator: Generator | None, layout: np.ndarray | str | None
+) -> FirstClick:
+    if generator is not None:
+        name = getattr(generator, "name", None)
+        if not isinstance(name, str) or name not in tuple(FirstClick):
+            raise ValueError(f"a generator needs a name among {', '.join(FirstClick)}, got {name!r}")
+        if given is not None and given != name:
+            raise ValueError(f"first_click={given!r} but the generator's rule is {name!r}")
+        return FirstClick(name)
+    if given is None:
+        return FirstClick.FIXED if layout is not None else FirstClick.SAFE
+    return parse_choice(FirstClick, given, "first_click rule")
 
 
 def _rewards(rewards: object) -> RewardConfig:

@@ -231,6 +231,10 @@ def layout_values(array: np.ndarray) -> np.ndarray:
     return array.astype(bool)
 
 
+STOCK_GENERATORS = (AnyFirstClick, SafeFirstClick, OpeningFirstClick, FixedLayout)
+"""The generators of the four rules (the batched engine reproduces these, with its own draws)."""
+
+
 def fixed_from(layout: np.ndarray | str) -> FixedLayout:
     """A fixed generator from a bool array or a text picture (see :mod:`mswp_gym.pictures`).
 

@@ -27,22 +27,13 @@ from mswp_gym.config import GameConfig, resolve_max_steps
 from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
 from mswp_gym.encoding import encode, observation_space
 from mswp_gym.env import MinesweeperEnv, config_from_arguments
-from mswp_gym.generators import (
-    AnyFirstClick,
-    FixedLayout,
-    Generator,
-    OpeningFirstClick,
-    SafeFirstClick,
-    layout_values,
-)
+from mswp_gym.generators import STOCK_GENERATORS, Generator, layout_values
 from mswp_gym.render_rgb import render_rgb
 from mswp_gym.render_text import render_ansi
 from mswp_gym.rewards import RewardConfig
 
 PLACEMENTS: tuple[str, ...] = tuple(Placement)
 _PLAYING, _WON = int(Outcome.PLAYING), int(Outcome.WON)  # plain ints: enum lookups are slow
-STOCK_GENERATORS = (AnyFirstClick, SafeFirstClick, OpeningFirstClick, FixedLayout)
-"""The generators the batched placement reproduces (same rules, its own draws)."""
 CLUE_STREAM = 0xC1E5
 """Third word of the seed of a board's clue-draw stream (batched placement, uncertain clues)."""
 PER_BOARD: frozenset[str] = frozenset({"action_masks", "render", "visible"})

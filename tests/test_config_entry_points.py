@@ -9,6 +9,7 @@ an equal config.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import gymnasium as gym
@@ -198,3 +199,17 @@ def test_generator__is_injected_not_assigned() -> None:
     venv = MinesweeperVectorEnv(2, generator=generator, placement="generator")
     venv.reset(seed=0)
     assert venv.generator is generator
+
+
+def test_game_config__replace_rebuilds_and_validates() -> None:
+    config = GameConfig(first_click="safe", max_steps="auto")
+    opening = replace(config, first_click="opening")
+    assert opening.first_click is FirstClick.OPENING and opening.generator.name == "opening"
+    bigger = replace(config, rows=16, cols=16)
+    assert bigger.step_limit == 2 * 256 and bigger.mines == 10
+    fixed = GameConfig(layout="*.\n..")
+    assert replace(fixed, score_mode=True).layout.sum() == 1
+    with pytest.raises(ValueError, match="rows=3 but the layout has 2 rows"):
+        replace(fixed, rows=3)
+    with pytest.raises(TypeError, match="flag_actions must be True or False, got 'yes'"):
+        replace(config, flag_actions="yes")
