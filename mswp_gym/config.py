@@ -160,7 +160,7 @@ class GameConfig:
     """Who places the mines (default: built from ``first_click`` and ``layout``). Inject one to
     change how, not what: its ``name`` must be the rule (e.g. eval's coupled generators)."""
 
-    def __init__(  # noqa: PLR0913 - the envs' own arguments, one each
+    def __init__(
         self,
         rows: int | None = None,
         cols: int | None = None,
