@@ -108,8 +108,8 @@ class MinesweeperEnv(gym.Env[Any, int]):
 
     ## Starting state
     Every cell hidden. Where the mines go is decided by the ``first_click`` rule: ``any`` places
-    them at reset, ``safe`` and ``opening`` at the first reveal (never under it / never around
-    it), ``fixed`` uses ``layout``. One RNG: ``reset(seed=s)`` fixes the whole game.
+    them at reset, ``safe`` and ``opening`` at the first real reveal (never under it / never
+    around it; a no-op reveal of a flagged cell places nothing), ``fixed`` uses ``layout``. One RNG: ``reset(seed=s)`` fixes the whole game.
 
     ## Episode end
     Terminated on a win or a loss (score mode: when every safe cell is revealed). Truncated after
@@ -127,17 +127,26 @@ class MinesweeperEnv(gym.Env[Any, int]):
     (mines never stepped on, i.e. identified safely).
 
     ## Arguments
-    ``rows``, ``cols`` (>= 1); ``mines`` or ``density`` (default: the Beginner density);
-    ``first_click`` (``any``/``safe``/``opening``/``fixed``; default ``safe``, or ``fixed`` with
-    ``layout``); ``rewards`` (RewardConfig or dict); ``obs_mode``; ``flag_actions``;
-    ``score_mode``; ``render_mode`` (``ansi``, ``rgb_array``, ``human``); ``layout`` (bool array
-    or text picture, for ``fixed``); ``max_steps`` (an int, ``"auto"`` or None); ``clue_reveal_prob`` (a revealed safe cell
-    shows its clue with this probability, else ``NO_CLUE``) and ``clue_noise`` (``exact``,
-    ``optimistic``: shown <= true, ``cautious``: shown >= true), the CS520 report's uncertain
-    clues (see :mod:`mswp_gym.clues`; under any uncertainty there is no flood fill).
+    ``rows``, ``cols`` (>= 1, at most :data:`~mswp_gym.generators.MAX_CELLS` = 1,000,000 cells);
+    ``mines`` or ``density`` (default: the Beginner density); ``preset`` (the board where none is
+    given; the registered ids pass theirs, so every other argument works through ``gym.make``);
+    ``first_click`` (``any``/``safe``/``opening``/``fixed``, a :class:`~mswp_gym.choices.FirstClick`
+    or its string; default ``safe``, or ``fixed`` with ``layout``); ``rewards`` (RewardConfig or
+    dict); ``obs_mode``; ``flag_actions``; ``score_mode``; ``render_mode`` (``ansi``,
+    ``rgb_array``, ``human``); ``layout`` (bool or 0/1 array, or text picture, for ``fixed``);
+    ``generator`` (who places the mines, injected; its ``name`` is the rule); ``max_steps`` (an
+    int, ``"auto"`` or None); ``clue_reveal_prob`` (a revealed safe cell shows its clue with this
+    probability, else ``NO_CLUE``) and ``clue_noise`` (``exact``, ``optimistic``: shown <= true,
+    ``cautious``: shown >= true), the CS520 report's uncertain clues (see :mod:`mswp_gym.clues`;
+    under any uncertainty there is no flood fill). Or ``config``: a
+    :class:`~mswp_gym.config.GameConfig` holding all of these but ``render_mode`` (not both).
+    Every argument is checked once, by :class:`~mswp_gym.config.GameConfig`: the vector env and
+    the SB3 adapter accept and refuse exactly the same values.
 
     ## Version history
-    * v0: first release; the default ``max_steps="auto"`` step limit since issue 15.
+    * v0: first release; the default ``max_steps="auto"`` step limit since issue 15; since issue
+      16 one validated :class:`~mswp_gym.config.GameConfig`, the board limit, the ids passing only
+      their preset, and mines placed at the first *real* reveal (not at a no-op on a flag).
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium reads it as a class attribute

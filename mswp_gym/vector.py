@@ -123,13 +123,18 @@ class MinesweeperVectorEnv(VectorEnv):
 
     ## Arguments
     ``num_envs`` (B >= 1) and the single env's arguments (``rows``, ``cols``, ``mines``,
-    ``density``, ``first_click``, ``rewards``, ``obs_mode``, ``flag_actions``, ``score_mode``,
-    ``render_mode`` (``ansi``/``rgb_array``: a tuple of B frames), ``layout``, ``max_steps``),
-    plus ``max_episode_steps`` (alias of ``max_steps``, as ``make_vec`` passes it),
-    ``autoreset_mode`` (an ``AutoresetMode`` or its value string), ``placement``
-    (``batched``/``generator``) and ``flood`` (``bigint``/``bits``/``dense``, see
-    :mod:`mswp_gym.batch_flood`). ``layout`` may also be a ``(B, rows, cols)`` stack, one fixed
-    layout per board (same mine count).
+    ``density``, ``preset``, ``first_click``, ``rewards``, ``obs_mode``, ``flag_actions``,
+    ``score_mode``, ``render_mode`` (``ansi``/``rgb_array``: a tuple of B frames), ``layout``,
+    ``generator`` (needs ``placement="generator"``), ``max_steps``, ``clue_reveal_prob``,
+    ``clue_noise``, or ``config``), checked by the same :class:`~mswp_gym.config.GameConfig`, so
+    both envs accept and refuse the same values; plus ``max_episode_steps`` (alias of
+    ``max_steps``, as ``make_vec`` passes it), ``autoreset_mode`` (an ``AutoresetMode`` or its
+    value string), ``placement`` (``batched``/``generator``) and ``flood``
+    (``bigint``/``bits``/``dense``, see :mod:`mswp_gym.batch_flood`). ``layout`` may also be a
+    ``(B, rows, cols)`` stack, one fixed layout per board (same mine count). Uncertain clues are
+    drawn per board, one draw per safe reveal, from the board's own stream (with
+    ``placement="generator"`` the single env's ``np_random``: the same games); ``step()`` before
+    ``reset()`` raises, and actions must be integers, as in the single env.
 
     ## Version history
     * v0: first release.
