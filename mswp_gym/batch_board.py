@@ -13,9 +13,10 @@ import numpy as np
 
 from mswp_gym.batch_flood import MAX_BITS_COLS, flood_bigint, flood_bits, flood_dense, pack_rows
 from mswp_gym.batch_place import batch_neighbour_counts, block_table
+from mswp_gym.choices import BatchFlood
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, Outcome
 
-FLOOD_METHODS: tuple[str, ...] = ("bigint", "bits", "dense")
+FLOOD_METHODS: tuple[str, ...] = tuple(m.value for m in BatchFlood)
 _PLAYING, _WON, _LOST, _CLEARED = (
     int(o) for o in (Outcome.PLAYING, Outcome.WON, Outcome.LOST, Outcome.CLEARED)
 )  # plain ints: enum lookups are slow in a hot path

@@ -30,7 +30,7 @@ import numpy as np
 from mswp_gym.cells import Cell, region_around
 from mswp_gym.choices import FirstClick, parse_choice
 
-GENERATOR_NAMES: tuple[str, ...] = tuple(FirstClick)
+GENERATOR_NAMES: tuple[str, ...] = tuple(m.value for m in FirstClick)
 
 MAX_CELLS = 1_000_000
 """The largest board any env accepts, in cells (1000x1000).

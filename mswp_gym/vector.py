@@ -32,7 +32,7 @@ from mswp_gym.render_rgb import render_rgb
 from mswp_gym.render_text import render_ansi
 from mswp_gym.rewards import RewardConfig
 
-PLACEMENTS: tuple[str, ...] = tuple(Placement)
+PLACEMENTS: tuple[str, ...] = tuple(m.value for m in Placement)
 _PLAYING, _WON = int(Outcome.PLAYING), int(Outcome.WON)  # plain ints: enum lookups are slow
 CLUE_STREAM = 0xC1E5
 """Third word of the seed of a board's clue-draw stream (batched placement, uncertain clues)."""
