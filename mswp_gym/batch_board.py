@@ -13,9 +13,10 @@ import numpy as np
 
 from mswp_gym.batch_flood import MAX_BITS_COLS, flood_bigint, flood_bits, flood_dense, pack_rows
 from mswp_gym.batch_place import batch_neighbour_counts, block_table
+from mswp_gym.choices import BatchFlood
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, Outcome
 
-FLOOD_METHODS: tuple[str, ...] = ("bigint", "bits", "dense")
+FLOOD_METHODS: tuple[str, ...] = tuple(m.value for m in BatchFlood)
 _PLAYING, _WON, _LOST, _CLEARED = (
     int(o) for o in (Outcome.PLAYING, Outcome.WON, Outcome.LOST, Outcome.CLEARED)
 )  # plain ints: enum lookups are slow in a hot path
@@ -144,7 +145,9 @@ class BatchBoards:
         flat = (boards * self.cells)[:, None] + self._around[cells]
         return self._flat_revealed[flat].any(axis=1)
 
-    def reveal(self, boards: np.ndarray, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def reveal(
+        self, boards: np.ndarray, cells: np.ndarray, shown: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Open one hidden, placed cell on each of ``boards`` (one click per board).
 
         A mine ends the game (``LOST``) or, in score mode, shows ``EXPLODED``; a safe zero opens
@@ -154,6 +157,9 @@ class BatchBoards:
         Args:
             boards: ``(k,)`` distinct board indices of live, placed games.
             cells: ``(k,)`` flat cells, each hidden on its board.
+            shown: ``(k,)`` int8 codes the clicked safe cells show under an uncertain clue model
+                (:mod:`mswp_gym.clues`; entries of mines are ignored); then nothing floods, as
+                in :class:`~mswp_gym.board.Board`. None: exact clues.
 
         Returns:
             ``(opened, hit_mine)``: ``(k,)`` int32 cells newly revealed (a mine counts as one) and
@@ -175,8 +181,12 @@ class BatchBoards:
         else:
             safe = None
             safe_boards, safe_cells, safe_flat = boards, cells, flat
-        clues = self._flat_counts[safe_flat]
-        single = clues > 0
+        if shown is not None:
+            clues = shown if safe is None else shown[safe]
+            single = np.ones(safe_flat.size, dtype=bool)
+        else:
+            clues = self._flat_counts[safe_flat]
+            single = clues > 0
         one_flat = safe_flat[single]
         self._flat_revealed[one_flat] = True
         self._flat_visible[one_flat] = clues[single]

@@ -10,6 +10,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Final
 
+from mswp_gym.choices import FirstClick  # noqa: F401 - re-exported from its old home
+
 HIDDEN: Final[int] = -1
 """A cell the player has not revealed and has not flagged."""
 
@@ -40,11 +42,3 @@ class Outcome(IntEnum):
     """A mine was revealed (in score mode the game goes on instead)."""
     CLEARED = 3
     """Score mode: every safe cell revealed after stepping on at least one mine."""
-
-
-class FirstClick(str):
-    """Names of the first-click rules (see :mod:`mswp_gym.generators`)."""
-
-    ANY: Final[str] = "any"
-    SAFE: Final[str] = "safe"
-    OPENING: Final[str] = "opening"

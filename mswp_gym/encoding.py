@@ -14,9 +14,10 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from mswp_gym.choices import ObsMode
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, MAX_CODE, MIN_CODE, NO_CLUE
 
-OBS_MODES: tuple[str, ...] = ("board", "channels", "dict")
+OBS_MODES: tuple[str, ...] = tuple(m.value for m in ObsMode)
 CHANNEL_CODES = np.array([*range(9), HIDDEN, FLAGGED, EXPLODED, NO_CLUE], dtype=np.int8)
 N_CHANNELS = len(CHANNEL_CODES)
 _CODES_3D = CHANNEL_CODES[:, None, None]

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from mswp_gym.cells import neighbour_table
+from mswp_gym.choices import FloodMethod
 
 if TYPE_CHECKING:
     from mswp_gym.board import Board
@@ -31,7 +32,7 @@ TINY_BOARD_CELLS = 128
 SMALL_BOARD_CELLS = 4096
 """Boards with at most this many cells (and more than :data:`TINY_BOARD_CELLS`) use the walk."""
 
-METHODS: tuple[str, ...] = ("rings", "walk", "layers")
+METHODS: tuple[str, ...] = tuple(m.value for m in FloodMethod)
 """The flood-fill implementations, all with the same result."""
 
 _ZERO_BYTE = bytes([1] + [0] * 255)

@@ -54,7 +54,9 @@ class MinesweeperSB3VecEnv(VecEnv):
         venv: an existing :class:`MinesweeperVectorEnv` with ``autoreset_mode=SAME_STEP``
             (give either this or ``num_envs`` and the env's keyword arguments).
         **env_kwargs: arguments of :class:`MinesweeperVectorEnv` (``rows``, ``cols``, ``mines``,
-            ``obs_mode``, ``rewards``...); ``autoreset_mode`` is always ``SAME_STEP``.
+            ``obs_mode``, ``rewards``, ``clue_reveal_prob``, ``clue_noise``... or ``config``, a
+            :class:`~mswp_gym.config.GameConfig`), checked as the single env checks them;
+            ``autoreset_mode`` is always ``SAME_STEP``.
 
     Raises:
         ValueError: for a ``venv`` that does not reset in the same step, or both ``venv`` and

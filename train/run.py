@@ -35,6 +35,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 from tqdm import tqdm
 
 from mswp_gym.atomic import check_output_folder, remove_stale_temporaries, write_text_atomic
+from mswp_gym.config import GameConfig
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.lifetime import die_with_parent
 from mswp_gym.presets import preset
@@ -112,13 +113,13 @@ def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
     def factory() -> MinesweeperEnv:
         if os.getpid() != parent:  # a SubprocVecEnv worker: end with the run
             die_with_parent(parent)
-        return MinesweeperEnv(spec.rows, spec.cols, spec.mines, first_click=spec.first_click)
+        return MinesweeperEnv(config=config)
 
+    config = GameConfig.from_spec(spec)
     if settings.vec_env == "native":
         from mswp_gym.sb3_vec import MinesweeperSB3VecEnv
 
-        native = MinesweeperSB3VecEnv(settings.n_envs, rows=spec.rows, cols=spec.cols,
-                                      mines=spec.mines, first_click=spec.first_click)
+        native = MinesweeperSB3VecEnv(settings.n_envs, config=config)
         return TimedVecMonitor(native, info_keywords=("is_success",))
     makers: list[Callable[[], gym.Env]] = [factory] * settings.n_envs
     env: VecEnv = DummyVecEnv(makers) if settings.vec_env == "dummy" else SubprocVecEnv(makers)

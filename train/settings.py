@@ -19,8 +19,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from mswp_gym.choices import FirstClick
 from mswp_gym.cli import OneLineParser
-from mswp_gym.generators import check_mines, check_size
+from mswp_gym.config import GameConfig
 from mswp_gym.presets import PRESETS, preset
 from train.generalist import parse_boards
 
@@ -29,7 +30,7 @@ ALGOS: tuple[str, ...] = ("ppo", "imitation", "imitation+ppo")
 VEC_ENVS: tuple[str, ...] = ("dummy", "subproc", "native")
 DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda")
 LABELS: tuple[str, ...] = ("solver", "truth")
-FIRST_CLICKS: tuple[str, ...] = ("any", "safe", "opening")
+FIRST_CLICKS: tuple[str, ...] = tuple(r.value for r in FirstClick if r != FirstClick.FIXED)
 MAX_SEED = 2**32 - 1
 """SB3 seeds NumPy's legacy global generator, which takes seeds below 2**32."""
 
@@ -205,8 +206,7 @@ class TrainSettings:
                 raise ValueError(f"boards={self.boards!r} (a generalist run) needs algo imitation, "
                                  f"got {self.algo!r}")
         rows, cols, mines = self.board
-        check_size(rows, cols)
-        check_mines(self.first_click, rows, cols, mines)
+        GameConfig(rows, cols, mines, first_click=self.first_click)  # the envs' own checks
         for name in ("total_timesteps", "dagger_iterations", "eval_games", "final_eval_games",
                      "blocks"):
             if getattr(self, name) < 0:

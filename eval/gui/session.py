@@ -78,9 +78,7 @@ class HeatMap:
 
 def make_env(board: BoardSetup) -> MinesweeperEnv:
     """The env for ``board`` (raises ValueError/TypeError naming a bad size, count or rule)."""
-    return MinesweeperEnv(
-        board.rows, board.cols, board.mines, first_click=board.first_click, flag_actions=True
-    )
+    return MinesweeperEnv(config=board.game_config())
 
 
 class GameSession:
