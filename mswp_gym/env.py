@@ -13,12 +13,12 @@ from mswp_gym.board import Board, hidden_view
 from mswp_gym.cells import neighbour_table
 from mswp_gym.clues import ClueModel
 from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
-from mswp_gym.drawing import INSTALL_HINT, pygame_available
 from mswp_gym.encoding import check_obs_mode, encode, observation_space
 from mswp_gym.generators import Generator, check_mines, check_size, make_generator
 from mswp_gym.masks import action_mask, clear_action_mask, update_action_mask
-from mswp_gym.render_rgb import render_rgb
-from mswp_gym.render_text import render_ansi
+from mswp_gym.render.drawing import INSTALL_HINT, pygame_available
+from mswp_gym.render.rgb import render_rgb
+from mswp_gym.render.text import render_ansi
 from mswp_gym.rewards import RewardConfig
 from mswp_gym.spec import GameSpec
 
@@ -290,7 +290,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         if self.render_mode == "rgb_array":
             return frame
         if self._viewer is None:
-            from mswp_gym.viewer import HumanViewer
+            from mswp_gym.render.viewer import HumanViewer
 
             self._viewer = HumanViewer()
         self._viewer.show(frame, self.metadata["render_fps"])

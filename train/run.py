@@ -103,7 +103,7 @@ def run_name(settings: TrainSettings, now: datetime) -> str:
 
 def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
     """``n_envs`` board envs (DummyVecEnv, SubprocVecEnv, or the batched native
-    :class:`mswp_gym.sb3_vec.MinesweeperSB3VecEnv`), with episode stats (VecMonitor)."""
+    :class:`mswp_gym.vector.sb3_vec.MinesweeperSB3VecEnv`), with episode stats (VecMonitor)."""
 
     parent = os.getpid()
 
@@ -113,7 +113,7 @@ def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
         return MinesweeperEnv(spec.rows, spec.cols, spec.mines, first_click=spec.first_click)
 
     if settings.vec_env == "native":
-        from mswp_gym.sb3_vec import MinesweeperSB3VecEnv
+        from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
 
         native = MinesweeperSB3VecEnv(settings.n_envs, rows=spec.rows, cols=spec.cols,
                                       mines=spec.mines, first_click=spec.first_click)

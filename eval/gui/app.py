@@ -25,7 +25,7 @@ from eval.gui.widgets import MUTED_RGB, Button, Fonts, draw_button, draw_text, w
 from mswp_gym.atomic import atomic_path
 from mswp_gym.cells import Cell
 from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
-from mswp_gym.drawing import (
+from mswp_gym.render.drawing import (
     board_surface,
     cell_at,
     draw_cell_outline,

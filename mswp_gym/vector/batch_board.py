@@ -3,7 +3,7 @@
 :class:`BatchBoards` is the batched counterpart of :class:`mswp_gym.board.Board`: the same rules
 (reveal, flood fill, flags, win/loss, score mode) applied to ``k`` boards per call with whole-batch
 array operations, never a Python loop over boards. Boards are flat: cell ``row*cols + col``.
-Who places the mines is the caller's business (:mod:`mswp_gym.batch_place`); this module only
+Who places the mines is the caller's business (:mod:`mswp_gym.vector.batch_place`); this module only
 takes finished layouts.
 """
 
@@ -11,9 +11,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from mswp_gym.batch_flood import MAX_BITS_COLS, flood_bigint, flood_bits, flood_dense, pack_rows
-from mswp_gym.batch_place import batch_neighbour_counts, block_table
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, Outcome
+from mswp_gym.vector.batch_flood import (
+    MAX_BITS_COLS,
+    flood_bigint,
+    flood_bits,
+    flood_dense,
+    pack_rows,
+)
+from mswp_gym.vector.batch_place import batch_neighbour_counts, block_table
 
 FLOOD_METHODS: tuple[str, ...] = ("bigint", "bits", "dense")
 _PLAYING, _WON, _LOST, _CLEARED = (
@@ -58,7 +64,7 @@ class BatchBoards:
             cols: board columns, at least 1.
             score_mode: a revealed mine shows ``EXPLODED`` and the game goes on.
             flood: ``"bigint"`` (default), ``"bits"`` (boards up to 64 columns) or ``"dense"``;
-                see :mod:`mswp_gym.batch_flood`.
+                see :mod:`mswp_gym.vector.batch_flood`.
 
         Raises:
             ValueError: for a bad size or flood method.

@@ -4,8 +4,8 @@
   :class:`agents.solver.SolverAgent`, unchanged (a ``NO_CLUE`` cell is a revealed safe cell that
   constrains nothing, which the solver already reads correctly);
 * ``optimistic`` / ``cautious`` clues: certain cells from the sound bounded inference
-  (:mod:`agents.bounded`) and from exhaustive enumeration, then the lowest posterior mine
-  probability (:mod:`agents.noise_probability`), ties broken by the seeded Generator.
+  (:mod:`agents.logic.bounded`) and from exhaustive enumeration, then the lowest posterior mine
+  probability (:mod:`agents.solver.noise.probability`), ties broken by the seeded Generator.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 
 from agents.base import Explanation
-from agents.bounded import BoundedKnowledge
-from agents.noise_probability import DEFAULT_NOISE_BUDGET, NoisyAnalysis, noisy_analysis
+from agents.logic.bounded import BoundedKnowledge
 from agents.observe import ObservationFeeder
 from agents.solver import SolverAgent
+from agents.solver.noise.probability import DEFAULT_NOISE_BUDGET, NoisyAnalysis, noisy_analysis
 from mswp_gym.cells import to_cell, to_index
 from mswp_gym.constants import FLAGGED, HIDDEN
 from mswp_gym.spec import GameSpec

@@ -2,8 +2,8 @@
 
 ``gymnasium.make_vec("Minesweeper-v0", num_envs=B, vectorization_mode="vector_entry_point")``
 builds :class:`MinesweeperVectorEnv`; so does calling the class directly. The game logic lives in
-:mod:`mswp_gym.batch_board` (state and moves), :mod:`mswp_gym.batch_place` (mine placement and
-clues), :mod:`mswp_gym.batch_flood` (flood fill) and :mod:`mswp_gym.batch_rng` (per-board random
+:mod:`mswp_gym.vector.batch_board` (state and moves), :mod:`mswp_gym.vector.batch_place` (mine placement and
+clues), :mod:`mswp_gym.vector.batch_flood` (flood fill) and :mod:`mswp_gym.vector.batch_rng` (per-board random
 streams); this module is the adapter that adds spaces, rewards, info, seeding and autoreset.
 """
 
@@ -18,18 +18,18 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from mswp_gym.batch_board import BatchBoards
-from mswp_gym.batch_place import place_mines
-from mswp_gym.batch_rng import seeds_to_uint64, stream_keys
 from mswp_gym.cells import to_cell
 from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
 from mswp_gym.encoding import check_obs_mode, encode, observation_space
 from mswp_gym.env import MinesweeperEnv, resolve_max_steps, resolve_mine_count
 from mswp_gym.generators import Generator, check_mines, check_size, fixed_from, make_generator
-from mswp_gym.render_rgb import render_rgb
-from mswp_gym.render_text import render_ansi
+from mswp_gym.render.rgb import render_rgb
+from mswp_gym.render.text import render_ansi
 from mswp_gym.rewards import RewardConfig
 from mswp_gym.spec import GameSpec
+from mswp_gym.vector.batch_board import BatchBoards
+from mswp_gym.vector.batch_place import place_mines
+from mswp_gym.vector.batch_rng import seeds_to_uint64, stream_keys
 
 PLACEMENTS: tuple[str, ...] = ("batched", "generator")
 _PLAYING, _WON = int(Outcome.PLAYING), int(Outcome.WON)  # plain ints: enum lookups are slow
@@ -91,7 +91,7 @@ class MinesweeperVectorEnv(VectorEnv):
     board's first reveal, ``fixed`` from ``layout``). ``reset(seed=s)`` gives board ``i`` the
     seed ``s + i`` (a list gives one seed per board), as ``SyncVectorEnv`` does. With
     ``placement="batched"`` (default) board ``i``'s ``k``-th layout since that reset comes from
-    its own counter-based stream (:mod:`mswp_gym.batch_rng`), drawn for all boards in one go:
+    its own counter-based stream (:mod:`mswp_gym.vector.batch_rng`), drawn for all boards in one go:
     reproducible, and independent of what the other boards do. ``placement="generator"`` instead
     keeps one ``np.random.Generator`` per board seeded like the single env's ``np_random`` and
     calls the single env's generator for each board (a Python loop over the boards being placed):
@@ -125,7 +125,7 @@ class MinesweeperVectorEnv(VectorEnv):
     plus ``max_episode_steps`` (alias of ``max_steps``, as ``make_vec`` passes it),
     ``autoreset_mode`` (an ``AutoresetMode`` or its value string), ``placement``
     (``batched``/``generator``) and ``flood`` (``bigint``/``bits``/``dense``, see
-    :mod:`mswp_gym.batch_flood`). ``layout`` may also be a ``(B, rows, cols)`` stack, one fixed
+    :mod:`mswp_gym.vector.batch_flood`). ``layout`` may also be a ``(B, rows, cols)`` stack, one fixed
     layout per board (same mine count).
 
     ## Version history
