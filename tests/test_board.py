@@ -178,11 +178,11 @@ def test_view_pictures__round_trip_and_errors() -> None:
 
 def test_board__bad_layouts_and_options_are_named() -> None:
     from mswp_gym.clues import ClueModel
-    from mswp_gym.floodfill import reveal_region
+    from mswp_gym.floodfill import flood_region
 
     with pytest.raises(ValueError, match=r"non-empty 2-D array, got shape \(3,\)"):
         Board(np.zeros(3, dtype=bool))
     with pytest.raises(ValueError, match="uncertain clues need an rng"):
         Board(np.zeros((2, 2), dtype=bool), clues=ClueModel(noise="cautious"))
     with pytest.raises(ValueError, match="unknown flood-fill method 'bfs'"):
-        reveal_region(Board(np.zeros((2, 2), dtype=bool)), 0, 0, method="bfs")
+        flood_region(np.zeros((2, 2), dtype=np.int8), np.zeros((2, 2), dtype=bool), 0, 0, method="bfs")

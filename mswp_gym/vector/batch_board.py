@@ -22,9 +22,6 @@ from mswp_gym.vector.batch_flood import (
 from mswp_gym.vector.batch_place import batch_neighbour_counts, block_table
 
 FLOOD_METHODS: tuple[str, ...] = ("bigint", "bits", "dense")
-_PLAYING, _WON, _LOST, _CLEARED = (
-    int(o) for o in (Outcome.PLAYING, Outcome.WON, Outcome.LOST, Outcome.CLEARED)
-)  # plain ints: enum lookups are slow in a hot path
 MINE_COUNT = 9
 """``counts`` entry of a mine cell: above every clue (0..8)."""
 
@@ -125,7 +122,7 @@ class BatchBoards:
         self.revealed[boards] = False
         self.flagged[boards] = False
         self.visible[boards] = HIDDEN
-        self.outcome[boards] = _PLAYING
+        self.outcome[boards] = Outcome.PLAYING.value
         self.placed[boards] = False
         self.safe_revealed[boards] = 0
         self.exploded[boards] = 0
@@ -175,7 +172,7 @@ class BatchBoards:
                 self._flat_visible[mine_flat] = EXPLODED
                 self.exploded[mine_boards] += 1
             else:
-                self.outcome[mine_boards] = _LOST
+                self.outcome[mine_boards] = Outcome.LOST.value
             safe = ~hit_mine
             safe_boards, safe_cells, safe_flat = boards[safe], cells[safe], flat[safe]
         else:
@@ -198,7 +195,9 @@ class BatchBoards:
         self.safe_revealed[safe_boards] += gained
         cleared = safe_boards[self.safe_revealed[safe_boards] == self.safe_total[safe_boards]]
         if cleared.size:
-            self.outcome[cleared] = np.where(self.exploded[cleared] == 0, _WON, _CLEARED)
+            self.outcome[cleared] = np.where(
+                self.exploded[cleared] == 0, Outcome.WON.value, Outcome.CLEARED.value
+            )
         return opened, hit_mine
 
     def toggle_flags(self, boards: np.ndarray, cells: np.ndarray) -> np.ndarray:

@@ -32,7 +32,6 @@ from mswp_gym.vector.batch_place import place_mines
 from mswp_gym.vector.batch_rng import seeds_to_uint64, stream_keys
 
 PLACEMENTS: tuple[str, ...] = ("batched", "generator")
-_PLAYING, _WON = int(Outcome.PLAYING), int(Outcome.WON)  # plain ints: enum lookups are slow
 PER_BOARD: frozenset[str] = frozenset({"action_masks", "render", "visible"})
 """Names :meth:`MinesweeperVectorEnv.call` splits into one result per board."""
 AUTORESET_MODES: tuple[AutoresetMode, ...] = (
@@ -336,7 +335,7 @@ class MinesweeperVectorEnv(VectorEnv):
             self._reveal(live_boards[reveal], live_actions[reveal], rewards)
             flag = ~reveal
             self._toggle(live_boards[flag], live_actions[flag] - self._cells, rewards)
-        terminated = boards.outcome != _PLAYING
+        terminated = boards.outcome != Outcome.PLAYING.value
         if self.max_steps is not None:
             truncated = ~terminated & (self._steps >= self.max_steps)
         else:
@@ -557,7 +556,7 @@ class MinesweeperVectorEnv(VectorEnv):
         informed[later] = state.has_revealed_neighbour(boards[later], cells[later])
         self._reveals[boards] += 1
         _, hit_mine = state.reveal(boards, cells)
-        won = state.outcome[boards] == _WON
+        won = state.outcome[boards] == Outcome.WON.value
         r = self.rewards
         # Lowest priority first, so each later line overrides: loss > win > first move > informed.
         earned = np.where(informed, r.progress, r.guess)
@@ -592,7 +591,7 @@ class MinesweeperVectorEnv(VectorEnv):
             "mines_left": (self.mines - flags) * np.ones(self.num_envs, dtype=np.int64),
             "steps": self._steps.copy(),
             "invalid_actions": self._invalid.copy(),
-            "is_success": outcome == _WON,
+            "is_success": outcome == Outcome.WON.value,
         }
         if self.score_mode:
             exploded = state.exploded.astype(np.int64)
