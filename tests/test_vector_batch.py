@@ -8,7 +8,7 @@ import pytest
 from mswp_gym.board import Board
 from mswp_gym.cells import neighbour_counts, region_around, to_cell, to_index
 from mswp_gym.constants import HIDDEN, Outcome
-from mswp_gym.masks import action_mask
+from mswp_gym.masks import action_mask, batch_action_mask
 from mswp_gym.vector.batch_board import BatchBoards
 from mswp_gym.vector.batch_flood import (
     flood_bigint,
@@ -19,7 +19,6 @@ from mswp_gym.vector.batch_flood import (
 )
 from mswp_gym.vector.batch_place import batch_neighbour_counts, block_table, place_mines
 from mswp_gym.vector.batch_rng import seeds_to_uint64, stream_keys
-from mswp_gym.vector.vector_env import batch_action_mask
 
 SIZES = [
     (1, 1),

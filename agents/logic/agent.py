@@ -11,7 +11,7 @@ from agents.logic.guessing import GLOBAL, RANDOM, check_policy, least_risky, ris
 from agents.logic.indexed import IndexedMinesweeperAI
 from agents.observe import ObservationFeeder
 from mswp_gym.cells import to_index
-from mswp_gym.constants import FLAGGED, HIDDEN
+from mswp_gym.constants import is_unknown
 from mswp_gym.spec import GameSpec
 
 ENGINES: dict[str, type[MinesweeperAI | IndexedMinesweeperAI]] = {
@@ -138,7 +138,7 @@ class LogicAgent(SeededAgent):
         state = (len(self.ai.mines), len(self.ai.safes), len(self.ai.moves_made))
         if self._undetermined_cache is not None and self._undetermined_cache[0] == state:
             return self._undetermined_cache[1]
-        undetermined = (board == HIDDEN) | (board == FLAGGED)  # flags are notes, not knowledge
+        undetermined = is_unknown(board)  # flags are notes, not knowledge
         # Known mines only grow, so their mask is rebuilt only when the set has grown.
         if len(self.ai.mines) != self._mines_counted:
             self._mines_mask = np.zeros(board.shape, dtype=bool)

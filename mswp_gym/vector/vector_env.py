@@ -19,10 +19,11 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from mswp_gym.cells import to_cell
-from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
+from mswp_gym.constants import HIDDEN, Outcome
 from mswp_gym.encoding import check_obs_mode, encode, observation_space
 from mswp_gym.env import MinesweeperEnv, resolve_max_steps, resolve_mine_count
 from mswp_gym.generators import Generator, check_mines, check_size, fixed_from, make_generator
+from mswp_gym.masks import batch_action_mask
 from mswp_gym.render.rgb import render_rgb
 from mswp_gym.render.text import render_ansi
 from mswp_gym.rewards import RewardConfig
@@ -39,23 +40,6 @@ AUTORESET_MODES: tuple[AutoresetMode, ...] = (
     AutoresetMode.SAME_STEP,
     AutoresetMode.DISABLED,
 )
-
-
-def batch_action_mask(visible: np.ndarray, flag_actions: bool = False) -> np.ndarray:
-    """:func:`mswp_gym.masks.action_mask` for a batch: row ``i`` is board ``i``'s mask.
-
-    Args:
-        visible: ``(B, rows*cols)`` int8 visible boards.
-        flag_actions: whether the action space carries the flag half.
-
-    Returns:
-        ``(B, rows*cols)`` int8 (``(B, 2*rows*cols)`` with flag actions), 1 = legal.
-    """
-    reveal = (visible == HIDDEN).view(np.int8)
-    if not flag_actions:
-        return reveal
-    flag = reveal | (visible == FLAGGED).view(np.int8)
-    return np.concatenate((reveal, flag), axis=1)
 
 
 def _equal(a: Any, b: Any) -> bool:

@@ -20,7 +20,7 @@ from agents.observe import ObservationFeeder
 from agents.solver import SolverAgent
 from agents.solver.noise.probability import DEFAULT_NOISE_BUDGET, NoisyAnalysis, noisy_analysis
 from mswp_gym.cells import to_cell, to_index
-from mswp_gym.constants import FLAGGED, HIDDEN
+from mswp_gym.constants import is_unknown
 from mswp_gym.spec import GameSpec
 
 TIE_TOLERANCE = 1e-9
@@ -108,7 +108,7 @@ class NoisySolverAgent(SolverAgent):
             return Explanation(move=dict(self._last))
         cols = self._noisy_board.shape[1]
         flat = self._noisy_board.ravel()
-        hidden = (flat == HIDDEN) | (flat == FLAGGED)
+        hidden = is_unknown(flat)
         return Explanation.of(
             (to_cell(c, cols) for c in self._noisy.safe if hidden[c]),
             (to_cell(c, cols) for c in self._noisy.mines),
@@ -127,7 +127,7 @@ class NoisySolverAgent(SolverAgent):
         self._feeder.feed(board)
         knowledge = self._knowledge
         flat = board.ravel()
-        hidden = (flat == HIDDEN) | (flat == FLAGGED)
+        hidden = is_unknown(flat)
         known_mines = {to_index(c, cols) for c in knowledge.mines}
         known_safe = {i for i in (to_index(c, cols) for c in knowledge.safes) if hidden[i]}
         analysis = noisy_analysis(board, self.spec.clue_noise, self.spec.mines, known_mines, known_safe,
