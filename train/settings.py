@@ -99,7 +99,9 @@ class TrainSettings:
     opening_weight: float = 0.05
     """Weight of P(opening) in a cell's score, next to log P(safe)."""
     beta: float = 3.0
-    """Initial inverse temperature of the PPO policy's softmax over cell scores."""
+    """Initial inverse temperature of the PPO policy's softmax over cell scores (with --init too:
+    imitation never trains it). Fine-tuning an imitation network wants a sharp policy: the
+    shipped Beginner network wins 51% of 400 games sampling at beta 3, 83% at 100, 87% greedily."""
 
     dagger_iterations: int = 60
     """Imitation: collect-then-train rounds."""
