@@ -17,8 +17,9 @@ from agents.logic.indexed import InconsistentKnowledge, IndexedMinesweeperAI
 from agents.observe import ObservationFeeder
 from agents.registry import available, make, register
 
-register("solver-noise", "agents.solver.noise.agent:NoisySolverAgent")  # the solver for any clue model
-register("solver", "agents.solver.noise.agent:NoisySolverAgent")  # = SolverAgent on exact numbers
+# The solver for any clue model; on exact numbers it plays as SolverAgent.
+register("solver-noise", "agents.solver.noise.agent:NoisySolverAgent")
+register("solver", "agents.solver.noise.agent:NoisySolverAgent")
 
 __all__ = [
     "GUESS_POLICIES",

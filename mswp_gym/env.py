@@ -199,7 +199,8 @@ class MinesweeperEnv(gym.Env[Any, int]):
         self._n_actions = self._cells * (2 if self.flag_actions else 1)
         self.action_space = spaces.Discrete(self._n_actions)  # type: ignore[assignment]
         self.observation_space = observation_space(obs_mode, self.rows, self.cols, self._n_actions)
-        self._neighbours = neighbour_table(self.rows, self.cols) if self._cells <= SMALL_BOARD_CELLS else None
+        small = self._cells <= SMALL_BOARD_CELLS
+        self._neighbours = neighbour_table(self.rows, self.cols) if small else None
         self._viewer: Any = None
         self._board: Board | None = None
         self._all_hidden = hidden_view(self.rows, self.cols)

@@ -195,7 +195,8 @@ def test_board__bad_layouts_and_options_are_named() -> None:
     with pytest.raises(ValueError, match="uncertain clues need an rng"):
         Board(np.zeros((2, 2), dtype=bool), clues=ClueModel(noise="cautious"))
     with pytest.raises(ValueError, match="unknown flood-fill method 'bfs'"):
-        flood_region(np.zeros((2, 2), dtype=np.int8), np.zeros((2, 2), dtype=bool), 0, 0, method="bfs")
+        counts, revealed = np.zeros((2, 2), dtype=np.int8), np.zeros((2, 2), dtype=bool)
+        flood_region(counts, revealed, 0, 0, method="bfs")
 
 
 @pytest.mark.parametrize(
@@ -214,9 +215,13 @@ def test_cell_predicates__classify_every_code(
     code: int, unknown: bool, clue: bool, revealed_safe: bool, revealed: bool
 ) -> None:
     board = np.full((2, 3), code, dtype=np.int8)
-    for predicate, expected in [
-        (is_unknown, unknown), (is_clue, clue), (is_revealed_safe, revealed_safe), (is_revealed, revealed)
-    ]:
+    expectations = [
+        (is_unknown, unknown),
+        (is_clue, clue),
+        (is_revealed_safe, revealed_safe),
+        (is_revealed, revealed),
+    ]
+    for predicate, expected in expectations:
         result = predicate(board)
         assert result.dtype == np.bool_ and result.shape == board.shape
         assert result.all() == expected and result.any() == expected, predicate.__name__

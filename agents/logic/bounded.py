@@ -18,7 +18,8 @@ satisfies the sentences:
   ``mines(A)`` lies in ``[max(loA, loB - |B - A|), min(hiA, hiB)]``; both are added/tightened.
 
 Bounds only ever tighten, so the queue empties. An empty intersection means the clues contradict
-each other (a bug, or a wrong noise model), raised as :class:`~agents.logic.indexed.InconsistentKnowledge`.
+each other (a bug, or a wrong noise model), raised as
+:class:`~agents.logic.indexed.InconsistentKnowledge`.
 """
 
 from __future__ import annotations
@@ -104,8 +105,8 @@ class BoundedKnowledge:
     def sentence_items(self) -> list[tuple[CellSet, float]]:
         """``(cells, estimate)`` per sentence, the estimate being the midpoint ``(lo + hi) / 2``.
 
-        This is what the guess policies of :mod:`agents.logic.guessing` read as a sentence's mine count
-        (a documented heuristic, not a probability).
+        This is what the guess policies of :mod:`agents.logic.guessing` read as a sentence's mine
+        count (a documented heuristic, not a probability).
         """
         return [(cells, (lo + hi) / 2) for cells, (lo, hi) in self._sentences.items()]
 

@@ -1,7 +1,7 @@
-"""The indexed CS50 inference engine: same API and conclusions as :class:`agents.logic.cs50.MinesweeperAI`.
+"""The indexed CS50 inference engine: the API and conclusions of the plain one.
 
-The plain algorithm compares every pair of sentences on every pass, which the CS520 report found
-"drastically slow" on 100x100 boards past 3000 mines. Here sentences are keyed by their cell set
+The plain one, :class:`~agents.logic.cs50.MinesweeperAI`, compares every pair of sentences on
+every pass, which the CS520 report found "drastically slow" on 100x100 boards past 3000 mines. Here sentences are keyed by their cell set
 (duplicates collapse), indexed by cell, and processed from a work queue: a sentence is compared
 only with the sentences that share a cell with it (a subset must share one), and only when it is
 new or has just changed. Every pair the plain loop would examine at its fixpoint is examined here

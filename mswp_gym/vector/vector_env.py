@@ -2,9 +2,9 @@
 
 ``gymnasium.make_vec("Minesweeper-v0", num_envs=B, vectorization_mode="vector_entry_point")``
 builds :class:`MinesweeperVectorEnv`; so does calling the class directly. The game logic lives in
-:mod:`mswp_gym.vector.batch_board` (state and moves), :mod:`mswp_gym.vector.batch_place` (mine placement and
-clues), :mod:`mswp_gym.vector.batch_flood` (flood fill) and :mod:`mswp_gym.vector.batch_rng` (per-board random
-streams); this module is the adapter that adds spaces, rewards, info, seeding and autoreset.
+:mod:`mswp_gym.vector.batch_board` (state and moves), :mod:`mswp_gym.vector.batch_place` (mine
+placement and clues), :mod:`mswp_gym.vector.batch_flood` (flood fill) and
+:mod:`mswp_gym.vector.batch_rng` (per-board random streams); this module is the adapter that adds spaces, rewards, info, seeding and autoreset.
 """
 
 from __future__ import annotations
@@ -108,8 +108,8 @@ class MinesweeperVectorEnv(VectorEnv):
     plus ``max_episode_steps`` (alias of ``max_steps``, as ``make_vec`` passes it),
     ``autoreset_mode`` (an ``AutoresetMode`` or its value string), ``placement``
     (``batched``/``generator``) and ``flood`` (``bigint``/``bits``/``dense``, see
-    :mod:`mswp_gym.vector.batch_flood`). ``layout`` may also be a ``(B, rows, cols)`` stack, one fixed
-    layout per board (same mine count).
+    :mod:`mswp_gym.vector.batch_flood`). ``layout`` may also be a ``(B, rows, cols)`` stack, one
+    fixed layout per board (same mine count).
 
     ## Version history
     * v0: first release.

@@ -8,7 +8,8 @@ layout is the product of these likelihoods over the shown clues.
 
 Method (:func:`noisy_analysis`):
     1. The unknown cells are the hidden cells not already settled by the sound bounded inference
-       (:class:`agents.logic.bounded.BoundedKnowledge`); each clue with unknown neighbours is a factor.
+       (:class:`~agents.logic.bounded.BoundedKnowledge`); each clue with unknown neighbours is a
+       factor.
     2. Clues sharing unknown cells form regions; each region is enumerated exhaustively by
        backtracking (pruned by the bounds), accumulating, per mine count ``k`` of the region, the
        exact integer weight ``W[k]`` (likelihoods scaled by ``LIKELIHOOD_SCALE``) and per cell the
