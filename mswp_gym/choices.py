@@ -54,7 +54,7 @@ class FloodMethod(StrEnum):
 
 
 class BatchFlood(StrEnum):
-    """The batched engine's flood-fill implementations (see :mod:`mswp_gym.batch_flood`)."""
+    """The batched engine's flood-fill implementations (see :mod:`mswp_gym.vector.batch_flood`)."""
 
     BIGINT = "bigint"
     BITS = "bits"

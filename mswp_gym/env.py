@@ -10,7 +10,7 @@ import numpy as np
 from gymnasium import spaces
 
 from mswp_gym.board import Board, hidden_view
-from mswp_gym.cells import neighbour_table
+from mswp_gym.cells import SMALL_BOARD_CELLS, neighbour_table
 from mswp_gym.choices import ClueNoise, FirstClick, ObsMode
 from mswp_gym.config import (  # noqa: F401 - AUTO_STEPS_PER_CELL and the resolvers: their old home
     AUTO_STEPS_PER_CELL,
@@ -19,19 +19,15 @@ from mswp_gym.config import (  # noqa: F401 - AUTO_STEPS_PER_CELL and the resolv
     resolve_max_steps,
     resolve_mine_count,
 )
-from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
-from mswp_gym.drawing import INSTALL_HINT, pygame_available
+from mswp_gym.constants import FLAGGED, HIDDEN, LOST, PLAYING, WON, Outcome
 from mswp_gym.encoding import encode, observation_space
 from mswp_gym.generators import Generator
 from mswp_gym.masks import action_mask, clear_action_mask, update_action_mask
-from mswp_gym.render_rgb import render_rgb
-from mswp_gym.render_text import render_ansi
+from mswp_gym.render.drawing import INSTALL_HINT, pygame_available
+from mswp_gym.render.rgb import render_rgb
+from mswp_gym.render.text import render_ansi
 from mswp_gym.rewards import RewardConfig
 
-# Enum member lookups cost a class-attribute search each time; the hot paths use these aliases.
-_PLAYING = Outcome.PLAYING
-_WON = Outcome.WON
-_LOST = Outcome.LOST
 INFO_INT_CACHE = 4096
 """Info counts below ``min(2 * rows * cols + 1, INFO_INT_CACHE)`` come from a per-env cache."""
 
@@ -200,7 +196,8 @@ class MinesweeperEnv(gym.Env[Any, int]):
         self._n_actions = config.n_actions
         self.action_space = spaces.Discrete(self._n_actions)  # type: ignore[assignment]
         self.observation_space = observation_space(self.obs_mode, self.rows, self.cols, self._n_actions)
-        self._neighbours = neighbour_table(self.rows, self.cols) if self._cells <= 4096 else None
+        small = self._cells <= SMALL_BOARD_CELLS
+        self._neighbours = neighbour_table(self.rows, self.cols) if small else None
         self._viewer: Any = None
         self._board: Board | None = None
         self._all_hidden = hidden_view(self.rows, self.cols)
@@ -254,7 +251,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         else:
             reward = self._toggle_flag(index - self._cells)
         board = self._board
-        terminated = board is not None and board.outcome != _PLAYING
+        terminated = board is not None and board.outcome != PLAYING
         truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
         self._done = terminated or truncated
         if self.render_mode == "human":
@@ -287,7 +284,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         if self.render_mode == "rgb_array":
             return frame
         if self._viewer is None:
-            from mswp_gym.viewer import HumanViewer
+            from mswp_gym.render.viewer import HumanViewer
 
             self._viewer = HumanViewer()
         self._viewer.show(frame, self.metadata["render_fps"])
@@ -375,15 +372,15 @@ class MinesweeperEnv(gym.Env[Any, int]):
         if opened == 1:
             if self.flag_actions:
                 update_action_mask(self._mask, self._visible, index, True)
-            elif board.outcome != _LOST:
+            elif board.outcome != LOST:
                 # update_action_mask's rule, inlined: the cell now shows a clue (or EXPLODED); only
                 # the mine that lost the game stays drawn as HIDDEN.
                 self._mask_bytes[index] = 0
         elif opened:
             clear_action_mask(self._mask, board.last_opened, self._cells, self.flag_actions)
-        if board.outcome == _LOST or board.exploded > exploded_before:
+        if board.outcome == LOST or board.exploded > exploded_before:
             return self.rewards.loss
-        if board.outcome == _WON:
+        if board.outcome == WON:
             return self.rewards.win
         if first:
             return self.rewards.first_move
@@ -418,7 +415,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         # the values they read. np.int64() costs ~0.25 us a call, so small counts come from a cache.
         board = self._board
         if board is None:
-            outcome, revealed, flags = _PLAYING, 0, self._flags
+            outcome, revealed, flags = PLAYING, 0, self._flags
         else:
             outcome, revealed = board.outcome, board.safe_revealed
             flags = board.flags if self.flag_actions else 0
@@ -427,13 +424,13 @@ class MinesweeperEnv(gym.Env[Any, int]):
         mines_left, steps, invalid = self.mines - flags, self._steps, self._invalid
         info: dict[str, Any] = {
             "action_mask": self._mask.copy(),
-            "outcome": ints[outcome._value_],
+            "outcome": ints[outcome],
             "cells_revealed": ints[revealed] if revealed < n else np.int64(revealed),
             "mines_left": ints[mines_left] if 0 <= mines_left < n else np.int64(mines_left),
             "steps": ints[steps] if steps < n else np.int64(steps),
             "invalid_actions": ints[invalid] if invalid < n else np.int64(invalid),
             # A Python bool: Gymnasium's vector envs batch np.bool_ values into object arrays.
-            "is_success": outcome == _WON,
+            "is_success": outcome == WON,
         }
         if self.score_mode:
             exploded = board.exploded if board is not None else 0

@@ -25,7 +25,7 @@ from mswp_gym.vector import MinesweeperVectorEnv
 
 def _sb3(**kwargs: Any) -> Any:
     pytest.importorskip("stable_baselines3")
-    from mswp_gym.sb3_vec import MinesweeperSB3VecEnv
+    from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
 
     return MinesweeperSB3VecEnv(2, **kwargs)
 

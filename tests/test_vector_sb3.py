@@ -16,8 +16,8 @@ from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_suppo
 from stable_baselines3.common.vec_env import VecMonitor
 
 from mswp_gym.constants import HIDDEN
-from mswp_gym.sb3_vec import MinesweeperSB3VecEnv
 from mswp_gym.vector import MinesweeperVectorEnv
+from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
 
 
 @pytest.fixture

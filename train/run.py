@@ -105,7 +105,7 @@ def run_name(settings: TrainSettings, now: datetime) -> str:
 
 def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
     """``n_envs`` board envs (DummyVecEnv, SubprocVecEnv, or the batched native
-    :class:`mswp_gym.sb3_vec.MinesweeperSB3VecEnv`), with episode stats and the seconds spent
+    :class:`mswp_gym.vector.sb3_vec.MinesweeperSB3VecEnv`), with episode stats and the seconds spent
     in the env (:class:`~train.ppo_timing.TimedVecMonitor`)."""
 
     parent = os.getpid()
@@ -117,7 +117,7 @@ def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
 
     config = GameConfig.from_spec(spec)
     if settings.vec_env == "native":
-        from mswp_gym.sb3_vec import MinesweeperSB3VecEnv
+        from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
 
         native = MinesweeperSB3VecEnv(settings.n_envs, config=config)
         return TimedVecMonitor(native, info_keywords=("is_success",))

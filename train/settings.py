@@ -140,7 +140,7 @@ class TrainSettings:
     n_envs: int = 16
     """PPO: parallel envs."""
     vec_env: str = "dummy"
-    """PPO: dummy, subproc or native (the batched mswp_gym.sb3_vec env); see
+    """PPO: dummy, subproc or native (the batched mswp_gym.vector.sb3_vec env); see
     benchmarks/bench_vecenv.py for which is fastest on 2 cores."""
     n_steps: int = 64
     """PPO: steps per env per rollout."""

@@ -28,7 +28,7 @@ from agents.solver.long_term import LongTermRisk
 from agents.solver.probability import Analysis, RegionCache, analyse_reveal
 from agents.solver.unavoidable import unavoidable_guess
 from mswp_gym.cells import neighbour_index, neighbour_table
-from mswp_gym.constants import EXPLODED, MINE
+from mswp_gym.constants import is_clue, is_unknown
 
 DEFAULT_CANDIDATES = 10
 """Cells a depth-1 search looks at, at most."""
@@ -170,7 +170,7 @@ def _dominating_cell(
 def _unknown_cells(board: np.ndarray) -> np.ndarray:
     """``(rows * cols,)`` bool: hidden or flagged cells."""
     flat = board.ravel()
-    return (flat < 0) & (flat != EXPLODED) & (flat != MINE) & (flat >= -2)
+    return is_unknown(flat)
 
 
 def _shortlist(
@@ -196,7 +196,7 @@ def _shortlist(
     off = [c for c in near if c not in frontier]
     picked = on + off[:OFF_FRONTIER_SAMPLES]
     if off and near_off:
-        revealed = board.ravel() >= 0
+        revealed = is_clue(board.ravel())
         close = [c for c in off if any(unknown_flat[n] and any(revealed[m] for m in table[n]) for n in table[c])]
         picked += [c for c in close[:OFF_FRONTIER_SAMPLES] if c not in picked]
     return picked

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mswp_gym.cells import neighbour_counts, neighbour_table
-from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, MAX_CODE, MIN_CODE, MINE
+from mswp_gym.constants import EXPLODED, MAX_CODE, MIN_CODE, MINE, is_clue, is_unknown
 
 Constraint = tuple[tuple[int, ...], int]
 """``(cells, mines)``: exactly ``mines`` of the flat ``cells`` (sorted, unknown) are mines."""
@@ -79,7 +79,7 @@ def read_position(board: np.ndarray, total_mines: int) -> Position:
         raise TypeError(f"total_mines must be an int, got {type(total_mines).__name__}")
     total_mines = int(total_mines)
     rows, cols = board.shape
-    unknown_mask = (board == HIDDEN) | (board == FLAGGED)
+    unknown_mask = is_unknown(board)
     mine_mask = (board == EXPLODED) | (board == MINE)
     known_mines = int(mine_mask.sum())
     n_unknown = int(unknown_mask.sum())
@@ -88,7 +88,7 @@ def read_position(board: np.ndarray, total_mines: int) -> Position:
             f"total_mines={total_mines} is impossible for this board: it shows {known_mines} mines and "
             f"{n_unknown} unknown cells, so total_mines must lie in [{known_mines}, {known_mines + n_unknown}]"
         )
-    clue_mask = board >= 0
+    clue_mask = is_clue(board)
     unknown_around = neighbour_counts(unknown_mask)
     mines_around = neighbour_counts(mine_mask)
     missing = board.astype(np.int16) - mines_around

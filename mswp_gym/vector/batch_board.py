@@ -3,7 +3,7 @@
 :class:`BatchBoards` is the batched counterpart of :class:`mswp_gym.board.Board`: the same rules
 (reveal, flood fill, flags, win/loss, score mode) applied to ``k`` boards per call with whole-batch
 array operations, never a Python loop over boards. Boards are flat: cell ``row*cols + col``.
-Who places the mines is the caller's business (:mod:`mswp_gym.batch_place`); this module only
+Who places the mines is the caller's business (:mod:`mswp_gym.vector.batch_place`); this module only
 takes finished layouts.
 """
 
@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from mswp_gym.batch_flood import MAX_BITS_COLS, flood_bigint, flood_bits, flood_dense, pack_rows
-from mswp_gym.batch_place import batch_neighbour_counts, block_table
 from mswp_gym.choices import BatchFlood
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, Outcome
+from mswp_gym.vector.batch_flood import (
+    MAX_BITS_COLS,
+    flood_bigint,
+    flood_bits,
+    flood_dense,
+    pack_rows,
+)
+from mswp_gym.vector.batch_place import batch_neighbour_counts, block_table
 
 FLOOD_METHODS: tuple[str, ...] = tuple(m.value for m in BatchFlood)
-_PLAYING, _WON, _LOST, _CLEARED = (
-    int(o) for o in (Outcome.PLAYING, Outcome.WON, Outcome.LOST, Outcome.CLEARED)
-)  # plain ints: enum lookups are slow in a hot path
 MINE_COUNT = 9
 """``counts`` entry of a mine cell: above every clue (0..8)."""
 
@@ -59,7 +62,7 @@ class BatchBoards:
             cols: board columns, at least 1.
             score_mode: a revealed mine shows ``EXPLODED`` and the game goes on.
             flood: ``"bigint"`` (default), ``"bits"`` (boards up to 64 columns) or ``"dense"``;
-                see :mod:`mswp_gym.batch_flood`.
+                see :mod:`mswp_gym.vector.batch_flood`.
 
         Raises:
             ValueError: for a bad size or flood method.
@@ -120,7 +123,7 @@ class BatchBoards:
         self.revealed[boards] = False
         self.flagged[boards] = False
         self.visible[boards] = HIDDEN
-        self.outcome[boards] = _PLAYING
+        self.outcome[boards] = Outcome.PLAYING.value
         self.placed[boards] = False
         self.safe_revealed[boards] = 0
         self.exploded[boards] = 0
@@ -175,7 +178,7 @@ class BatchBoards:
                 self._flat_visible[mine_flat] = EXPLODED
                 self.exploded[mine_boards] += 1
             else:
-                self.outcome[mine_boards] = _LOST
+                self.outcome[mine_boards] = Outcome.LOST.value
             safe = ~hit_mine
             safe_boards, safe_cells, safe_flat = boards[safe], cells[safe], flat[safe]
         else:
@@ -202,7 +205,9 @@ class BatchBoards:
         self.safe_revealed[safe_boards] += gained
         cleared = safe_boards[self.safe_revealed[safe_boards] == self.safe_total[safe_boards]]
         if cleared.size:
-            self.outcome[cleared] = np.where(self.exploded[cleared] == 0, _WON, _CLEARED)
+            self.outcome[cleared] = np.where(
+                self.exploded[cleared] == 0, Outcome.WON.value, Outcome.CLEARED.value
+            )
         return opened, hit_mine
 
     def toggle_flags(self, boards: np.ndarray, cells: np.ndarray) -> np.ndarray:

@@ -2,9 +2,9 @@
 
 ``gymnasium.make_vec("Minesweeper-v0", num_envs=B, vectorization_mode="vector_entry_point")``
 builds :class:`MinesweeperVectorEnv`; so does calling the class directly. The game logic lives in
-:mod:`mswp_gym.batch_board` (state and moves), :mod:`mswp_gym.batch_place` (mine placement and
-clues), :mod:`mswp_gym.batch_flood` (flood fill) and :mod:`mswp_gym.batch_rng` (per-board random
-streams); this module is the adapter that adds spaces, rewards, info, seeding and autoreset.
+:mod:`mswp_gym.vector.batch_board` (state and moves), :mod:`mswp_gym.vector.batch_place` (mine
+placement and clues), :mod:`mswp_gym.vector.batch_flood` (flood fill) and
+:mod:`mswp_gym.vector.batch_rng` (per-board random streams); this module is the adapter that adds spaces, rewards, info, seeding and autoreset.
 """
 
 from __future__ import annotations
@@ -18,22 +18,22 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from mswp_gym.batch_board import BatchBoards
-from mswp_gym.batch_place import block_table, place_mines
-from mswp_gym.batch_rng import seeds_to_uint64, stream_keys
 from mswp_gym.cells import to_cell
 from mswp_gym.choices import BatchFlood, ClueNoise, FirstClick, ObsMode, Placement, parse_choice
 from mswp_gym.config import GameConfig, resolve_max_steps
-from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
+from mswp_gym.constants import HIDDEN, Outcome
 from mswp_gym.encoding import encode, observation_space
 from mswp_gym.env import MinesweeperEnv, config_from_arguments
 from mswp_gym.generators import STOCK_GENERATORS, Generator, layout_values
-from mswp_gym.render_rgb import render_rgb
-from mswp_gym.render_text import render_ansi
+from mswp_gym.masks import batch_action_mask
+from mswp_gym.render.rgb import render_rgb
+from mswp_gym.render.text import render_ansi
 from mswp_gym.rewards import RewardConfig
+from mswp_gym.vector.batch_board import BatchBoards
+from mswp_gym.vector.batch_place import block_table, place_mines
+from mswp_gym.vector.batch_rng import seeds_to_uint64, stream_keys
 
 PLACEMENTS: tuple[str, ...] = tuple(m.value for m in Placement)
-_PLAYING, _WON = int(Outcome.PLAYING), int(Outcome.WON)  # plain ints: enum lookups are slow
 CLUE_STREAM = 0xC1E5
 """Third word of the seed of a board's clue-draw stream (batched placement, uncertain clues)."""
 PER_BOARD: frozenset[str] = frozenset({"action_masks", "render", "visible"})
@@ -43,23 +43,6 @@ AUTORESET_MODES: tuple[AutoresetMode, ...] = (
     AutoresetMode.SAME_STEP,
     AutoresetMode.DISABLED,
 )
-
-
-def batch_action_mask(visible: np.ndarray, flag_actions: bool = False) -> np.ndarray:
-    """:func:`mswp_gym.masks.action_mask` for a batch: row ``i`` is board ``i``'s mask.
-
-    Args:
-        visible: ``(B, rows*cols)`` int8 visible boards.
-        flag_actions: whether the action space carries the flag half.
-
-    Returns:
-        ``(B, rows*cols)`` int8 (``(B, 2*rows*cols)`` with flag actions), 1 = legal.
-    """
-    reveal = (visible == HIDDEN).view(np.int8)
-    if not flag_actions:
-        return reveal
-    flag = reveal | (visible == FLAGGED).view(np.int8)
-    return np.concatenate((reveal, flag), axis=1)
 
 
 def _equal(a: Any, b: Any) -> bool:
@@ -94,7 +77,7 @@ class MinesweeperVectorEnv(VectorEnv):
     board's first reveal, ``fixed`` from ``layout``). ``reset(seed=s)`` gives board ``i`` the
     seed ``s + i`` (a list gives one seed per board), as ``SyncVectorEnv`` does. With
     ``placement="batched"`` (default) board ``i``'s ``k``-th layout since that reset comes from
-    its own counter-based stream (:mod:`mswp_gym.batch_rng`), drawn for all boards in one go:
+    its own counter-based stream (:mod:`mswp_gym.vector.batch_rng`), drawn for all boards in one go:
     reproducible, and independent of what the other boards do. ``placement="generator"`` instead
     keeps one ``np.random.Generator`` per board seeded like the single env's ``np_random`` and
     calls the single env's generator for each board (a Python loop over the boards being placed):
@@ -130,9 +113,9 @@ class MinesweeperVectorEnv(VectorEnv):
     both envs accept and refuse the same values; plus ``max_episode_steps`` (alias of
     ``max_steps``, as ``make_vec`` passes it), ``autoreset_mode`` (an ``AutoresetMode`` or its
     value string), ``placement`` (``batched``/``generator``) and ``flood``
-    (``bigint``/``bits``/``dense``, see :mod:`mswp_gym.batch_flood`). ``layout`` may also be a
-    ``(B, rows, cols)`` stack, one fixed layout per board (same mine count). Uncertain clues are
-    drawn per board, one draw per safe reveal, from the board's own stream (with
+    (``bigint``/``bits``/``dense``, see :mod:`mswp_gym.vector.batch_flood`). ``layout`` may also
+    be a ``(B, rows, cols)`` stack, one fixed layout per board (same mine count). Uncertain clues
+    are drawn per board, one draw per safe reveal, from the board's own stream (with
     ``placement="generator"`` the single env's ``np_random``: the same games); ``step()`` before
     ``reset()`` raises, and actions must be integers, as in the single env.
 
@@ -342,7 +325,7 @@ class MinesweeperVectorEnv(VectorEnv):
             self._reveal(live_boards[reveal], live_actions[reveal], rewards)
             flag = ~reveal
             self._toggle(live_boards[flag], live_actions[flag] - self._cells, rewards)
-        terminated = boards.outcome != _PLAYING
+        terminated = boards.outcome != Outcome.PLAYING.value
         if self.max_steps is not None:
             truncated = ~terminated & (self._steps >= self.max_steps)
         else:
@@ -578,7 +561,7 @@ class MinesweeperVectorEnv(VectorEnv):
         self._reveals[boards] += 1
         shown = None if self._exact_clues else self._draw_clues(boards, cells)
         _, hit_mine = state.reveal(boards, cells, shown)
-        won = state.outcome[boards] == _WON
+        won = state.outcome[boards] == Outcome.WON.value
         r = self.rewards
         # Lowest priority first, so each later line overrides: loss > win > first move > informed.
         earned = np.where(informed, r.progress, r.guess)
@@ -631,7 +614,7 @@ class MinesweeperVectorEnv(VectorEnv):
             "mines_left": (self.mines - flags) * np.ones(self.num_envs, dtype=np.int64),
             "steps": self._steps.copy(),
             "invalid_actions": self._invalid.copy(),
-            "is_success": outcome == _WON,
+            "is_success": outcome == Outcome.WON.value,
         }
         if self.score_mode:
             exploded = state.exploded.astype(np.int64)

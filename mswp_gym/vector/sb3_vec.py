@@ -4,7 +4,7 @@ SB3 and sb3-contrib train on a ``VecEnv``; this adapter lets them drive B boards
 engine instead of B single envs in a ``DummyVecEnv``/``SubprocVecEnv``::
 
     from sb3_contrib import MaskablePPO
-    from mswp_gym.sb3_vec import MinesweeperSB3VecEnv
+    from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
 
     venv = MinesweeperSB3VecEnv(num_envs=64, rows=9, cols=9, mines=10)
     MaskablePPO("MlpPolicy", venv).learn(10_000)
@@ -40,7 +40,7 @@ from stable_baselines3.common.vec_env.base_vec_env import (
     VecEnvStepReturn,
 )
 
-from mswp_gym.vector import MinesweeperVectorEnv
+from mswp_gym.vector.vector_env import MinesweeperVectorEnv
 
 PER_BOARD_METHODS: tuple[str, ...] = ("action_masks",)
 """Methods ``env_method`` answers per board (their batched result is split into rows)."""
