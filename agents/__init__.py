@@ -9,16 +9,17 @@ from __future__ import annotations
 
 from agents.base import Agent, Explanation
 from agents.baselines import LocalRulesAgent, RandomAgent
-from agents.cs50 import MinesweeperAI, Sentence
 from agents.episode import EpisodeResult, MoveRecord, play_episode
-from agents.guessing import GUESS_POLICIES
-from agents.knowledge import InconsistentKnowledge, IndexedMinesweeperAI
-from agents.logic import LogicAgent
+from agents.logic.agent import LogicAgent
+from agents.logic.cs50 import MinesweeperAI, Sentence
+from agents.logic.guessing import GUESS_POLICIES
+from agents.logic.indexed import InconsistentKnowledge, IndexedMinesweeperAI
 from agents.observe import ObservationFeeder
 from agents.registry import available, make, register
 
-register("solver-noise", "agents.solver_noise:NoisySolverAgent")  # the solver for any clue model
-register("solver", "agents.solver_noise:NoisySolverAgent")  # = SolverAgent on exact numbers
+# The solver for any clue model; on exact numbers it plays as SolverAgent.
+register("solver-noise", "agents.solver.noise.agent:NoisySolverAgent")
+register("solver", "agents.solver.noise.agent:NoisySolverAgent")
 
 __all__ = [
     "GUESS_POLICIES",

@@ -6,7 +6,7 @@ import numpy as np
 
 from agents.base import Explanation, SeededAgent, reveal_mask
 from mswp_gym.cells import neighbour_counts, neighbours, to_cell, to_index
-from mswp_gym.constants import EXPLODED, HIDDEN
+from mswp_gym.constants import EXPLODED, HIDDEN, is_clue
 from mswp_gym.spec import GameSpec
 
 
@@ -116,7 +116,7 @@ class LocalRulesAgent(SeededAgent):
         hidden = flat == HIDDEN
         # Only clues with a hidden neighbour can fire: finding them is one vectorised count, so
         # an empty 1000x1000 board costs milliseconds, not a million-cell neighbour table.
-        frontier = (flat >= 0) & (neighbour_counts(board == HIDDEN).ravel() > 0)
+        frontier = is_clue(flat) & (neighbour_counts(board == HIDDEN).ravel() > 0)
         clues = [int(i) for i in np.flatnonzero(frontier)]
         table = {index: [to_index(n, cols) for n in neighbours(to_cell(index, cols), rows, cols)]
                  for index in clues}

@@ -11,7 +11,7 @@ import numpy as np
 
 from agents.base import Agent, Explanation, ReportsCertainty
 from mswp_gym.cells import Cell, to_cell
-from mswp_gym.constants import NO_CLUE, Outcome
+from mswp_gym.constants import NO_CLUE, Outcome, is_revealed_safe
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.spec import GameSpec
 
@@ -69,7 +69,7 @@ taken before the move was played."""
 def revealed_safe_fraction(board: np.ndarray, spec: GameSpec) -> float:
     """Share of the safe cells shown as revealed (clue or ``NO_CLUE``) on ``board``."""
     safe_total = spec.rows * spec.cols - spec.mines
-    revealed = int(np.count_nonzero((board >= 0) | (board == NO_CLUE)))
+    revealed = int(np.count_nonzero(is_revealed_safe(board)))
     return revealed / safe_total if safe_total else 1.0
 
 

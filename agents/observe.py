@@ -12,7 +12,7 @@ from typing import Protocol
 import numpy as np
 
 from mswp_gym.cells import Cell
-from mswp_gym.constants import EXPLODED, NO_CLUE
+from mswp_gym.constants import NO_CLUE, is_revealed
 
 
 class KnowledgeBase(Protocol):
@@ -27,11 +27,6 @@ class KnowledgeBase(Protocol):
     def mark_safe(self, cell: Cell) -> None: ...
 
     def infer(self) -> None: ...
-
-
-def revealed_cells(board: np.ndarray) -> np.ndarray:
-    """``(rows, cols)`` bool: cells the player has opened (clues, withheld clues, exploded mines)."""
-    return (board >= 0) | (board == NO_CLUE) | (board == EXPLODED)
 
 
 class ObservationFeeder:
@@ -66,7 +61,7 @@ class ObservationFeeder:
         """
         if board.shape != self.shape:
             raise ValueError(f"expected a board of shape {self.shape}, got {board.shape}")
-        new = revealed_cells(board) & ~self.fed
+        new = is_revealed(board) & ~self.fed
         cells = [(int(r), int(c)) for r, c in np.argwhere(new)]
         marked_only = False
         for cell in cells:

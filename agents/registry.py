@@ -107,7 +107,7 @@ def make(name: str, **kwargs: Any) -> Agent:
 def _register_builtin() -> None:
     register("random", "agents.baselines:RandomAgent")
     register("local", "agents.baselines:LocalRulesAgent")
-    register("logic", "agents.logic:LogicAgent")
+    register("logic", "agents.logic.agent:LogicAgent")
     register("solver", "agents.solver:SolverAgent")
     register("ppo", "train.agent:load_ppo_agent", takes_path=True)
     register("sb3", "train.sb3_agent:load_sb3_agent", takes_path=True)

@@ -80,7 +80,7 @@ def sb3_rows(raw_steps: int, ppo_steps: int) -> list[tuple[str, str, float]]:
     """The SB3 measurements (label, vector env, steps/s)."""
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from mswp_gym.sb3_vec import MinesweeperSB3VecEnv
+    from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
 
     def dummy() -> DummyVecEnv:
         return DummyVecEnv([lambda: gym.make("Minesweeper-v0") for _ in range(8)])

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents import LogicAgent, play_episode
-from agents.guessing import GUESS_POLICIES
-from agents.logic import ENGINES
+from agents.logic.agent import ENGINES
+from agents.logic.guessing import GUESS_POLICIES
 from mswp_gym import MinesweeperEnv
 from mswp_gym.spec import GameSpec
 

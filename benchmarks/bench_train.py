@@ -45,7 +45,8 @@ TIME_PARTS = (("network (play)", "time/network_play_seconds"),
 
 
 def print_time_shares(run_dir: Path) -> None:
-    """Where a DAgger run's time went, summed over its rounds (``progress.csv``)."""
+    """Where a run's time went, summed over its DAgger rounds or PPO iterations (``progress.csv``;
+    for PPO the engine is the env, labels are none)."""
     with open(run_dir / "progress.csv") as handle:
         rows = list(csv.DictReader(handle))
     totals = {name: sum(float(r.get(column) or 0.0) for r in rows) for name, column in TIME_PARTS}
@@ -55,11 +56,36 @@ def print_time_shares(run_dir: Path) -> None:
         return
     shares = ", ".join(f"{name} {seconds / 60:.1f} min ({seconds / whole:.0%})"
                        for name, seconds in totals.items())
-    print(f"time over {len(rows)} rounds: {shares}")
+    steps = max((float(r.get("time/total_timesteps") or 0.0) for r in rows), default=0.0)
+    rate = f"; {steps / whole:,.0f} env steps/s" if steps else ""
+    print(f"time over {len(rows)} rounds/iterations: {shares}{rate}")
+
+
+def run_baselines(state: dict[str, object], settings: TrainSettings, games: int
+                  ) -> dict[str, float]:
+    """Logic and solver win rates on the run's evaluation seeds: the run's own, or played now
+    (a run started with ``--eval-baselines false`` has none)."""
+    saved = state.get("baselines")
+    if isinstance(saved, dict) and saved:
+        return {name: float(base["win_rate"]) for name, base in saved.items()}
+    from mswp_gym.spec import GameSpec
+
+    rows, cols, mines = settings.board
+    spec = GameSpec(rows, cols, mines, settings.first_click)
+    rates = {}
+    for name in ("logic", "solver"):
+        result = evaluate_agent(name, spec, games)
+        if result is not None:
+            print(f"{result} (the run's evaluation seeds)")
+            rates[name] = result.wins / result.games
+    return rates
 
 
 def plot_curve(run_dir: Path, png: Path, target: float | None = None) -> None:
-    """Win rate against wall minutes and against labelled positions, with 95% bands."""
+    """Win rate against wall minutes and against training data, with 95% bands.
+
+    The second axis is labelled positions for a DAgger run and env steps for a PPO run.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -68,29 +94,35 @@ def plot_curve(run_dir: Path, png: Path, target: float | None = None) -> None:
     with open(run_dir / "curve.csv") as handle:
         rows = [r for r in csv.DictReader(handle) if r["phase"] != "final"]
     state = json.loads((run_dir / "state.json").read_text())
+    settings = TrainSettings(**state["settings"])
+    ppo = bool(rows) and all(r["phase"] == "ppo" for r in rows)
     minutes = [float(r["wall_seconds"]) / 60 for r in rows]
-    positions = [float(r["positions"]) / 1000 for r in rows]
+    if ppo:
+        data = [float(r["env_steps"]) / 1e6 for r in rows]
+        data_label, learner = "env steps (millions)", "learned (PPO, reward only)"
+    else:
+        data = [float(r["positions"]) / 1000 for r in rows]
+        data_label, learner = "labelled positions seen (thousands)", "learned (DAgger)"
     rate = [float(r["win_rate"]) for r in rows]
     low = [float(r["low95"]) for r in rows]
     high = [float(r["high95"]) for r in rows]
+    games = int(rows[0]["games"]) if rows else 0
+    baselines = run_baselines(state, settings, games) if games else {}
     figure, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
     for axis, x, label in ((axes[0], minutes, "wall time (minutes, shared 2-core CPU)"),
-                           (axes[1], positions, "labelled positions seen (thousands)")):
-        axis.plot(x, rate, marker="o", ms=3, label="learned (DAgger)")
+                           (axes[1], data, data_label)):
+        axis.plot(x, rate, marker="o", ms=3, label=learner)
         axis.fill_between(x, low, high, alpha=0.25)
         for name, style in (("solver", "--"), ("logic", ":")):
-            base = state.get("baselines", {}).get(name)
-            if base:
-                axis.axhline(base["win_rate"], ls=style, color="grey",
-                             label=f"{name} ({base['win_rate']:.1%}, same seeds)")
+            if name in baselines:
+                axis.axhline(baselines[name], ls=style, color="grey",
+                             label=f"{name} ({baselines[name]:.1%}, same seeds)")
         if target is not None:
             axis.axhline(target, color="red", lw=0.8, label=f"goal {target:.1%}")
         axis.set_xlabel(label)
         axis.grid(alpha=0.3)
-    games = rows[0]["games"] if rows else "?"
-    axes[0].set_ylabel(f"win rate ({games} fixed-seed games per point, 95% band)")
+    axes[0].set_ylabel(f"win rate ({games or '?'} fixed-seed games per point, 95% band)")
     axes[0].legend(loc="lower right", fontsize=8)
-    settings = TrainSettings(**state["settings"])
     rows_, cols_, mines_ = settings.board
     figure.suptitle(f"{state['name']}: {rows_}x{cols_}/{mines_}, first click {settings.first_click}")
     figure.tight_layout()

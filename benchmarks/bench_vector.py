@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-import mswp_gym.batch_board as batch_board_module
-import mswp_gym.vector as vector_module
+import mswp_gym.vector.batch_board as batch_board_module
+import mswp_gym.vector.vector_env as vector_module
 from mswp_gym.vector import MinesweeperVectorEnv
 
 BOARDS: dict[str, tuple[int, int, int]] = {
@@ -202,7 +202,7 @@ def run_sb3(
 def make_sb3_venv(kind: str, batch: int, rows: int, cols: int, mines: int) -> Any:
     """``ours`` (the batched adapter), ``dummy`` or ``subproc`` (SB3 over B single envs)."""
     if kind == "ours":
-        from mswp_gym.sb3_vec import MinesweeperSB3VecEnv
+        from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
 
         return MinesweeperSB3VecEnv(batch, rows=rows, cols=cols, mines=mines)
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv

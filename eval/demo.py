@@ -67,7 +67,7 @@ def available_agents(
 def show_games(agent: AgentSpec, setting: Setting, seeds: Sequence[int]) -> str:
     """The final board of each seeded game of ``agent``, with how it went."""
     from agents import play_episode
-    from mswp_gym.render_text import render_ansi
+    from mswp_gym.render.text import render_ansi
 
     env = setting.make_env()
     player = agent.build()

@@ -10,7 +10,7 @@ import numpy as np
 from agents.base import Explanation
 from eval.agent_specs import AgentSpec
 from eval.settings import Setting
-from mswp_gym.constants import NO_CLUE, Outcome
+from mswp_gym.constants import Outcome, is_revealed_safe
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def trace_knowledge(agent_spec: AgentSpec, setting: Setting, seed: int) -> Knowl
                 known_safes=len(explanation.safe),
                 known_mines=len(explanation.mines),
                 sentences=None if sentences is None else int(sentences),
-                revealed=int(np.count_nonzero((board >= 0) | (board == NO_CLUE))),
+                revealed=int(np.count_nonzero(is_revealed_safe(board))),
                 certain=bool(record.certain),
             )
         )

@@ -6,6 +6,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from mswp_gym.config import GameConfig
 from mswp_gym.presets import preset
 
 DEFAULT_PRESET = "beginner"
@@ -45,7 +46,7 @@ class Setting:
         return f"{head}{self.rows}x{self.cols}/{self.mines} {self.first_click}{tail}"
 
     def env_kwargs(self) -> dict[str, Any]:
-        """Arguments to :class:`mswp_gym.MinesweeperEnv`."""
+        """Arguments to :class:`mswp_gym.MinesweeperEnv` (the env's own generator)."""
         return {
             "rows": self.rows,
             "cols": self.cols,
@@ -54,16 +55,26 @@ class Setting:
             "score_mode": self.score_mode,
         }
 
-    def make_env(self) -> Any:
-        """A fresh env for this setting (raises the env's ValueError for impossible boards)."""
+    def game_config(self) -> GameConfig:
+        """The validated game of this setting; under ``pairing="board"`` its generator is the
+        coupled one of :mod:`eval.pairing` (same distribution as the env's rule, but coupled
+        across first clicks).
+
+        Raises:
+            ValueError: an impossible board (the config's one-line error).
+        """
         from eval.pairing import COUPLED_RULES, CoupledFirstClick
+
+        generator = None
+        if self.pairing == "board" and self.first_click in COUPLED_RULES:
+            generator = CoupledFirstClick(self.first_click)
+        return GameConfig(**self.env_kwargs(), generator=generator)
+
+    def make_env(self) -> Any:
+        """A fresh env for this setting (raises the config's ValueError for impossible boards)."""
         from mswp_gym import MinesweeperEnv
 
-        env = MinesweeperEnv(**self.env_kwargs())
-        if self.pairing == "board" and self.first_click in COUPLED_RULES:
-            # Same distribution as the env's rule, but coupled across first clicks.
-            env.generator = CoupledFirstClick(self.first_click)
-        return env
+        return MinesweeperEnv(config=self.game_config())
 
     def as_dict(self) -> dict[str, Any]:
         """Every field plus label and density, for JSON."""
@@ -159,5 +170,5 @@ def build_settings(
             if setting not in settings:
                 settings.append(setting)
     for setting in settings:
-        setting.make_env().close()
+        setting.game_config()  # validates: an impossible or oversized board fails here
     return settings

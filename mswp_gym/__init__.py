@@ -2,8 +2,10 @@
 
 ``import mswp_gym`` registers ``Minesweeper-v0`` (9x9, 10 mines, first click safe) and the
 presets ``Minesweeper-Beginner-v0`` (9x9/10), ``Minesweeper-Intermediate-v0`` (16x16/40) and
-``Minesweeper-Expert-v0`` (16 rows x 30 cols/99). :func:`action_masks` reads the legal actions of
-any of them, wrapped or vectorised.
+``Minesweeper-Expert-v0`` (16 rows x 30 cols/99). Each id passes only ``preset=<name>``, the
+default board: every env argument works through ``gym.make`` and overrides it (``rows``/``cols``
+or a ``layout`` replace the preset's board, ``mines`` or ``density`` its mine count).
+:func:`action_masks` reads the legal actions of any of them, wrapped or vectorised.
 """
 
 from __future__ import annotations
@@ -11,9 +13,12 @@ from __future__ import annotations
 import gymnasium
 
 from mswp_gym.board import Board
+from mswp_gym.choices import ClueNoise, FirstClick, ObsMode
+from mswp_gym.config import GameConfig
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, MINE, NO_CLUE, Outcome
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.env import MinesweeperEnv
+from mswp_gym.generators import MAX_CELLS
 from mswp_gym.mask_access import action_masks
 from mswp_gym.masks import action_mask
 from mswp_gym.presets import PRESETS, Preset, preset
@@ -21,9 +26,9 @@ from mswp_gym.rewards import RewardConfig
 from mswp_gym.spec import GameSpec
 
 __all__ = [
-    "EXPLODED", "FLAGGED", "HIDDEN", "MINE", "NO_CLUE", "PRESETS", "Board", "GameSpec",
-    "MinesweeperEnv", "Outcome", "Preset", "RewardConfig", "action_mask", "action_masks",
-    "board_from_observation", "preset",
+    "EXPLODED", "FLAGGED", "HIDDEN", "MAX_CELLS", "MINE", "NO_CLUE", "PRESETS", "Board", "ClueNoise",
+    "FirstClick", "GameConfig", "GameSpec", "MinesweeperEnv", "ObsMode", "Outcome", "Preset",
+    "RewardConfig", "action_mask", "action_masks", "board_from_observation", "preset",
 ]
 
 __version__ = "0.1.0"
@@ -40,7 +45,7 @@ def _register() -> None:
         gymnasium.register(
             id=env_id,
             entry_point=_ENTRY_POINT,
-            kwargs={"rows": board.rows, "cols": board.cols, "mines": board.mines, "first_click": "safe"},
+            kwargs={"preset": board.name},
             vector_entry_point="mswp_gym.vector:MinesweeperVectorEnv",
         )
 

@@ -10,18 +10,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from mswp_gym.cells import SMALL_COUNT_CELLS, neighbour_counts, neighbour_counts_of
+from mswp_gym.cells import SMALL_BOARD_CELLS, neighbour_counts, neighbour_counts_of
 from mswp_gym.clues import EXACT, ClueModel
-from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, Outcome
-from mswp_gym.floodfill import reveal_region
+from mswp_gym.constants import CLEARED, EXPLODED, FLAGGED, HIDDEN, LOST, PLAYING, WON, Outcome
+from mswp_gym.floodfill import flood_region
 from mswp_gym.pictures import parse_picture, render_picture
-
-# Enum member lookups cost a class-attribute search each time; the hot paths use these aliases.
-_PLAYING = Outcome.PLAYING
-_WON = Outcome.WON
-_LOST = Outcome.LOST
-_CLEARED = Outcome.CLEARED
-
 
 _NO_CELLS = np.zeros(0, dtype=np.intp)
 _NO_CELLS.flags.writeable = False
@@ -86,7 +79,7 @@ class Board:
         self.cols: int = cols
         cells = rows * cols
         self.counts: np.ndarray  # (rows, cols) int8
-        if cells <= SMALL_COUNT_CELLS:
+        if cells <= SMALL_BOARD_CELLS:
             mine_cells = self.mines.ravel().nonzero()[0]
             self.mine_count = len(mine_cells)
             self.counts = neighbour_counts_of(mine_cells, rows, cols)
@@ -104,7 +97,7 @@ class Board:
         self.flagged: np.ndarray = np.zeros((rows, cols), dtype=bool)  # (rows, cols) bool
         self.visible: np.ndarray = hidden_view(rows, cols)  # (rows, cols) int8
         self.score_mode = score_mode
-        self.outcome = _PLAYING
+        self.outcome: Outcome = PLAYING
         self.safe_total = cells - self.mine_count
         self.safe_revealed = 0
         self.exploded = 0
@@ -131,7 +124,7 @@ class Board:
         """
         if not (0 <= row < self.rows and 0 <= col < self.cols):
             self._check_cell(row, col)
-        if self.outcome != _PLAYING or self.revealed[row, col]:
+        if self.outcome != PLAYING or self.revealed[row, col]:
             return 0
         index = row * self.cols + col
         if self._mine_bytes[index]:
@@ -141,23 +134,34 @@ class Board:
                 self.visible[row, col] = EXPLODED
                 self.exploded += 1
             else:
-                self.outcome = _LOST
+                self.outcome = LOST
             return 1
         if self._exact:
-            count = self.count_bytes[index]
-            if count:  # a clue: just this cell (reveal_region's first case, inlined: the common move)
-                self.revealed[row, col] = True
-                self.visible[row, col] = count
-                self.flagged[row, col] = False
-                opened = 1
-            else:
-                opened = reveal_region(self, row, col)
+            opened = self._open_safe(row, col, index)
         else:
             opened = self._reveal_one_uncertain(row, col)
         self.safe_revealed += opened
         if self.safe_revealed == self.safe_total:
-            self.outcome = _WON if self.exploded == 0 else _CLEARED
+            self.outcome = WON if self.exploded == 0 else CLEARED
         return opened
+
+    def _open_safe(self, row: int, col: int, index: int) -> int:
+        """Open the hidden safe cell ``(row, col)`` (flat ``index``) under exact clues.
+
+        A zero opens what :func:`~mswp_gym.floodfill.flood_region` finds, flags included.
+        """
+        count = self.count_bytes[index]
+        if count:  # a clue opens only itself: the common move, without flood_region's arrays
+            self.revealed[row, col] = True
+            self.visible[row, col] = count
+            self.flagged[row, col] = False
+            return 1
+        opened = flood_region(self.counts, self.revealed, row, col, count_bytes=self.count_bytes)
+        self.revealed.ravel()[opened] = True
+        self.visible.ravel()[opened] = self.counts.ravel()[opened]
+        self.flagged.ravel()[opened] = False
+        self.last_opened = opened
+        return len(opened)
 
     def _reveal_one_uncertain(self, row: int, col: int) -> int:
         assert self.rng is not None
@@ -178,7 +182,7 @@ class Board:
             IndexError: if the cell is off the board.
         """
         self._check_cell(row, col)
-        if self.outcome != Outcome.PLAYING or self.revealed[row, col]:
+        if self.outcome != PLAYING or self.revealed[row, col]:
             return bool(self.flagged[row, col])
         now = not self.flagged[row, col]
         self.flagged[row, col] = now
@@ -194,7 +198,7 @@ class Board:
     @property
     def done(self) -> bool:
         """Whether the game has ended."""
-        return self.outcome != Outcome.PLAYING
+        return self.outcome != PLAYING
 
     @property
     def flags(self) -> int:
@@ -238,7 +242,7 @@ class Board:
         board.flagged = state.flagged & ~board.revealed
         board.visible[board.flagged] = FLAGGED
         if board.safe_revealed == board.safe_total:
-            board.outcome = Outcome.WON if board.exploded == 0 else Outcome.CLEARED
+            board.outcome = WON if board.exploded == 0 else CLEARED
         return board
 
     def to_text(self, *, show_mines: bool = True) -> str:

@@ -38,7 +38,7 @@ def neighbours(cell: Cell, rows: int, cols: int) -> list[Cell]:
 def neighbour_table(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
     """For every flat index, the flat indices of its neighbours (cached per board size).
 
-    Only meant for boards small enough to walk cell by cell in Python.
+    Only meant for boards small enough to walk cell by cell in Python (:data:`SMALL_BOARD_CELLS`).
     """
     return tuple(
         tuple(to_index(n, cols) for n in neighbours(to_cell(i, cols), rows, cols))
@@ -63,8 +63,11 @@ def neighbour_index(rows: int, cols: int) -> np.ndarray:
     return out
 
 
-SMALL_COUNT_CELLS = 4096
-"""Boards with at most this many cells count clues by scattering each mine's neighbours."""
+SMALL_BOARD_CELLS = 4096
+"""Boards with at most this many cells are small: they get per-cell neighbour tables (cached per
+size: :func:`neighbour_table`, :func:`neighbour_index`) and are worked cell by cell in Python
+(clue counts scatter each mine's neighbours, the flood fill walks, the env reads neighbours);
+larger boards use whole-board NumPy operations instead."""
 
 
 def neighbour_counts(mask: np.ndarray) -> np.ndarray:
@@ -77,7 +80,7 @@ def neighbour_counts(mask: np.ndarray) -> np.ndarray:
         ``(rows, cols)`` int8 counts in ``0..8``.
     """
     rows, cols = mask.shape
-    if rows * cols <= SMALL_COUNT_CELLS:
+    if rows * cols <= SMALL_BOARD_CELLS:
         return neighbour_counts_of(np.ravel(mask).nonzero()[0], rows, cols)
     padded = np.zeros((rows + 2, cols + 2), dtype=np.int8)
     padded[1:-1, 1:-1] = mask
@@ -94,7 +97,7 @@ def neighbour_counts_of(cells: np.ndarray, rows: int, cols: int) -> np.ndarray:
 
     Scatters each listed cell's neighbours with one ``bincount``: the cost grows with the number
     of cells listed, not with the board, so it is meant for few cells on boards of at most
-    :data:`SMALL_COUNT_CELLS` cells (it builds a ``(rows*cols, 8)`` table per board size).
+    :data:`SMALL_BOARD_CELLS` cells (it builds a ``(rows*cols, 8)`` table per board size).
 
     Returns:
         ``(rows, cols)`` int8 counts in ``0..8``.

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mswp_gym.choices import ClueNoise
 from mswp_gym.constants import NO_CLUE
 
-CLUE_NOISES: tuple[str, ...] = ("exact", "optimistic", "cautious")
+CLUE_NOISES: tuple[str, ...] = tuple(m.value for m in ClueNoise)
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,10 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, MAX_CODE, MIN_CODE, NO_CLUE
+from mswp_gym.choices import ObsMode
+from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, MAX_CODE, MIN_CODE, NO_CLUE, is_revealed
 
-OBS_MODES: tuple[str, ...] = ("board", "channels", "dict")
+OBS_MODES: tuple[str, ...] = tuple(m.value for m in ObsMode)
 CHANNEL_CODES = np.array([*range(9), HIDDEN, FLAGGED, EXPLODED, NO_CLUE], dtype=np.int8)
 N_CHANNELS = len(CHANNEL_CODES)
 _CODES_3D = CHANNEL_CODES[:, None, None]
@@ -55,9 +56,7 @@ def to_channels(visible: np.ndarray) -> np.ndarray:
 
 def revealed_plane(visible: np.ndarray) -> np.ndarray:
     """int8 plane: 1 where the cell's content is known to the player."""
-    return (visible >= 0).view(np.int8) | (visible == EXPLODED).view(np.int8) | (
-        visible == NO_CLUE
-    ).view(np.int8)
+    return is_revealed(visible).view(np.int8)
 
 
 def encode(obs_mode: str, visible: np.ndarray, mask: np.ndarray) -> Any:

@@ -10,66 +10,67 @@ import numpy as np
 from gymnasium import spaces
 
 from mswp_gym.board import Board, hidden_view
-from mswp_gym.cells import neighbour_table
-from mswp_gym.clues import ClueModel
-from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
-from mswp_gym.drawing import INSTALL_HINT, pygame_available
-from mswp_gym.encoding import check_obs_mode, encode, observation_space
-from mswp_gym.generators import Generator, check_mines, check_size, make_generator
+from mswp_gym.cells import SMALL_BOARD_CELLS, neighbour_table
+from mswp_gym.choices import ClueNoise, FirstClick, ObsMode
+from mswp_gym.config import (  # noqa: F401 - AUTO_STEPS_PER_CELL and the resolvers: their old home
+    AUTO_STEPS_PER_CELL,
+    BEGINNER_DENSITY,
+    GameConfig,
+    resolve_max_steps,
+    resolve_mine_count,
+)
+from mswp_gym.constants import FLAGGED, HIDDEN, LOST, PLAYING, WON, Outcome
+from mswp_gym.encoding import encode, observation_space
+from mswp_gym.generators import Generator
 from mswp_gym.masks import action_mask, clear_action_mask, update_action_mask
-from mswp_gym.render_rgb import render_rgb
-from mswp_gym.render_text import render_ansi
+from mswp_gym.render.drawing import INSTALL_HINT, pygame_available
+from mswp_gym.render.rgb import render_rgb
+from mswp_gym.render.text import render_ansi
 from mswp_gym.rewards import RewardConfig
-from mswp_gym.spec import GameSpec
 
-# Enum member lookups cost a class-attribute search each time; the hot paths use these aliases.
-_PLAYING = Outcome.PLAYING
-_WON = Outcome.WON
-_LOST = Outcome.LOST
 INFO_INT_CACHE = 4096
 """Info counts below ``min(2 * rows * cols + 1, INFO_INT_CACHE)`` come from a per-env cache."""
 
-BEGINNER_DENSITY = 10 / 81
-"""Mines per cell of the Beginner board, used when neither ``mines`` nor ``density`` is given."""
-
-AUTO_STEPS_PER_CELL = 2
-"""``max_steps="auto"`` (the default) truncates an episode after this many steps per cell.
-
-A game played with legal reveals ends within ``rows*cols`` steps (each reveal opens a new cell),
-so the limit never cuts a real game short; it ends the episodes of a policy that ignores the mask
-and repeats a no-op (SB3's ``evaluate_policy`` without masks would otherwise never return)."""
+GAME_ARGUMENTS: dict[str, Any] = {
+    "rows": None, "cols": None, "mines": None, "density": None, "first_click": None,
+    "rewards": None, "obs_mode": ObsMode.BOARD, "flag_actions": False, "score_mode": False,
+    "layout": None, "generator": None, "max_steps": "auto", "clue_reveal_prob": 1.0,
+    "clue_noise": ClueNoise.EXACT,
+}
+"""The envs' game arguments (those :class:`GameConfig` takes) and their defaults."""
 
 
-def resolve_max_steps(max_steps: int | str | None, rows: int, cols: int) -> int | None:
-    """The step limit: an integer >= 1, ``"auto"`` (:data:`AUTO_STEPS_PER_CELL` per cell) or None.
+def config_from_arguments(
+    config: GameConfig | None, arguments: dict[str, Any], preset: str | None
+) -> GameConfig:
+    """The config of an env: ``config`` itself, or one built from the game ``arguments``.
 
-    Raises:
-        ValueError: anything else, naming the value.
-    """
-    if max_steps == "auto":
-        return AUTO_STEPS_PER_CELL * rows * cols
-    if max_steps is None:
-        return None
-    if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1:
-        raise ValueError(f"max_steps must be an integer >= 1, 'auto' or None, got {max_steps!r}")
-    return int(max_steps)
-
-
-def resolve_mine_count(rows: int, cols: int, mines: int | None, density: float | None) -> int:
-    """The mine count from either ``mines`` or ``density`` (not both).
+    Args:
+        config: a config given as ``config=``, or None.
+        arguments: the env's arguments (its ``locals()``); only the keys of
+            :data:`GAME_ARGUMENTS` are read.
+        preset: the preset name giving the default board (registered ids pass one); ignored
+            beside ``config``.
 
     Raises:
-        ValueError: if both are given, or ``density`` is not in ``[0, 1)``.
+        TypeError: ``config`` that is not a GameConfig.
+        ValueError: ``config`` beside game arguments that differ from their defaults, or what
+            :class:`GameConfig` refuses.
     """
-    if mines is not None and density is not None:
-        raise ValueError(f"give mines or density, not both (got mines={mines}, density={density})")
-    if density is not None:
-        if isinstance(density, bool) or not isinstance(density, (int, float)) or not 0 <= density < 1:
-            raise ValueError(f"density must be a number in [0, 1), got {density!r}")
-        return round(density * rows * cols)
-    if mines is None:
-        return min(round(BEGINNER_DENSITY * rows * cols), rows * cols - 1)
-    return mines
+    if config is None:
+        return GameConfig(**{k: arguments[k] for k in GAME_ARGUMENTS}, preset=preset)
+    if not isinstance(config, GameConfig):
+        raise TypeError(f"config must be a GameConfig, got {type(config).__name__}")
+    given = [k for k, default in GAME_ARGUMENTS.items() if not _is_default(arguments[k], default)]
+    if given:
+        raise ValueError(f"give config or game arguments, not both (got config and {', '.join(given)})")
+    return config
+
+
+def _is_default(value: Any, default: Any) -> bool:
+    if default is None or isinstance(value, np.ndarray):
+        return value is default
+    return type(value) in (type(default), str) and value == default
 
 
 class MinesweeperEnv(gym.Env[Any, int]):
@@ -103,8 +104,8 @@ class MinesweeperEnv(gym.Env[Any, int]):
 
     ## Starting state
     Every cell hidden. Where the mines go is decided by the ``first_click`` rule: ``any`` places
-    them at reset, ``safe`` and ``opening`` at the first reveal (never under it / never around
-    it), ``fixed`` uses ``layout``. One RNG: ``reset(seed=s)`` fixes the whole game.
+    them at reset, ``safe`` and ``opening`` at the first real reveal (never under it / never
+    around it; a no-op reveal of a flagged cell places nothing), ``fixed`` uses ``layout``. One RNG: ``reset(seed=s)`` fixes the whole game.
 
     ## Episode end
     Terminated on a win or a loss (score mode: when every safe cell is revealed). Truncated after
@@ -122,17 +123,26 @@ class MinesweeperEnv(gym.Env[Any, int]):
     (mines never stepped on, i.e. identified safely).
 
     ## Arguments
-    ``rows``, ``cols`` (>= 1); ``mines`` or ``density`` (default: the Beginner density);
-    ``first_click`` (``any``/``safe``/``opening``/``fixed``; default ``safe``, or ``fixed`` with
-    ``layout``); ``rewards`` (RewardConfig or dict); ``obs_mode``; ``flag_actions``;
-    ``score_mode``; ``render_mode`` (``ansi``, ``rgb_array``, ``human``); ``layout`` (bool array
-    or text picture, for ``fixed``); ``max_steps`` (an int, ``"auto"`` or None); ``clue_reveal_prob`` (a revealed safe cell
-    shows its clue with this probability, else ``NO_CLUE``) and ``clue_noise`` (``exact``,
-    ``optimistic``: shown <= true, ``cautious``: shown >= true), the CS520 report's uncertain
-    clues (see :mod:`mswp_gym.clues`; under any uncertainty there is no flood fill).
+    ``rows``, ``cols`` (>= 1, at most :data:`~mswp_gym.generators.MAX_CELLS` = 1,000,000 cells);
+    ``mines`` or ``density`` (default: the Beginner density); ``preset`` (the board where none is
+    given; the registered ids pass theirs, so every other argument works through ``gym.make``);
+    ``first_click`` (``any``/``safe``/``opening``/``fixed``, a :class:`~mswp_gym.choices.FirstClick`
+    or its string; default ``safe``, or ``fixed`` with ``layout``); ``rewards`` (RewardConfig or
+    dict); ``obs_mode``; ``flag_actions``; ``score_mode``; ``render_mode`` (``ansi``,
+    ``rgb_array``, ``human``); ``layout`` (bool or 0/1 array, or text picture, for ``fixed``);
+    ``generator`` (who places the mines, injected; its ``name`` is the rule); ``max_steps`` (an
+    int, ``"auto"`` or None); ``clue_reveal_prob`` (a revealed safe cell shows its clue with this
+    probability, else ``NO_CLUE``) and ``clue_noise`` (``exact``, ``optimistic``: shown <= true,
+    ``cautious``: shown >= true), the CS520 report's uncertain clues (see :mod:`mswp_gym.clues`;
+    under any uncertainty there is no flood fill). Or ``config``: a
+    :class:`~mswp_gym.config.GameConfig` holding all of these but ``render_mode`` (not both).
+    Every argument is checked once, by :class:`~mswp_gym.config.GameConfig`: the vector env and
+    the SB3 adapter accept and refuse exactly the same values.
 
     ## Version history
-    * v0: first release; the default ``max_steps="auto"`` step limit since issue 15.
+    * v0: first release; the default ``max_steps="auto"`` step limit since issue 15; since issue
+      16 one validated :class:`~mswp_gym.config.GameConfig`, the board limit, the ids passing only
+      their preset, and mines placed at the first *real* reveal (not at a no-op on a flag).
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium reads it as a class attribute
@@ -144,35 +154,26 @@ class MinesweeperEnv(gym.Env[Any, int]):
 
     def __init__(
         self,
-        rows: int = 9,
-        cols: int = 9,
+        rows: int | None = None,
+        cols: int | None = None,
         mines: int | None = None,
         *,
         density: float | None = None,
-        first_click: str | None = None,
+        preset: str | None = None,
+        first_click: FirstClick | str | None = None,
         rewards: RewardConfig | dict[str, float] | None = None,
-        obs_mode: str = "board",
+        obs_mode: ObsMode | str = ObsMode.BOARD,
         flag_actions: bool = False,
         score_mode: bool = False,
         render_mode: str | None = None,
         layout: np.ndarray | str | None = None,
+        generator: Generator | None = None,
         max_steps: int | str | None = "auto",
         clue_reveal_prob: float = 1.0,
-        clue_noise: str = "exact",
+        clue_noise: ClueNoise | str = ClueNoise.EXACT,
+        config: GameConfig | None = None,
     ) -> None:
-        rule = first_click if first_click is not None else ("fixed" if layout is not None else "safe")
-        self.generator: Generator = make_generator(rule, layout)
-        if layout is not None:
-            fixed_mines = self.generator.layout(0, 0, 0, np.random.default_rng(0), None)
-            rows, cols = (int(n) for n in fixed_mines.shape)
-            if mines is not None and mines != int(fixed_mines.sum()):
-                raise ValueError(f"mines={mines} but the layout holds {int(fixed_mines.sum())}")
-            mines = int(fixed_mines.sum())
-        check_size(rows, cols)
-        mines = resolve_mine_count(rows, cols, mines, density)
-        check_mines(rule, rows, cols, mines)
-        check_obs_mode(obs_mode)
-        self.clues = ClueModel(reveal_prob=clue_reveal_prob, noise=clue_noise)
+        config = config_from_arguments(config, locals(), preset)
         if render_mode == "human" and "human" not in self.metadata["render_modes"]:
             raise ImportError(f"render_mode='human' is unavailable: {INSTALL_HINT}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -180,30 +181,23 @@ class MinesweeperEnv(gym.Env[Any, int]):
                 f"unknown render_mode {render_mode!r}; choose one of "
                 f"{', '.join(self.metadata['render_modes'])}"
             )
-        max_steps = resolve_max_steps(max_steps, int(rows), int(cols))
-        if isinstance(rewards, dict):
-            rewards = RewardConfig.from_dict(rewards)
-        elif rewards is None:
-            rewards = RewardConfig()
-        elif not isinstance(rewards, RewardConfig):
-            raise TypeError(f"rewards must be a RewardConfig or a dict, got {type(rewards).__name__}")
-
-        self.rows, self.cols, self.mines = int(rows), int(cols), int(mines)
-        self.game_spec = GameSpec(
-            self.rows, self.cols, self.mines, rule, bool(score_mode),
-            float(clue_reveal_prob), clue_noise,
-        )
-        self.rewards = rewards
-        self.obs_mode = obs_mode
-        self.flag_actions = bool(flag_actions)
-        self.score_mode = bool(score_mode)
+        self.config = config
+        self.generator: Generator = config.generator  # type: ignore[assignment]
+        self.clues = config.clues
+        self.rows, self.cols, self.mines = config.rows, config.cols, config.mines
+        self.game_spec = config.spec
+        self.rewards: RewardConfig = config.rewards  # type: ignore[assignment]
+        self.obs_mode = config.obs_mode
+        self.flag_actions = config.flag_actions
+        self.score_mode = config.score_mode
         self.render_mode = render_mode
-        self.max_steps = max_steps
+        self.max_steps = config.step_limit
         self._cells = self.rows * self.cols
-        self._n_actions = self._cells * (2 if self.flag_actions else 1)
+        self._n_actions = config.n_actions
         self.action_space = spaces.Discrete(self._n_actions)  # type: ignore[assignment]
-        self.observation_space = observation_space(obs_mode, self.rows, self.cols, self._n_actions)
-        self._neighbours = neighbour_table(self.rows, self.cols) if self._cells <= 4096 else None
+        self.observation_space = observation_space(self.obs_mode, self.rows, self.cols, self._n_actions)
+        small = self._cells <= SMALL_BOARD_CELLS
+        self._neighbours = neighbour_table(self.rows, self.cols) if small else None
         self._viewer: Any = None
         self._board: Board | None = None
         self._all_hidden = hidden_view(self.rows, self.cols)
@@ -215,7 +209,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         self._start_mask = action_mask(self._pre_visible, self.flag_actions).tobytes()
         self._mask_bytes = bytearray(self._start_mask)
         self._mask = np.frombuffer(self._mask_bytes, dtype=np.int8)
-        self._board_obs = obs_mode == "board"
+        self._board_obs = self.obs_mode == ObsMode.BOARD
         self._np_ints = tuple(np.int64(i) for i in range(min(2 * self._cells + 1, INFO_INT_CACHE)))
         self._steps = 0
         self._invalid = 0
@@ -257,7 +251,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         else:
             reward = self._toggle_flag(index - self._cells)
         board = self._board
-        terminated = board is not None and board.outcome != _PLAYING
+        terminated = board is not None and board.outcome != PLAYING
         truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
         self._done = terminated or truncated
         if self.render_mode == "human":
@@ -290,7 +284,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         if self.render_mode == "rgb_array":
             return frame
         if self._viewer is None:
-            from mswp_gym.viewer import HumanViewer
+            from mswp_gym.render.viewer import HumanViewer
 
             self._viewer = HumanViewer()
         self._viewer.show(frame, self.metadata["render_fps"])
@@ -350,12 +344,14 @@ class MinesweeperEnv(gym.Env[Any, int]):
     def _reveal(self, index: int) -> float:
         cols = self.cols
         row, col = index // cols, index % cols
-        board = self._board
-        if board is None:
-            board = self._new_board((row, col))
         if not self._mask_bytes[index]:  # the mask's reveal rule: the cell is not HIDDEN
             self._invalid += 1
             return self.rewards.invalid
+        board = self._board
+        if board is None:
+            # Only a real reveal places the mines: a no-op (a flagged cell) must not spend the
+            # first-click guarantee on a cell that stays hidden.
+            board = self._new_board((row, col))
         first = self._reveals == 0
         if first:
             informed = False
@@ -376,15 +372,15 @@ class MinesweeperEnv(gym.Env[Any, int]):
         if opened == 1:
             if self.flag_actions:
                 update_action_mask(self._mask, self._visible, index, True)
-            elif board.outcome != _LOST:
+            elif board.outcome != LOST:
                 # update_action_mask's rule, inlined: the cell now shows a clue (or EXPLODED); only
                 # the mine that lost the game stays drawn as HIDDEN.
                 self._mask_bytes[index] = 0
         elif opened:
             clear_action_mask(self._mask, board.last_opened, self._cells, self.flag_actions)
-        if board.outcome == _LOST or board.exploded > exploded_before:
+        if board.outcome == LOST or board.exploded > exploded_before:
             return self.rewards.loss
-        if board.outcome == _WON:
+        if board.outcome == WON:
             return self.rewards.win
         if first:
             return self.rewards.first_move
@@ -419,7 +415,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         # the values they read. np.int64() costs ~0.25 us a call, so small counts come from a cache.
         board = self._board
         if board is None:
-            outcome, revealed, flags = _PLAYING, 0, self._flags
+            outcome, revealed, flags = PLAYING, 0, self._flags
         else:
             outcome, revealed = board.outcome, board.safe_revealed
             flags = board.flags if self.flag_actions else 0
@@ -428,13 +424,13 @@ class MinesweeperEnv(gym.Env[Any, int]):
         mines_left, steps, invalid = self.mines - flags, self._steps, self._invalid
         info: dict[str, Any] = {
             "action_mask": self._mask.copy(),
-            "outcome": ints[outcome._value_],
+            "outcome": ints[outcome],
             "cells_revealed": ints[revealed] if revealed < n else np.int64(revealed),
             "mines_left": ints[mines_left] if 0 <= mines_left < n else np.int64(mines_left),
             "steps": ints[steps] if steps < n else np.int64(steps),
             "invalid_actions": ints[invalid] if invalid < n else np.int64(invalid),
             # A Python bool: Gymnasium's vector envs batch np.bool_ values into object arrays.
-            "is_success": outcome == _WON,
+            "is_success": outcome == WON,
         }
         if self.score_mode:
             exploded = board.exploded if board is not None else 0

@@ -9,29 +9,26 @@ Three iterative implementations with one contract, chosen by board size:
 * large boards grow the region a breadth-first layer at a time with NumPy, so a 1000x1000 board
   with one mine opens in one click in a fraction of a second.
 
-Neither recurses. Flags never block the cascade: a flagged safe cell inside the region is opened
-and its flag removed, so what is revealed depends only on the clicks.
+None recurses. :func:`flood_region` is pure: it reads the clues and the revealed cells and returns
+the cells to open; the board opens them (:meth:`mswp_gym.board.Board.reveal`). Flags never block
+the cascade: a flagged safe cell inside the region is opened and its flag removed, so what is
+revealed depends only on the clicks.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from mswp_gym.cells import neighbour_table
-
-if TYPE_CHECKING:
-    from mswp_gym.board import Board
+from mswp_gym.cells import SMALL_BOARD_CELLS, neighbour_table
+from mswp_gym.choices import FloodMethod
 
 TINY_BOARD_CELLS = 128
-"""Boards with at most this many cells use the integer rings (``"rings"``)."""
+"""Boards with at most this many cells use the integer rings (``"rings"``); up to
+:data:`~mswp_gym.cells.SMALL_BOARD_CELLS` the walk, beyond it the layers."""
 
-SMALL_BOARD_CELLS = 4096
-"""Boards with at most this many cells (and more than :data:`TINY_BOARD_CELLS`) use the walk."""
-
-METHODS: tuple[str, ...] = ("rings", "walk", "layers")
+METHODS: tuple[str, ...] = tuple(m.value for m in FloodMethod)
 """The flood-fill implementations, all with the same result."""
 
 _ZERO_BYTE = bytes([1] + [0] * 255)
@@ -40,43 +37,51 @@ _ZERO_BYTE = bytes([1] + [0] * 255)
 _OFFSETS_CACHE: dict[int, np.ndarray] = {}
 
 
-def reveal_region(board: Board, row: int, col: int, *, method: str | None = None) -> int:
-    """Open the safe cell ``(row, col)`` and, if it is a zero, everything the cascade reaches.
+def flood_region(
+    counts: np.ndarray,
+    revealed: np.ndarray,
+    row: int,
+    col: int,
+    *,
+    count_bytes: bytes | None = None,
+    method: str | None = None,
+) -> np.ndarray:
+    """The cells a click on the hidden safe cell ``(row, col)`` opens; changes nothing.
 
-    Updates ``board.revealed``, ``board.visible`` and ``board.flagged`` in place; when more than
-    the clicked cell opens, ``board.last_opened`` holds the flat indices of every opened cell.
+    A clue opens only itself; a zero opens its whole zero region and that region's border, less
+    the cells already revealed.
 
     Args:
-        board: the board; ``(row, col)`` must be a hidden safe cell.
+        counts: ``(rows, cols)`` int8, every cell's number of neighbouring mines.
+        revealed: ``(rows, cols)`` bool, the cells already open; ``(row, col)`` must not be.
         row: the cell's row.
         col: the cell's column.
+        count_bytes: ``counts.tobytes()``, if the caller keeps one (saves a copy per call).
         method: one of :data:`METHODS` to force an implementation (tests); None picks by size.
 
     Returns:
-        How many cells were newly revealed.
+        ``(n,)`` intp, the flat indices ``row * cols + col`` of the cells to open, the clicked
+        cell included, each once.
+
+    Raises:
+        ValueError: on an unknown ``method``.
     """
-    count = board.counts[row, col]
-    if count:
-        board.revealed[row, col] = True
-        board.visible[row, col] = count
-        board.flagged[row, col] = False
-        return 1
+    rows, cols = counts.shape
+    start = row * cols + col
+    if counts[row, col]:
+        return np.array([start], dtype=np.intp)
+    if count_bytes is None:
+        count_bytes = counts.tobytes()
     if method is None:
-        cells = board.rows * board.cols
+        cells = rows * cols
         method = "rings" if cells <= TINY_BOARD_CELLS else "walk" if cells <= SMALL_BOARD_CELLS else "layers"
     if method == "rings":
-        opened = _rings(board, row * board.cols + col)
-    elif method == "walk":
-        opened = _walk(board, row * board.cols + col)
-    elif method == "layers":
-        opened = _layers(board, row, col)
-    else:
-        raise ValueError(f"unknown flood-fill method {method!r}; use one of {', '.join(METHODS)}")
-    board.revealed.ravel()[opened] = True
-    board.visible.ravel()[opened] = board.counts.ravel()[opened]
-    board.flagged.ravel()[opened] = False
-    board.last_opened = opened
-    return len(opened)
+        return _rings(count_bytes, revealed, start)
+    if method == "walk":
+        return _walk(count_bytes, revealed, start)
+    if method == "layers":
+        return _layers(counts, revealed, row, col)
+    raise ValueError(f"unknown flood-fill method {method!r}; use one of {', '.join(METHODS)}")
 
 
 @lru_cache(maxsize=64)
@@ -88,14 +93,14 @@ def _ring_masks(rows: int, cols: int) -> tuple[int, int, int]:
     return every, every & ~first_col, every & ~last_col
 
 
-def _rings(board: Board, start: int) -> np.ndarray:
+def _rings(count_bytes: bytes, revealed: np.ndarray, start: int) -> np.ndarray:
     # Cell i is byte i (value 0 or 1) of one integer. A ring dilates the zeros reached so far by
     # one cell in all eight directions (a shift by one byte moves a column, by a row of bytes a
     # row; the column masks stop wrap-around) and keeps the zeros; at the fixed point, the last
     # dilation is the region: the zeros and their border.
-    cols = board.cols
-    every, not_first, not_last = _ring_masks(board.rows, cols)
-    zeros = int.from_bytes(board.count_bytes.translate(_ZERO_BYTE), "little")
+    rows, cols = revealed.shape
+    every, not_first, not_last = _ring_masks(rows, cols)
+    zeros = int.from_bytes(count_bytes.translate(_ZERO_BYTE), "little")
     row = 8 * cols
     reached = 1 << 8 * start
     while True:
@@ -106,17 +111,17 @@ def _rings(board: Board, start: int) -> np.ndarray:
             break
         reached = grown
     # Revealed cells are not opened again (the region's revealed cells are all border clues).
-    fresh = around & (every ^ int.from_bytes(board.revealed.tobytes(), "little"))
-    return np.frombuffer(fresh.to_bytes(board.rows * cols, "little"), dtype=np.bool_).nonzero()[0]
+    fresh = around & (every ^ int.from_bytes(revealed.tobytes(), "little"))
+    return np.frombuffer(fresh.to_bytes(rows * cols, "little"), dtype=np.bool_).nonzero()[0]
 
 
-def _walk(board: Board, start: int) -> np.ndarray:
+def _walk(count_bytes: bytes, revealed: np.ndarray, start: int) -> np.ndarray:
     # Revealed cells start out as seen: a hidden zero's component cannot contain a revealed zero
     # (that zero's cascade would have opened it) and a revealed clue is a border, so every cell the
     # walk reaches is newly opened. Bytes give fast element access without per-cell NumPy scalars.
-    around = neighbour_table(board.rows, board.cols)
-    counts = board.count_bytes
-    seen = bytearray(board.revealed.tobytes())
+    around = neighbour_table(*revealed.shape)
+    counts = count_bytes
+    seen = bytearray(revealed.tobytes())
     seen[start] = 1
     opened = [start]
     stack = [start]
@@ -142,14 +147,14 @@ def _offsets(width: int) -> np.ndarray:
     return offsets
 
 
-def _layers(board: Board, row: int, col: int) -> np.ndarray:
-    rows, cols = board.rows, board.cols
+def _layers(counts: np.ndarray, revealed: np.ndarray, row: int, col: int) -> np.ndarray:
+    rows, cols = counts.shape
     width = cols + 2
     # Padded copies: the border ring is "blocked" so neighbours never need bounds checks.
     blocked_grid = np.ones((rows + 2, width), dtype=bool)
-    blocked_grid[1:-1, 1:-1] = board.revealed
+    blocked_grid[1:-1, 1:-1] = revealed
     zero_grid = np.zeros((rows + 2, width), dtype=bool)
-    zero_grid[1:-1, 1:-1] = board.counts == 0
+    zero_grid[1:-1, 1:-1] = counts == 0
     blocked = blocked_grid.ravel()
     zero = zero_grid.ravel()
     offsets = _offsets(width)

@@ -28,8 +28,16 @@ from typing import Protocol
 import numpy as np
 
 from mswp_gym.cells import Cell, region_around
+from mswp_gym.choices import FirstClick, parse_choice
 
-GENERATOR_NAMES: tuple[str, ...] = ("any", "safe", "opening", "fixed")
+GENERATOR_NAMES: tuple[str, ...] = tuple(m.value for m in FirstClick)
+
+MAX_CELLS = 1_000_000
+"""The largest board any env accepts, in cells (1000x1000).
+
+An env keeps a few arrays of one to eight bytes per cell (and the vector env B of each), so a
+board past this would exhaust memory before the first step; the engine is tested up to it.
+"""
 
 
 class Generator(Protocol):
@@ -52,11 +60,22 @@ class Generator(Protocol):
         ...
 
 
-def check_size(rows: int, cols: int) -> None:
-    """Raise a ValueError naming ``rows``/``cols`` unless both are integers >= 1."""
+def check_size(rows: int, cols: int) -> tuple[int, int]:
+    """``(rows, cols)`` as Python ints, checked: integers >= 1, at most :data:`MAX_CELLS` cells.
+
+    Raises:
+        ValueError: naming the bad value, or the cell count and the limit.
+    """
     for name, value in (("rows", rows), ("cols", cols)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+    # int() first: NumPy integers overflow in the product (np.int8(100) ** 2 is 16).
+    rows, cols = int(rows), int(cols)
+    if rows * cols > MAX_CELLS:
+        raise ValueError(
+            f"a {rows}x{cols} board has {rows * cols:,} cells; the limit is {MAX_CELLS:,} cells"
+        )
+    return rows, cols
 
 
 def max_mines(rule: str, rows: int, cols: int) -> int:
@@ -71,6 +90,7 @@ def check_mines(rule: str, rows: int, cols: int, mines: int) -> None:
     """Raise a ValueError naming the values unless ``rule`` can place ``mines`` mines."""
     if isinstance(mines, bool) or not isinstance(mines, (int, np.integer)):
         raise TypeError(f"mines must be an integer, got {mines!r}")
+    rows, cols, mines = int(rows), int(cols), int(mines)
     if mines < 0:
         raise ValueError(f"mines must be >= 0, got {mines}")
     cells = rows * cols
@@ -187,6 +207,34 @@ class FixedLayout:
         return self.mines_layout.copy()
 
 
+def layout_values(array: np.ndarray) -> np.ndarray:
+    """``array`` as bool, refusing any entry but 0, 1, False and True (of any shape).
+
+    Raises:
+        ValueError: naming the first bad entry and its index.
+    """
+    if array.dtype == np.bool_:
+        return array.copy()
+    if array.dtype.kind in "iuf":
+        bad = ~np.isin(array, (0, 1))  # NaN is neither
+    else:
+        bad = np.array(
+            [not (isinstance(v, (bool, np.bool_)) or (isinstance(v, (int, np.integer)) and v in (0, 1)))
+             for v in array.reshape(-1)],
+            dtype=bool,
+        ).reshape(array.shape)
+    if bad.any():
+        where = tuple(int(i) for i in np.argwhere(bad)[0])
+        value = array[where]
+        value = value.item() if isinstance(value, np.generic) else value
+        raise ValueError(f"a layout holds only 0/1 or False/True, got {value!r} at {where}")
+    return array.astype(bool)
+
+
+STOCK_GENERATORS = (AnyFirstClick, SafeFirstClick, OpeningFirstClick, FixedLayout)
+"""The generators of the four rules (the batched engine reproduces these, with its own draws)."""
+
+
 def fixed_from(layout: np.ndarray | str) -> FixedLayout:
     """A fixed generator from a bool array or a text picture (see :mod:`mswp_gym.pictures`).
 
@@ -201,7 +249,7 @@ def fixed_from(layout: np.ndarray | str) -> FixedLayout:
         array = np.asarray(layout)
         if array.ndim != 2 or array.size == 0:
             raise ValueError(f"a fixed layout must be a non-empty 2-D array, got shape {array.shape}")
-        array = array.astype(bool)
+        array = layout_values(array)
     if array.all():
         raise ValueError(f"a fixed layout needs a safe cell; this {array.shape} layout is all mines")
     return FixedLayout(mines_layout=array)
@@ -213,16 +261,15 @@ def make_generator(name: str, layout: np.ndarray | str | None = None) -> Generat
     Raises:
         ValueError: for an unknown name or a missing/unexpected layout.
     """
-    if name == "fixed":
+    rule = parse_choice(FirstClick, name, "first_click rule")
+    if rule == FirstClick.FIXED:
         if layout is None:
             raise ValueError("first_click='fixed' needs a layout (array or text picture)")
         return fixed_from(layout)
     if layout is not None:
-        raise ValueError(f"a layout was given but first_click={name!r}; use first_click='fixed'")
-    if name == "any":
+        raise ValueError(f"a layout was given but first_click={rule.value!r}; use first_click='fixed'")
+    if rule == FirstClick.ANY:
         return AnyFirstClick()
-    if name == "safe":
+    if rule == FirstClick.SAFE:
         return SafeFirstClick()
-    if name == "opening":
-        return OpeningFirstClick()
-    raise ValueError(f"unknown first_click rule {name!r}; choose one of {', '.join(GENERATOR_NAMES)}")
+    return OpeningFirstClick()

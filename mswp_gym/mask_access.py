@@ -31,7 +31,7 @@ def action_masks(env: Any) -> np.ndarray:
       native :class:`~mswp_gym.vector.MinesweeperVectorEnv`, bare or under vector wrappers:
       shape ``(num_envs, n)``, row ``i`` for sub-env ``i``;
     * an SB3 ``VecEnv`` (``DummyVecEnv``, ``SubprocVecEnv``,
-      :class:`~mswp_gym.sb3_vec.MinesweeperSB3VecEnv`): shape ``(num_envs, n)``.
+      :class:`~mswp_gym.vector.sb3_vec.MinesweeperSB3VecEnv`): shape ``(num_envs, n)``.
 
     ``n`` is the size of the single action space (``rows*cols``, doubled with flag actions).
 

@@ -1,4 +1,10 @@
-"""The one legal-action mask behind ``env.action_masks()``, ``info["action_mask"]`` and agents."""
+"""The one legal-action mask behind ``env.action_masks()``, ``info["action_mask"]`` and agents.
+
+:func:`action_mask` is the rule; :func:`batch_action_mask` applies it to a batch of boards, and
+:func:`update_action_mask` and :func:`clear_action_mask` to the cells one move changed (the
+single env keeps its mask up to date with them, tested against :func:`action_mask` of the
+observation in ``tests/test_fast_paths.py``).
+"""
 
 from __future__ import annotations
 
@@ -28,6 +34,23 @@ def action_mask(visible: np.ndarray, flag_actions: bool = False) -> np.ndarray:
         return reveal
     flag = reveal | (flat == FLAGGED).view(np.int8)
     return np.concatenate((reveal, flag))
+
+
+def batch_action_mask(visible: np.ndarray, flag_actions: bool = False) -> np.ndarray:
+    """:func:`action_mask` for a batch (the vector env's): row ``i`` is board ``i``'s mask.
+
+    Args:
+        visible: ``(B, rows*cols)`` int8 visible boards.
+        flag_actions: whether the action space carries the flag half.
+
+    Returns:
+        ``(B, rows*cols)`` int8 (``(B, 2*rows*cols)`` with flag actions), 1 = legal.
+    """
+    reveal = (visible == HIDDEN).view(np.int8)
+    if not flag_actions:
+        return reveal
+    flag = reveal | (visible == FLAGGED).view(np.int8)
+    return np.concatenate((reveal, flag), axis=1)
 
 
 def update_action_mask(mask: np.ndarray, visible: np.ndarray, index: int, flag_actions: bool = False) -> None:

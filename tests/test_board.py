@@ -6,7 +6,17 @@ import numpy as np
 import pytest
 
 from mswp_gym import Board, Outcome
-from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN
+from mswp_gym.constants import (
+    EXPLODED,
+    FLAGGED,
+    HIDDEN,
+    MINE,
+    NO_CLUE,
+    is_clue,
+    is_revealed,
+    is_revealed_safe,
+    is_unknown,
+)
 from mswp_gym.pictures import view_from_text, view_to_text
 
 LAYOUT = """
@@ -178,11 +188,40 @@ def test_view_pictures__round_trip_and_errors() -> None:
 
 def test_board__bad_layouts_and_options_are_named() -> None:
     from mswp_gym.clues import ClueModel
-    from mswp_gym.floodfill import reveal_region
+    from mswp_gym.floodfill import flood_region
 
     with pytest.raises(ValueError, match=r"non-empty 2-D array, got shape \(3,\)"):
         Board(np.zeros(3, dtype=bool))
     with pytest.raises(ValueError, match="uncertain clues need an rng"):
         Board(np.zeros((2, 2), dtype=bool), clues=ClueModel(noise="cautious"))
     with pytest.raises(ValueError, match="unknown flood-fill method 'bfs'"):
-        reveal_region(Board(np.zeros((2, 2), dtype=bool)), 0, 0, method="bfs")
+        counts, revealed = np.zeros((2, 2), dtype=np.int8), np.zeros((2, 2), dtype=bool)
+        flood_region(counts, revealed, 0, 0, method="bfs")
+
+
+@pytest.mark.parametrize(
+    ("code", "unknown", "clue", "revealed_safe", "revealed"),
+    [
+        (HIDDEN, True, False, False, False),
+        (FLAGGED, True, False, False, False),
+        (EXPLODED, False, False, False, True),
+        (NO_CLUE, False, False, True, True),
+        (MINE, False, False, False, False),
+        (0, False, True, True, True),
+        (8, False, True, True, True),
+    ],
+)
+def test_cell_predicates__classify_every_code(
+    code: int, unknown: bool, clue: bool, revealed_safe: bool, revealed: bool
+) -> None:
+    board = np.full((2, 3), code, dtype=np.int8)
+    expectations = [
+        (is_unknown, unknown),
+        (is_clue, clue),
+        (is_revealed_safe, revealed_safe),
+        (is_revealed, revealed),
+    ]
+    for predicate, expected in expectations:
+        result = predicate(board)
+        assert result.dtype == np.bool_ and result.shape == board.shape
+        assert result.all() == expected and result.any() == expected, predicate.__name__

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from mswp_gym import Board
 from mswp_gym.cells import neighbours, region_around
-from mswp_gym.floodfill import reveal_region
+from mswp_gym.floodfill import METHODS, flood_region
 from mswp_gym.generators import check_mines, make_generator, max_mines
 
 
@@ -61,12 +61,49 @@ def test_flood_fill__matches_brute_force(layout: np.ndarray, data: st.DataObject
     safe = list(zip(*np.nonzero(~layout)))
     start = data.draw(st.sampled_from(safe))
     board = Board(layout)
-    opened = reveal_region(board, int(start[0]), int(start[1]), method=method)
-    expected = brute_reveal(layout, (int(start[0]), int(start[1])))
+    row, col = int(start[0]), int(start[1])
+    opened = flood_region(board.counts, board.revealed, row, col, method=method)
+    expected = brute_reveal(layout, (row, col))
+    assert {divmod(int(i), board.cols) for i in opened} == expected
+    assert len(opened) == len(expected)
+    assert not board.revealed.any()  # pure: the board is untouched
+    assert board.reveal(row, col) == len(expected)
     assert set(zip(*np.nonzero(board.revealed))) == expected
-    assert opened == len(expected)
     assert not (board.revealed & layout).any()
     assert np.array_equal(board.visible[board.revealed], board.counts[board.revealed])
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "density"), [(3, 4, 0.1), (9, 9, 0.12), (16, 30, 0.2), (70, 70, 0.1)]
+)
+def test_board_reveal__agrees_with_every_flood_method_on_random_games(
+    rows: int, cols: int, density: float
+) -> None:
+    # Board.reveal opens a clue itself and a zero through flood_region's size-picked method: on
+    # random games (mid-game states, flags included) it opens exactly the cells every method finds.
+    rng = np.random.default_rng(rows * 1000 + cols)
+    games = 6 if rows * cols > 1000 else 40
+    for _ in range(games):
+        board = Board(rng.random((rows, cols)) < density)
+        while not board.done:
+            hidden = np.flatnonzero(~board.revealed)
+            index = int(rng.choice(hidden))
+            row, col = divmod(index, cols)
+            if rng.random() < 0.2:
+                board.toggle_flag(row, col)
+                continue
+            before = board.revealed.copy()
+            found = [
+                sorted(flood_region(board.counts, board.revealed, row, col, method=m).tolist())
+                for m in METHODS
+            ]
+            opened = board.reveal(row, col)
+            newly = sorted(np.flatnonzero(board.revealed & ~before).tolist())
+            assert opened == len(newly)
+            if not board.mines[row, col]:
+                assert all(cells == newly for cells in found)
+                assert np.array_equal(board.visible[board.revealed], board.counts[board.revealed])
+                assert not (board.flagged & board.revealed).any()
 
 
 @settings(max_examples=60, deadline=None)

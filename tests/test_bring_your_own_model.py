@@ -126,7 +126,7 @@ def test_eval_cli__labelled_model_joins_the_table_under_its_short_name(
 def test_board_policy__mines_from_the_env_or_a_clear_error() -> None:
     from sb3_contrib import MaskablePPO
 
-    from mswp_gym.sb3_vec import MinesweeperSB3VecEnv
+    from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
     from train.policy import BoardPolicy, board_policy_kwargs
 
     env = gym.make("Minesweeper-Intermediate-v0")

@@ -31,6 +31,7 @@ TRAIN_BAD: list[list[str]] = [
     ["--seed", "abc"],
     ["--mines", "1000"],
     ["--rows", "-1"],
+    ["--rows", "100000", "--cols", "100000"],
     ["--first-click", "bogus"],
     ["--learning-rate", "nan"],
     ["--bc-learning-rate", "0"],
@@ -73,6 +74,7 @@ EVAL_BAD: list[list[str]] = [
     ["--agents", "random,random"],
     ["--rows", "0", "--cols", "5"],
     ["--rows", "5"],
+    ["--rows", "100000", "--cols", "100000", "--mines", "5"],
     ["--mines", "1000"],
     ["--mines", "-1"],
     ["--density", "1.5"],
@@ -101,6 +103,7 @@ PLAY_BAD: list[list[str]] = [
     ["--agent", "solver", "--guess", "global"],
     ["--agent", "foo"],
     ["--rows", "0"],
+    ["--rows", "100000", "--cols", "100000"],
     ["--mines", "1000"],
     ["--speed", "-1"],
     ["--moves", "-1"],
@@ -183,6 +186,19 @@ def test_cli__bad_seed_in_a_real_process_is_one_line_exit_2(module: str) -> None
                           timeout=120, check=False)
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_eval_cli__oversized_board_in_a_real_process_is_one_line_exit_2() -> None:
+    done = subprocess.run([sys.executable, "-m", "eval", "--rows", "100000", "--cols", "100000",
+                           "--mines", "5", "--quiet"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        (
+            "mswp-eval: error: a 100000x100000 board has 10,000,000,000 cells; the limit is "
+            "1,000,000 cells"
+        )
+    ]
 
 
 def test_eval_cli__density_zero_is_accepted_as_the_env_does(

@@ -163,3 +163,19 @@ def test_env__big_boards_work() -> None:
     tiny = MinesweeperEnv(1, 1, 0)
     tiny.reset(seed=0)
     assert tiny.step(0)[2]
+
+
+@pytest.mark.parametrize("first_click", ["safe", "opening"])
+def test_env__revealing_a_flag_first_does_not_spend_the_first_click(first_click: str) -> None:
+    # Flag cell 40, "reveal" it (a no-op), then the first real reveal: the rule must protect it.
+    env = MinesweeperEnv(9, 9, 30, first_click=first_click, flag_actions=True)
+    lost = 0
+    for seed in range(500):
+        env.reset(seed=seed)
+        env.step(81 + 40)
+        _obs, _r, _t, _tr, info = env.step(40)
+        assert info["invalid_actions"] == 1
+        _obs, _r, _t, _tr, info = env.step(0)
+        lost += info["outcome"] == Outcome.LOST
+        assert env.visible[4, 4] != HIDDEN  # the flag survives the placement (or a flood opened it)
+    assert lost == 0

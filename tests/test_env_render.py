@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from mswp_gym import MinesweeperEnv
-from mswp_gym.render_rgb import CELL_PX, DIGIT_RGB, HIDDEN_RGB, REVEALED_RGB
+from mswp_gym.render.rgb import CELL_PX, DIGIT_RGB, HIDDEN_RGB, REVEALED_RGB
 
 LAYOUT = """
 . . . . .

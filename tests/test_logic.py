@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from agents import LocalRulesAgent, LogicAgent
-from agents.guessing import GUESS_POLICIES, least_risky, risk_map
+from agents.logic.guessing import GUESS_POLICIES, least_risky, risk_map
 from mswp_gym.cells import to_cell, to_index
 from mswp_gym.masks import action_mask
 from mswp_gym.pictures import view_from_text

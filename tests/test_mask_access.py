@@ -103,7 +103,7 @@ def test_action_masks__native_rows_of_boards_waiting_for_reset_are_all_true() ->
 def test_action_masks__sb3_vec_envs() -> None:
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from mswp_gym.sb3_vec import MinesweeperSB3VecEnv
+    from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
 
     dummy = DummyVecEnv([lambda: gym.make("Minesweeper-v0") for _ in range(2)])
     dummy.reset()

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 import agents
-from agents.bounded import BoundedKnowledge, clue_bounds
-from agents.knowledge import IndexedMinesweeperAI
-from agents.noise_probability import likelihood, noisy_analysis
-from agents.solver_noise import NoisySolverAgent
+from agents.logic.bounded import BoundedKnowledge, clue_bounds
+from agents.logic.indexed import IndexedMinesweeperAI
+from agents.solver.noise.agent import NoisySolverAgent
+from agents.solver.noise.probability import likelihood, noisy_analysis
 from mswp_gym import MinesweeperEnv
 from mswp_gym.cells import neighbours
 from mswp_gym.constants import HIDDEN, NO_CLUE

@@ -16,8 +16,8 @@ from eval.gui.choices import agent_specs, board_setups, build_agent, preset_setu
 from eval.gui.layout import layout_for
 from eval.gui.session import GameSession
 from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
-from mswp_gym.drawing import HEAT_ALPHA, heat_colour, import_pygame
-from mswp_gym.render_rgb import FLAG_RGB, HIDDEN_RGB, REVEALED_RGB
+from mswp_gym.render.drawing import HEAT_ALPHA, heat_colour, import_pygame
+from mswp_gym.render.rgb import FLAG_RGB, HIDDEN_RGB, REVEALED_RGB
 
 pygame = import_pygame()
 

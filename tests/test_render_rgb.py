@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from mswp_gym.constants import FLAGGED, HIDDEN
-from mswp_gym.drawing import cell_at, cell_rect, heat_colour
-from mswp_gym.render_rgb import (
+from mswp_gym.render.drawing import cell_at, cell_rect, heat_colour
+from mswp_gym.render.rgb import (
     BEVEL_LIGHT_RGB,
     CELL_PX,
     DIGIT_RGB,
@@ -115,7 +115,7 @@ def test_cell_at__inverts_cell_rect_and_is_none_off_the_board() -> None:
 
 
 def test_human_viewer__shows_the_frame_in_the_window() -> None:
-    from mswp_gym.viewer import HumanViewer
+    from mswp_gym.render.viewer import HumanViewer
 
     viewer = HumanViewer()
     frame = render_rgb(VISIBLE, cell_px=24)

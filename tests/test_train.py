@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -19,6 +20,7 @@ from train import run as run_module
 from train.agent import PolicyAgent, load_ppo_agent
 from train.checkpoint import load_model, read_state
 from train.dataset import load_positions, save_positions
+from train.ppo_timing import IterationTimes, PPOClock
 from train.rollout import RolloutConfig, collect_positions
 from train.settings import TrainSettings, read_toml, settings_from_args
 
@@ -55,6 +57,24 @@ def test_train__smoke_run_writes_checkpoint_state_and_curve(finished_run: Path) 
     phases = [point["phase"] for point in state.curve]
     assert phases[0] == "imitation" and phases[-1] == "final" and "ppo" in phases
     assert (finished_run / "curve.csv").read_text().startswith("phase,iteration,wall_seconds")
+
+
+def test_train__ppo_iterations_log_where_the_time_went(finished_run: Path) -> None:
+    with open(finished_run / "progress.csv") as handle:
+        rows = [row for row in csv.DictReader(handle) if row.get("time/iterations")]
+    assert rows, "no PPO iteration in progress.csv"
+    for column in ("time/engine_seconds", "time/network_play_seconds"):
+        assert all(float(row[column]) > 0.0 for row in rows), column
+    assert all(float(row["time/gradients_seconds"]) >= 0.0 for row in rows)
+
+
+def test_ppo_clock__splits_rollout_and_update_time() -> None:
+    ticks = iter([0.0, 5.0, 9.0, 12.0])  # rollout 0-5 s, update + 1 s eval 5-9 s, rollout 9-12 s
+    clock = PPOClock(now=lambda: next(ticks))
+    clock.rollout_start(env_seconds=0.0, paused=0.0)
+    assert clock.rollout_end(env_seconds=2.0) == IterationTimes(2.0, 3.0, 0.0)
+    clock.rollout_start(env_seconds=2.0, paused=1.0)
+    assert clock.rollout_end(env_seconds=2.5) == IterationTimes(0.5, 2.5, 3.0)
 
 
 def test_checkpoint__save_load_round_trip_gives_same_actions(finished_run: Path) -> None:
@@ -234,16 +254,18 @@ def test_run_state__is_json(finished_run: Path) -> None:
 def test_train__init_copies_the_network_to_any_board_and_rejects_another_shape(
     finished_run: Path, tmp_path: Path
 ) -> None:
-    run_dir = tiny_run(tmp_path, algo="ppo", total_timesteps=0, init=str(finished_run))
+    run_dir = tiny_run(tmp_path, algo="ppo", total_timesteps=0, init=str(finished_run), beta=50.0)
     source = load_model(finished_run).policy.state_dict()
     copied = load_model(run_dir).policy.state_dict()
     assert set(copied) == set(source)
-    assert all(th.equal(copied[key], source[key]) for key in source)
+    network = [key for key in source if not key.startswith("action_net.")]
+    assert all(th.equal(copied[key], source[key]) for key in network)
+    assert float(copied["action_net.log_beta"].exp()) == pytest.approx(50.0)  # the run's beta
     other_board = tiny_run(tmp_path / "board", algo="ppo", total_timesteps=0, rows=6, mines=4,
                            init=str(finished_run))
     moved = load_model(other_board).policy
     assert moved.board == (6, 5, 4)
-    assert all(th.equal(moved.state_dict()[key], source[key]) for key in source)
+    assert all(th.equal(moved.state_dict()[key], source[key]) for key in network)
     with pytest.raises(ValueError, match="another network shape"):
         tiny_run(tmp_path / "other", algo="ppo", channels=8, init=str(finished_run))
 

@@ -317,5 +317,83 @@ def test_vector_env__rejects_bad_actions() -> None:
         env.step(np.array([0, 1]))
     with pytest.raises(ValueError, match="action 9 of board 2"):
         env.step(np.array([0, 1, 9]))
-    with pytest.raises(ValueError, match="integers"):
+    with pytest.raises(ValueError, match="action 0.5 of board 0 is not an integer"):
         env.step(np.array([0.5, 1, 2]))
+    with pytest.raises(ValueError, match="action inf of board 1 is not an integer"):
+        env.step(np.array([0, np.inf, 2]))
+    with pytest.raises(ValueError, match="action 9223372036854775808 of board 0 is outside"):
+        env.step(np.array([2**63, 0, 0], dtype=np.uint64))
+
+
+@pytest.mark.parametrize("placement", ["batched", "generator"])
+@pytest.mark.parametrize("first_click", ["safe", "opening"])
+def test_vector_env__revealing_a_flag_first_does_not_spend_the_first_click(
+    first_click: str, placement: str
+) -> None:
+    b = 512
+    env = MinesweeperVectorEnv(b, 9, 9, 30, first_click=first_click, flag_actions=True,
+                               placement=placement)
+    env.reset(seed=0)
+    env.step(np.full(b, 81 + 40))
+    _obs, _r, _t, _tr, info = env.step(np.full(b, 40))
+    assert (info["invalid_actions"] == 1).all()
+    _obs, _r, _t, _tr, info = env.step(np.zeros(b, dtype=np.int64))
+    assert not (info["outcome"] == Outcome.LOST).any()
+
+
+def test_vector_env__step_before_reset_raises() -> None:
+    env = MinesweeperVectorEnv(2)
+    with pytest.raises(RuntimeError, match="call reset\\(\\) before step\\(\\)"):
+        env.step(np.zeros(2, dtype=np.int64))
+
+
+@pytest.mark.parametrize(("prob", "noise"), [(0.6, "exact"), (1.0, "optimistic"), (0.8, "cautious")])
+def test_vector_env__clue_models_match_single_envs(prob: float, noise: str) -> None:
+    # placement="generator": board i plays exactly what MinesweeperEnv plays after reset(seed=s+i).
+    b, seed = 4, 11
+    kwargs = {"clue_reveal_prob": prob, "clue_noise": noise, "first_click": "safe"}
+    venv = MinesweeperVectorEnv(b, 6, 6, 8, placement="generator", **kwargs)
+    envs = [MinesweeperEnv(6, 6, 8, **kwargs) for _ in range(b)]
+    obs, _ = venv.reset(seed=seed)
+    for i, env in enumerate(envs):
+        single, _ = env.reset(seed=seed + i)
+        assert np.array_equal(obs[i], single)
+    rng = np.random.default_rng(0)
+    live = np.ones(b, dtype=bool)
+    for _ in range(40):
+        masks = venv.action_masks()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, rewards, terminated, truncated, _ = venv.step(actions)
+        for i, env in enumerate(envs):
+            if not live[i]:
+                continue
+            single, reward, term, trunc, _ = env.step(int(actions[i]))
+            assert np.array_equal(obs[i], single) and reward == rewards[i]
+            assert (term, trunc) == (terminated[i], truncated[i])
+            live[i] = not (term or trunc)
+        if not live.any():
+            break
+
+
+def test_vector_env__batched_clue_draws_are_reproducible_and_never_flood() -> None:
+    def play(seed: int) -> np.ndarray:
+        env = MinesweeperVectorEnv(8, 9, 9, 10, first_click="opening", clue_reveal_prob=0.5,
+                                   clue_noise="optimistic", autoreset_mode=AutoresetMode.DISABLED)
+        env.reset(seed=seed)
+        _obs, _r, _t, _tr, info = env.step(np.full(8, 40))
+        assert (info["cells_revealed"] == 1).all()  # an opening, but no flood fill
+        obs, *_ = env.step(np.full(8, 41))
+        return obs
+
+    first = play(3)
+    assert np.array_equal(first, play(3))
+    assert (first == mswp_gym.NO_CLUE).any()
+    assert ((first >= 0) & (first <= 8) | (first < 0)).all()
+
+
+def test_vector_env__agrees_with_the_single_env_on_step_limits() -> None:
+    assert MinesweeperVectorEnv(2, max_steps=np.int64(5)).max_steps == 5
+    with pytest.raises(ValueError, match="got True"):
+        MinesweeperVectorEnv(2, max_steps=True)
+    with pytest.raises(ValueError, match="got True"):
+        MinesweeperVectorEnv(2, max_episode_steps=True)

@@ -5,15 +5,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mswp_gym.batch_board import BatchBoards
-from mswp_gym.batch_flood import flood_bigint, flood_bits, flood_dense, pack_rows, unpack_rows
-from mswp_gym.batch_place import batch_neighbour_counts, block_table, place_mines
-from mswp_gym.batch_rng import seeds_to_uint64, stream_keys
 from mswp_gym.board import Board
 from mswp_gym.cells import neighbour_counts, region_around, to_cell, to_index
 from mswp_gym.constants import HIDDEN, Outcome
-from mswp_gym.masks import action_mask
-from mswp_gym.vector import batch_action_mask
+from mswp_gym.masks import action_mask, batch_action_mask
+from mswp_gym.vector.batch_board import BatchBoards
+from mswp_gym.vector.batch_flood import (
+    flood_bigint,
+    flood_bits,
+    flood_dense,
+    pack_rows,
+    unpack_rows,
+)
+from mswp_gym.vector.batch_place import batch_neighbour_counts, block_table, place_mines
+from mswp_gym.vector.batch_rng import seeds_to_uint64, stream_keys
 
 SIZES = [
     (1, 1),

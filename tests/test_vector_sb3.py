@@ -16,8 +16,8 @@ from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_suppo
 from stable_baselines3.common.vec_env import VecMonitor
 
 from mswp_gym.constants import HIDDEN
-from mswp_gym.sb3_vec import MinesweeperSB3VecEnv
 from mswp_gym.vector import MinesweeperVectorEnv
+from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
 
 
 @pytest.fixture
@@ -120,3 +120,14 @@ def test_sb3_vec__maskable_ppo_trains_on_it_and_never_picks_a_masked_action() ->
         actions, _ = model.predict(obs, action_masks=masks, deterministic=False)
         assert masks[np.arange(16), actions].all()
         obs, _, _, _ = venv.step(actions)
+
+
+def test_sb3_adapter__takes_the_clue_models_and_a_config() -> None:
+    from mswp_gym.config import GameConfig
+
+    venv = MinesweeperSB3VecEnv(3, clue_reveal_prob=0.5, clue_noise="cautious")
+    assert venv.venv.game_spec.clue_noise == "cautious"
+    venv.reset()
+    venv.step(np.full(3, 40))
+    configured = MinesweeperSB3VecEnv(2, config=GameConfig(5, 5, 3, clue_noise="optimistic"))
+    assert configured.venv.config.clue_noise == "optimistic"

@@ -21,7 +21,7 @@ import numpy as np
 import torch as th
 
 from agents.base import Explanation, SeededAgent
-from mswp_gym.constants import FLAGGED, HIDDEN
+from mswp_gym.constants import is_unknown
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.spec import GameSpec
 from train.checkpoint import SHIPPED_NAMES, shipped_checkpoint
@@ -111,7 +111,7 @@ class PolicyAgent(SeededAgent):
         with th.no_grad():
             logits = self.net(th.as_tensor(board[None], dtype=th.float32), self.mines)
             scores = safety_scores(logits, self.policy.opening_weight)[0].numpy().astype(np.float64)
-        unknown = (board == HIDDEN) | (board == FLAGGED)
+        unknown = is_unknown(board)
         risk = 1.0 / (1.0 + np.exp(-logits[0, MINE_HEAD].numpy().astype(np.float64)))
         self._risk = np.where(unknown, risk, np.nan)
         scores = np.where(legal, scores, -np.inf)

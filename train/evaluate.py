@@ -13,6 +13,7 @@ import numpy as np
 import torch as th
 
 from eval.stats import wilson_bounds
+from mswp_gym.config import GameConfig
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
 from train.network import CellNet, safety_scores
@@ -53,7 +54,7 @@ def eval_seeds(games: int) -> list[int]:
 
 def make_env(spec: GameSpec) -> MinesweeperEnv:
     """A board-observation env for ``spec``."""
-    return MinesweeperEnv(spec.rows, spec.cols, spec.mines, first_click=spec.first_click)
+    return MinesweeperEnv(config=GameConfig.from_spec(spec))
 
 
 def evaluate_net(

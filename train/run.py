@@ -31,10 +31,11 @@ import torch as th
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import CSVOutputFormat, Logger, configure
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 from tqdm import tqdm
 
 from mswp_gym.atomic import check_output_folder, remove_stale_temporaries, write_text_atomic
+from mswp_gym.config import GameConfig
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.lifetime import die_with_parent
 from mswp_gym.presets import preset
@@ -54,6 +55,7 @@ from train.evaluate import WinRate, evaluate_agent, evaluate_net
 from train.generalist import board_tag, parse_boards, spec_from_meta, split_games, windows_for
 from train.imitation import BoardBuffer, Collector, RoundTimes, train_steps
 from train.policy import BoardPolicy
+from train.ppo_timing import PPOClock, TimedVecMonitor
 from train.rollout import RolloutConfig, solver_labeller
 from train.settings import TrainSettings, resumed_settings, saved_settings
 from train.state import RunState, read_state
@@ -103,24 +105,25 @@ def run_name(settings: TrainSettings, now: datetime) -> str:
 
 def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
     """``n_envs`` board envs (DummyVecEnv, SubprocVecEnv, or the batched native
-    :class:`mswp_gym.sb3_vec.MinesweeperSB3VecEnv`), with episode stats (VecMonitor)."""
+    :class:`mswp_gym.vector.sb3_vec.MinesweeperSB3VecEnv`), with episode stats and the seconds spent
+    in the env (:class:`~train.ppo_timing.TimedVecMonitor`)."""
 
     parent = os.getpid()
 
     def factory() -> MinesweeperEnv:
         if os.getpid() != parent:  # a SubprocVecEnv worker: end with the run
             die_with_parent(parent)
-        return MinesweeperEnv(spec.rows, spec.cols, spec.mines, first_click=spec.first_click)
+        return MinesweeperEnv(config=config)
 
+    config = GameConfig.from_spec(spec)
     if settings.vec_env == "native":
-        from mswp_gym.sb3_vec import MinesweeperSB3VecEnv
+        from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
 
-        native = MinesweeperSB3VecEnv(settings.n_envs, rows=spec.rows, cols=spec.cols,
-                                      mines=spec.mines, first_click=spec.first_click)
-        return VecMonitor(native, info_keywords=("is_success",))
+        native = MinesweeperSB3VecEnv(settings.n_envs, config=config)
+        return TimedVecMonitor(native, info_keywords=("is_success",))
     makers: list[Callable[[], gym.Env]] = [factory] * settings.n_envs
     env: VecEnv = DummyVecEnv(makers) if settings.vec_env == "dummy" else SubprocVecEnv(makers)
-    return VecMonitor(env, info_keywords=("is_success",))
+    return TimedVecMonitor(env, info_keywords=("is_success",))
 
 
 def eval_command(settings: TrainSettings, model_path: Path) -> str:
@@ -384,19 +387,34 @@ def progress_bar(total: int, done: int, what: str, unit: str) -> tqdm:
 
 
 class PPOProgress(BaseCallback):
-    """Evaluates, checkpoints (at rollout starts: right after an update) and enforces the budget."""
+    """Evaluates, checkpoints (at rollout starts: right after an update), enforces the budget and
+    logs each iteration's time split (:mod:`train.ppo_timing`) to ``progress.csv``."""
 
     def __init__(self, run: Run) -> None:
         super().__init__()
         self.run = run
         self.last_eval = run.state.ppo_last_eval
         self.sitting_done = False
+        self.clock = PPOClock()
         self.bar = progress_bar(run.settings.total_timesteps, run.state.num_timesteps, "ppo", "step")
 
     def _on_training_end(self) -> None:
         self.bar.close()
 
+    def _env_seconds(self) -> float:
+        env = self.training_env
+        return env.env_seconds if isinstance(env, TimedVecMonitor) else 0.0
+
+    def _on_rollout_end(self) -> None:
+        for column, seconds in self.clock.rollout_end(self._env_seconds()).as_record():
+            self.logger.record(column, seconds)
+
     def _on_rollout_start(self) -> None:
+        paused = time.perf_counter()
+        self._evaluate_and_checkpoint()
+        self.clock.rollout_start(self._env_seconds(), time.perf_counter() - paused)
+
+    def _evaluate_and_checkpoint(self) -> None:
         steps = int(self.model.num_timesteps)
         if steps - self.last_eval >= self.run.settings.eval_every_steps:
             self.last_eval = steps
@@ -446,7 +464,9 @@ def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
 
     Every layer is a convolution (and the value head pools), so weights trained on one board
     start a network for another board, e.g. Intermediate from the Beginner network: only the
-    channels and blocks must match. The mine count stays this run's.
+    channels and blocks must match. The mine count and the policy's inverse temperature (``beta``,
+    which imitation never trains) stay this run's: PPO fine-tuning of an imitation network wants
+    a sharp policy, e.g. ``--beta 100``.
 
     Returns:
         A one-line note of what was copied (and from which board).
@@ -461,12 +481,18 @@ def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
     if policy.board != target.board:
         note += (f" (trained on rows, cols, mines = {policy.board}; this run plays "
                  f"{target.board})")
+    weights = {key: value for key, value in policy.state_dict().items()
+               if not key.startswith("action_net.")}
     try:
-        target.load_state_dict(policy.state_dict())
+        result = target.load_state_dict(weights, strict=False)
     except RuntimeError as exc:
         first = str(exc).strip().splitlines()[0]
         raise ValueError(f"--init {checkpoint!r} has another network shape "
                          f"(channels/blocks): {first}") from None
+    missing = [key for key in result.missing_keys if not key.startswith("action_net.")]
+    if missing or result.unexpected_keys:
+        raise ValueError(f"--init {checkpoint!r} has another network shape (channels/blocks): "
+                         f"missing {missing[:3]}, unexpected {result.unexpected_keys[:3]}")
     return note
 
 

@@ -19,8 +19,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from mswp_gym.choices import FirstClick
 from mswp_gym.cli import OneLineParser
-from mswp_gym.generators import check_mines, check_size
+from mswp_gym.config import GameConfig
 from mswp_gym.presets import PRESETS, preset
 from train.generalist import parse_boards
 
@@ -29,7 +30,7 @@ ALGOS: tuple[str, ...] = ("ppo", "imitation", "imitation+ppo")
 VEC_ENVS: tuple[str, ...] = ("dummy", "subproc", "native")
 DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda")
 LABELS: tuple[str, ...] = ("solver", "truth")
-FIRST_CLICKS: tuple[str, ...] = ("any", "safe", "opening")
+FIRST_CLICKS: tuple[str, ...] = tuple(r.value for r in FirstClick if r != FirstClick.FIXED)
 MAX_SEED = 2**32 - 1
 """SB3 seeds NumPy's legacy global generator, which takes seeds below 2**32."""
 
@@ -99,7 +100,9 @@ class TrainSettings:
     opening_weight: float = 0.05
     """Weight of P(opening) in a cell's score, next to log P(safe)."""
     beta: float = 3.0
-    """Initial inverse temperature of the PPO policy's softmax over cell scores."""
+    """Initial inverse temperature of the PPO policy's softmax over cell scores (with --init too:
+    imitation never trains it). Fine-tuning an imitation network wants a sharp policy: the
+    shipped Beginner network wins 51% of 400 games sampling at beta 3, 83% at 100, 87% greedily."""
 
     dagger_iterations: int = 60
     """Imitation: collect-then-train rounds."""
@@ -137,7 +140,7 @@ class TrainSettings:
     n_envs: int = 16
     """PPO: parallel envs."""
     vec_env: str = "dummy"
-    """PPO: dummy, subproc or native (the batched mswp_gym.sb3_vec env); see
+    """PPO: dummy, subproc or native (the batched mswp_gym.vector.sb3_vec env); see
     benchmarks/bench_vecenv.py for which is fastest on 2 cores."""
     n_steps: int = 64
     """PPO: steps per env per rollout."""
@@ -203,8 +206,7 @@ class TrainSettings:
                 raise ValueError(f"boards={self.boards!r} (a generalist run) needs algo imitation, "
                                  f"got {self.algo!r}")
         rows, cols, mines = self.board
-        check_size(rows, cols)
-        check_mines(self.first_click, rows, cols, mines)
+        GameConfig(rows, cols, mines, first_click=self.first_click)  # the envs' own checks
         for name in ("total_timesteps", "dagger_iterations", "eval_games", "final_eval_games",
                      "blocks"):
             if getattr(self, name) < 0:

@@ -24,7 +24,7 @@ from agents.solver.guess import (
 from agents.solver.position import check_board, read_position
 from agents.solver.probability import DEFAULT_NODE_BUDGET, Analysis, RegionCache, analyse
 from mswp_gym.cells import Cell, to_cell
-from mswp_gym.constants import FLAGGED, HIDDEN, MINE, FirstClick
+from mswp_gym.constants import FLAGGED, HIDDEN, MINE, FirstClick, is_unknown
 from mswp_gym.spec import GameSpec
 
 MAX_DEPTH = 1
@@ -141,7 +141,7 @@ class SolverAgent(SeededAgent):
         """
         board, legal = self._read(observation, action_mask)
         flat = board.ravel()
-        unknown = (flat == HIDDEN) | (flat == FLAGGED)
+        unknown = is_unknown(flat)
         self._pending = [c for c in self._pending if unknown[c] and legal[c]]
         if self._pending and not unknown.all():
             self._certain = True
@@ -169,7 +169,7 @@ class SolverAgent(SeededAgent):
         board = _board_of(observation)
         if action_mask is None:
             flat = board.ravel()
-            action_mask = (flat == HIDDEN) | (flat == FLAGGED)
+            action_mask = is_unknown(flat)
         board, legal = self._read(board, action_mask)
         cols = board.shape[1]
         self._pending = []
@@ -214,7 +214,7 @@ class SolverAgent(SeededAgent):
         if board is None:
             raise ValueError("safe_cells() needs an observation: no board has been seen yet")
         spec = self._require_spec()
-        if not (board.ravel() >= 0).any() and not (board.ravel() < -2).any():
+        if is_unknown(board).all():
             return []
         cols = board.shape[1]
         return [to_cell(c, cols) for c in self._certain_safe(board, spec.mines, deep=True)]
@@ -244,7 +244,7 @@ class SolverAgent(SeededAgent):
         """Flat cells to reveal now: all certain safe ones found (sets ``certain``), else one choice."""
         spec = self._require_spec()
         flat = board.ravel()
-        if ((flat == HIDDEN) | (flat == FLAGGED)).all():
+        if is_unknown(flat).all():
             self._proven_mines = set()
             return [self._first_click(spec, legal, board.shape[1])]
         found = [c for c in self._certain_safe(board, spec.mines, deep=False) if legal[c]]
@@ -303,7 +303,7 @@ class SolverAgent(SeededAgent):
 
     def _analysis_of(self, board: np.ndarray) -> Analysis | None:
         if self._analysis is None or self._analysis_board is not board:
-            if self.spec is None or not ((board >= 0).any() or (board < -2).any()):
+            if self.spec is None or is_unknown(board).all():
                 return None
             self._analysis = analyse(self._marked(board), self.spec.mines, self.cache, self.node_budget)
             self._analysis_board = board

@@ -26,7 +26,7 @@ import numpy as np
 from agents.solver.probability import Analysis, RegionCache, analyse_reveal
 from agents.solver.unavoidable import unavoidable_guess
 from mswp_gym.cells import neighbour_index, neighbour_table
-from mswp_gym.constants import EXPLODED, MINE
+from mswp_gym.constants import is_unknown
 
 DEFAULT_CANDIDATES = 10
 """Cells a depth-1 search looks at, at most."""
@@ -131,7 +131,7 @@ def choose_guess(
 def _unknown_cells(board: np.ndarray) -> np.ndarray:
     """``(rows * cols,)`` bool: hidden or flagged cells."""
     flat = board.ravel()
-    return (flat < 0) & (flat != EXPLODED) & (flat != MINE) & (flat >= -2)
+    return is_unknown(flat)
 
 
 def _shortlist(

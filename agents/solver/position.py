@@ -12,7 +12,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from mswp_gym.cells import neighbour_counts, neighbour_counts_of, neighbour_index, neighbour_table
-from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, MAX_CODE, MIN_CODE, MINE, NO_CLUE
+from mswp_gym.constants import (
+    EXPLODED,
+    FLAGGED,
+    HIDDEN,
+    MAX_CODE,
+    MIN_CODE,
+    MINE,
+    NO_CLUE,
+    is_clue,
+    is_unknown,
+)
 
 LIST_WALK_CELLS = 128
 """Boards of at most this many cells are read by walking a Python list of their codes; larger ones
@@ -102,7 +112,7 @@ def read_position_and_mines(board: np.ndarray, total_mines: int) -> tuple[Positi
     values = board.ravel().tolist()
     if min(values) < MIN_CODE or max(values) > MAX_CODE:
         check_board(board)
-    # a flag is the player's note, not the truth: flagged cells are unknown
+    # per code, not per array: FLAGGED <= v <= HIDDEN is is_unknown and v >= 0 is is_clue
     unknown = [i for i, v in enumerate(values) if FLAGGED <= v <= HIDDEN]
     mines = [i for i, v in enumerate(values) if v == EXPLODED or v == MINE] if MINE in values or EXPLODED in values else []
     known_mines = len(mines)
@@ -175,7 +185,7 @@ def _read_gathered(board: np.ndarray, total_mines: int) -> tuple[Position, list[
     flat = board.ravel()
     if flat.min() < MIN_CODE or flat.max() > MAX_CODE:
         check_board(board)
-    unknown_mask = (flat >= FLAGGED) & (flat <= HIDDEN)
+    unknown_mask = is_unknown(flat)
     mine_mask = (flat == EXPLODED) | (flat == MINE)
     unknown = np.flatnonzero(unknown_mask)
     mines = np.flatnonzero(mine_mask)
@@ -188,7 +198,7 @@ def _read_gathered(board: np.ndarray, total_mines: int) -> tuple[Position, list[
     missing = flat.astype(np.int16)
     if known_mines:
         missing = missing - neighbour_counts_of(mines, rows, cols).ravel()
-    clue = flat >= 0
+    clue = is_clue(flat)
     if (clue & ((missing < 0) | (missing > unknown_around))).any():
         return read_position_reference(board, total_mines), []  # raises, naming the clue
     frontier = np.flatnonzero(clue & (unknown_around > 0))
@@ -220,7 +230,7 @@ def read_position_reference(board: np.ndarray, total_mines: int) -> Position:
         raise TypeError(f"total_mines must be an int, got {type(total_mines).__name__}")
     total_mines = int(total_mines)
     rows, cols = board.shape
-    unknown_mask = (board == HIDDEN) | (board == FLAGGED)
+    unknown_mask = is_unknown(board)
     mine_mask = (board == EXPLODED) | (board == MINE)
     known_mines = int(mine_mask.sum())
     n_unknown = int(unknown_mask.sum())
@@ -229,7 +239,7 @@ def read_position_reference(board: np.ndarray, total_mines: int) -> Position:
             f"total_mines={total_mines} is impossible for this board: it shows {known_mines} mines and "
             f"{n_unknown} unknown cells, so total_mines must lie in [{known_mines}, {known_mines + n_unknown}]"
         )
-    clue_mask = board >= 0
+    clue_mask = is_clue(board)
     unknown_around = neighbour_counts(unknown_mask)
     mines_around = neighbour_counts(mine_mask)
     missing = board.astype(np.int16) - mines_around

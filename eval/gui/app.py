@@ -24,8 +24,8 @@ from eval.gui.session import GameSession
 from eval.gui.widgets import MUTED_RGB, Button, Fonts, draw_button, draw_text, wrap
 from mswp_gym.atomic import atomic_path
 from mswp_gym.cells import Cell
-from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
-from mswp_gym.drawing import (
+from mswp_gym.constants import FLAGGED, Outcome, is_unknown
+from mswp_gym.render.drawing import (
     board_surface,
     cell_at,
     draw_cell_outline,
@@ -382,7 +382,7 @@ class PlayApp:
             values[cell] = 1.0
         for cell in plan.move.explanation.safe:
             values[cell] = 0.0
-        unknown = (visible == HIDDEN) | (visible == FLAGGED)
+        unknown = is_unknown(visible)
         return np.where(unknown & np.isfinite(values), values, np.nan), None, False
 
     def _plan(self) -> Any:

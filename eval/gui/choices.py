@@ -8,7 +8,8 @@ from typing import Any
 
 from agents.base import Agent
 from eval.agent_specs import PATH_AGENTS, AgentSpec, parse_agent_spec
-from mswp_gym.constants import FirstClick
+from mswp_gym.choices import FirstClick
+from mswp_gym.config import GameConfig
 from mswp_gym.presets import PRESETS
 
 DEFAULT_AGENT_SPECS: tuple[str, ...] = ("logic", "logic:sentence-max", "logic:global", "solver")
@@ -34,6 +35,14 @@ class BoardSetup:
     def describe(self, mines: int) -> str:
         """E.g. ``Beginner 9x9, 10 mines`` (``mines`` is the resolved count)."""
         return f"{self.name.capitalize()} {self.rows}x{self.cols}, {mines} mines"
+
+    def game_config(self) -> GameConfig:
+        """The validated game of this board, with flag actions (right clicks are flags).
+
+        Raises:
+            ValueError/TypeError: naming a bad size, count or rule.
+        """
+        return GameConfig(self.rows, self.cols, self.mines, first_click=self.first_click, flag_actions=True)
 
     def with_rule(self, first_click: str) -> BoardSetup:
         """The same board under another first-click rule."""

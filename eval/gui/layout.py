@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mswp_gym.render_rgb import MIN_CELL_PX
+from mswp_gym.render.rgb import MIN_CELL_PX
 
 MARGIN = 16
 """Pixels around the board and the panel."""

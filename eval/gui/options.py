@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.guessing import GUESS_POLICIES
+from agents.logic.guessing import GUESS_POLICIES
 from eval.agent_specs import AgentSpec, parse_agent_spec
 from eval.gui.app import DEFAULT_SPEED, HEAT_MODES
 from eval.gui.choices import FIRST_CLICK_RULES, BoardSetup, agent_specs, preset_setup

@@ -16,7 +16,7 @@ import numpy as np
 from agents.base import Agent, Explanation
 from eval.gui.choices import BoardSetup
 from mswp_gym.cells import Cell, neighbours, to_cell, to_index
-from mswp_gym.constants import FLAGGED, HIDDEN, FirstClick, Outcome
+from mswp_gym.constants import FLAGGED, HIDDEN, FirstClick, Outcome, is_clue
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
 
@@ -78,9 +78,7 @@ class HeatMap:
 
 def make_env(board: BoardSetup) -> MinesweeperEnv:
     """The env for ``board`` (raises ValueError/TypeError naming a bad size, count or rule)."""
-    return MinesweeperEnv(
-        board.rows, board.cols, board.mines, first_click=board.first_click, flag_actions=True
-    )
+    return MinesweeperEnv(config=board.game_config())
 
 
 class GameSession:
@@ -314,7 +312,7 @@ class GameSession:
         visible = self.visible
         if self.counts.reveals == 0 and self.spec.first_click in SAFE_FIRST_CLICK:
             # No mine is placed yet and the rule keeps them off the first click: any click is safe.
-            return HeatMap(np.where(visible < 0, 0.0, np.nan), False), None
+            return HeatMap(np.where(is_clue(visible), np.nan, 0.0), False), None
         try:
             analysis = analyse(visible, self.spec.mines, self._region_cache)
         except ValueError as err:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mswp_gym.drawing import import_pygame
+from mswp_gym.render.drawing import import_pygame
 
 Rect = tuple[int, int, int, int]
 """(left, top, width, height)."""

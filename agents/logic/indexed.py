@@ -1,19 +1,20 @@
-"""The indexed CS50 inference engine: same API and conclusions as :class:`agents.cs50.MinesweeperAI`.
+"""The indexed CS50 inference engine: the API and conclusions of the plain one.
 
-The plain algorithm compares every pair of sentences on every pass, which the CS520 report found
-"drastically slow" on 100x100 boards past 3000 mines. Here sentences are keyed by their cell set
-(duplicates collapse), indexed by cell, and processed from a work queue: a sentence is compared
-only with the sentences that share a cell with it (a subset must share one), and only when it is
-new or has just changed. Every pair the plain loop would examine at its fixpoint is examined here
-too, so both reach the same mines and safes (``tests/test_logic_equivalence.py`` checks this).
+The plain one, :class:`~agents.logic.cs50.MinesweeperAI`, compares every pair of sentences on every
+pass, which the CS520 report found "drastically slow" on 100x100 boards past 3000 mines. Here
+sentences are keyed by their cell set (duplicates collapse), indexed by cell, and processed from a
+work queue: a sentence is compared only with the sentences that share a cell with it (a subset must
+share one), and only when it is new or has just changed. Every pair the plain loop would examine at
+its fixpoint is examined here too, so both reach the same mines and safes
+(``tests/test_logic_equivalence.py`` checks this).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from agents.cs50 import MoveChoices, Sentence
-from agents.sentence_index import CellSet, SentenceIndex
+from agents.logic.cs50 import MoveChoices, Sentence
+from agents.logic.sentence_index import CellSet, SentenceIndex
 from mswp_gym.cells import Cell, neighbours
 
 
@@ -24,7 +25,7 @@ class InconsistentKnowledge(ValueError):
 class IndexedMinesweeperAI(MoveChoices):
     """The CS50 Minesweeper player with sentences indexed by cell.
 
-    Same public API as :class:`agents.cs50.MinesweeperAI` (``height``, ``width``,
+    Same public API as :class:`agents.logic.cs50.MinesweeperAI` (``height``, ``width``,
     ``moves_made``, ``mines``, ``safes``, ``knowledge``, ``mark_mine``, ``mark_safe``,
     ``add_knowledge``, ``make_safe_move``, ``make_random_move``) plus ``infer`` and
     ``sentence_items``. ``knowledge`` is a fresh list of :class:`Sentence` built on each access:
@@ -97,7 +98,7 @@ class IndexedMinesweeperAI(MoveChoices):
     def add_knowledge(self, cell: Cell, count: int) -> None:
         """Learn that the safe ``cell`` was played and shows ``count`` neighbouring mines.
 
-        Same contract as :meth:`agents.cs50.MinesweeperAI.add_knowledge`.
+        Same contract as :meth:`agents.logic.cs50.MinesweeperAI.add_knowledge`.
 
         Raises:
             ValueError: ``cell`` is off the board or ``count`` is not in ``0..8``.

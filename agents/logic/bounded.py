@@ -18,15 +18,16 @@ satisfies the sentences:
   ``mines(A)`` lies in ``[max(loA, loB - |B - A|), min(hiA, hiB)]``; both are added/tightened.
 
 Bounds only ever tighten, so the queue empties. An empty intersection means the clues contradict
-each other (a bug, or a wrong noise model), raised as :class:`~agents.knowledge.InconsistentKnowledge`.
+each other (a bug, or a wrong noise model), raised as
+:class:`~agents.logic.indexed.InconsistentKnowledge`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from agents.knowledge import InconsistentKnowledge
-from agents.sentence_index import CellSet, SentenceIndex
+from agents.logic.indexed import InconsistentKnowledge
+from agents.logic.sentence_index import CellSet, SentenceIndex
 from mswp_gym.cells import Cell, neighbours
 
 Bounds = tuple[int, int]
@@ -57,7 +58,7 @@ def clue_bounds(noise: str, shown: int, cells: int) -> Bounds:
 class BoundedKnowledge:
     """A CS50-style knowledge base whose sentences carry lower and upper mine bounds.
 
-    Same surface as :class:`agents.knowledge.IndexedMinesweeperAI` where the logic agent and the
+    Same surface as :class:`agents.logic.indexed.IndexedMinesweeperAI` where the logic agent and the
     :class:`agents.observe.ObservationFeeder` use it: ``moves_made``, ``mines``, ``safes``,
     ``add_knowledge``, ``mark_mine``, ``mark_safe``, ``infer``, ``sentence_items``,
     ``sentence_count``.
@@ -104,8 +105,8 @@ class BoundedKnowledge:
     def sentence_items(self) -> list[tuple[CellSet, float]]:
         """``(cells, estimate)`` per sentence, the estimate being the midpoint ``(lo + hi) / 2``.
 
-        This is what the guess policies of :mod:`agents.guessing` read as a sentence's mine count
-        (a documented heuristic, not a probability).
+        This is what the guess policies of :mod:`agents.logic.guessing` read as a sentence's mine
+        count (a documented heuristic, not a probability).
         """
         return [(cells, (lo + hi) / 2) for cells, (lo, hi) in self._sentences.items()]
 

@@ -3,7 +3,7 @@
 This is the plain reference algorithm of cs50.harvard.edu/ai/projects/1/minesweeper: a list of
 ``Sentence`` objects, and after every clue a loop that marks what the sentences prove and adds
 every sentence the subset rule yields, comparing every pair of sentences, until nothing changes.
-It is quadratic in the number of sentences per pass; :mod:`agents.knowledge` holds the indexed
+It is quadratic in the number of sentences per pass; :mod:`agents.logic.indexed` holds the indexed
 engine with the same API and the same conclusions that the agents use on big boards.
 
 Two choices the course leaves open are fixed here so games are reproducible:

@@ -6,7 +6,7 @@ keys, which is a uniform draw among the layouts the first-click rule allows: the
 distribution as :mod:`mswp_gym.generators`, though not the same draws. The ``mines``-th smallest
 key of every board comes from one ``np.partition`` call (SIMD-sorted for uint32, several times
 faster than ``np.argpartition``), and the mines are the cells at or below it; keys are distinct
-within a board (:mod:`mswp_gym.batch_rng`), so that is exactly ``mines`` cells.
+within a board (:mod:`mswp_gym.vector.batch_rng`), so that is exactly ``mines`` cells.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def place_mines(
 
     Args:
         keys: ``(k, rows*cols)`` uint32 uniform keys, distinct within each row (see
-            :func:`mswp_gym.batch_rng.stream_keys`); overwritten where cells are excluded.
+            :func:`mswp_gym.vector.batch_rng.stream_keys`); overwritten where cells are excluded.
         mines: mines per board, within the rule's limit (checked by the caller).
         clicks: ``(k,)`` flat first-click cells (``safe``/``opening``); None for ``any``.
         rule: ``any``, ``safe`` or ``opening``.

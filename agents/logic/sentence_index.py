@@ -1,8 +1,8 @@
 """Sentences keyed by their cell set and indexed by cell: the store behind the fast engines.
 
 A new clue only touches the sentences it shares cells with, so inference stays fast on big
-boards. Both :class:`agents.knowledge.IndexedMinesweeperAI` (exact counts) and
-:class:`agents.bounded.BoundedKnowledge` (lower and upper bounds) keep their sentences here.
+boards. Both :class:`agents.logic.indexed.IndexedMinesweeperAI` (exact counts) and
+:class:`agents.logic.bounded.BoundedKnowledge` (lower and upper bounds) keep their sentences here.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 :class:`BatchBoards` is the batched counterpart of :class:`mswp_gym.board.Board`: the same rules
 (reveal, flood fill, flags, win/loss, score mode) applied to ``k`` boards per call with whole-batch
 array operations, never a Python loop over boards. Boards are flat: cell ``row*cols + col``.
-Who places the mines is the caller's business (:mod:`mswp_gym.batch_place`); this module only
+Who places the mines is the caller's business (:mod:`mswp_gym.vector.batch_place`); this module only
 takes finished layouts.
 """
 
@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from mswp_gym.batch_flood import MAX_BITS_COLS, flood_bigint, flood_bits, flood_dense, pack_rows
-from mswp_gym.batch_place import batch_neighbour_counts, block_table
+from mswp_gym.choices import BatchFlood
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, Outcome
+from mswp_gym.vector.batch_flood import (
+    MAX_BITS_COLS,
+    flood_bigint,
+    flood_bits,
+    flood_dense,
+    pack_rows,
+)
+from mswp_gym.vector.batch_place import batch_neighbour_counts, block_table
 
-FLOOD_METHODS: tuple[str, ...] = ("bigint", "bits", "dense")
-_PLAYING, _WON, _LOST, _CLEARED = (
-    int(o) for o in (Outcome.PLAYING, Outcome.WON, Outcome.LOST, Outcome.CLEARED)
-)  # plain ints: enum lookups are slow in a hot path
+FLOOD_METHODS: tuple[str, ...] = tuple(m.value for m in BatchFlood)
 MINE_COUNT = 9
 """``counts`` entry of a mine cell: above every clue (0..8)."""
 
@@ -58,7 +62,7 @@ class BatchBoards:
             cols: board columns, at least 1.
             score_mode: a revealed mine shows ``EXPLODED`` and the game goes on.
             flood: ``"bigint"`` (default), ``"bits"`` (boards up to 64 columns) or ``"dense"``;
-                see :mod:`mswp_gym.batch_flood`.
+                see :mod:`mswp_gym.vector.batch_flood`.
 
         Raises:
             ValueError: for a bad size or flood method.
@@ -119,7 +123,7 @@ class BatchBoards:
         self.revealed[boards] = False
         self.flagged[boards] = False
         self.visible[boards] = HIDDEN
-        self.outcome[boards] = _PLAYING
+        self.outcome[boards] = Outcome.PLAYING.value
         self.placed[boards] = False
         self.safe_revealed[boards] = 0
         self.exploded[boards] = 0
@@ -144,7 +148,9 @@ class BatchBoards:
         flat = (boards * self.cells)[:, None] + self._around[cells]
         return self._flat_revealed[flat].any(axis=1)
 
-    def reveal(self, boards: np.ndarray, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def reveal(
+        self, boards: np.ndarray, cells: np.ndarray, shown: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Open one hidden, placed cell on each of ``boards`` (one click per board).
 
         A mine ends the game (``LOST``) or, in score mode, shows ``EXPLODED``; a safe zero opens
@@ -154,6 +160,9 @@ class BatchBoards:
         Args:
             boards: ``(k,)`` distinct board indices of live, placed games.
             cells: ``(k,)`` flat cells, each hidden on its board.
+            shown: ``(k,)`` int8 codes the clicked safe cells show under an uncertain clue model
+                (:mod:`mswp_gym.clues`; entries of mines are ignored); then nothing floods, as
+                in :class:`~mswp_gym.board.Board`. None: exact clues.
 
         Returns:
             ``(opened, hit_mine)``: ``(k,)`` int32 cells newly revealed (a mine counts as one) and
@@ -169,14 +178,18 @@ class BatchBoards:
                 self._flat_visible[mine_flat] = EXPLODED
                 self.exploded[mine_boards] += 1
             else:
-                self.outcome[mine_boards] = _LOST
+                self.outcome[mine_boards] = Outcome.LOST.value
             safe = ~hit_mine
             safe_boards, safe_cells, safe_flat = boards[safe], cells[safe], flat[safe]
         else:
             safe = None
             safe_boards, safe_cells, safe_flat = boards, cells, flat
-        clues = self._flat_counts[safe_flat]
-        single = clues > 0
+        if shown is not None:
+            clues = shown if safe is None else shown[safe]
+            single = np.ones(safe_flat.size, dtype=bool)
+        else:
+            clues = self._flat_counts[safe_flat]
+            single = clues > 0
         one_flat = safe_flat[single]
         self._flat_revealed[one_flat] = True
         self._flat_visible[one_flat] = clues[single]
@@ -192,7 +205,9 @@ class BatchBoards:
         self.safe_revealed[safe_boards] += gained
         cleared = safe_boards[self.safe_revealed[safe_boards] == self.safe_total[safe_boards]]
         if cleared.size:
-            self.outcome[cleared] = np.where(self.exploded[cleared] == 0, _WON, _CLEARED)
+            self.outcome[cleared] = np.where(
+                self.exploded[cleared] == 0, Outcome.WON.value, Outcome.CLEARED.value
+            )
         return opened, hit_mine
 
     def toggle_flags(self, boards: np.ndarray, cells: np.ndarray) -> np.ndarray:

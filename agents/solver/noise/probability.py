@@ -8,7 +8,8 @@ layout is the product of these likelihoods over the shown clues.
 
 Method (:func:`noisy_analysis`):
     1. The unknown cells are the hidden cells not already settled by the sound bounded inference
-       (:class:`agents.bounded.BoundedKnowledge`); each clue with unknown neighbours is a factor.
+       (:class:`~agents.logic.bounded.BoundedKnowledge`); each clue with unknown neighbours is a
+       factor.
     2. Clues sharing unknown cells form regions; each region is enumerated exhaustively by
        backtracking (pruned by the bounds), accumulating, per mine count ``k`` of the region, the
        exact integer weight ``W[k]`` (likelihoods scaled by ``LIKELIHOOD_SCALE``) and per cell the
@@ -34,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mswp_gym.cells import neighbour_table
-from mswp_gym.constants import FLAGGED, HIDDEN
+from mswp_gym.constants import is_clue, is_unknown
 
 LIKELIHOOD_SCALE = 2520
 """lcm(1..9): every likelihood ``1/m`` (``m`` in 1..9) times this is an integer."""
@@ -117,7 +118,7 @@ def noisy_analysis(
     rows, cols = board.shape
     flat = board.ravel()
     table = neighbour_table(rows, cols)
-    hidden = (flat == HIDDEN) | (flat == FLAGGED)
+    hidden = is_unknown(flat)
     unknown = hidden.copy()
     for cell in known_mines | known_safe:
         unknown[cell] = False
@@ -129,7 +130,7 @@ def noisy_analysis(
     safe, mines = set(known_safe), {c for c in known_mines if hidden[c]}
     mines_left = total_mines - len(known_mines)
     clues = []
-    for index in np.flatnonzero(flat >= 0).tolist():
+    for index in np.flatnonzero(is_clue(flat)).tolist():
         around = table[index]
         cells = [n for n in around if unknown[n]]
         if cells:

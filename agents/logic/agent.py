@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import Explanation, SeededAgent, reveal_mask
-from agents.bounded import BoundedKnowledge
-from agents.cs50 import MinesweeperAI
-from agents.guessing import GLOBAL, RANDOM, check_policy, least_risky, risk_map
-from agents.knowledge import IndexedMinesweeperAI
+from agents.logic.bounded import BoundedKnowledge
+from agents.logic.cs50 import MinesweeperAI
+from agents.logic.guessing import GLOBAL, RANDOM, check_policy, least_risky, risk_map
+from agents.logic.indexed import IndexedMinesweeperAI
 from agents.observe import ObservationFeeder
 from mswp_gym.cells import to_index
-from mswp_gym.constants import FLAGGED, HIDDEN
+from mswp_gym.constants import is_unknown
 from mswp_gym.spec import GameSpec
 
 ENGINES: dict[str, type[MinesweeperAI | IndexedMinesweeperAI]] = {
@@ -26,8 +26,8 @@ class LogicAgent(SeededAgent):
 
     Each ``act`` feeds the newly revealed cells to the CS50 player (:mod:`agents.observe`),
     returns the first proven-safe hidden cell in row-major order, and otherwise a guess chosen by
-    ``guess`` (see :mod:`agents.guessing`). When the spec's clues are uncertain
-    (``spec.exact_clues`` False) the knowledge is a :class:`agents.bounded.BoundedKnowledge`
+    ``guess`` (see :mod:`agents.logic.guessing`). When the spec's clues are uncertain
+    (``spec.exact_clues`` False) the knowledge is a :class:`agents.logic.bounded.BoundedKnowledge`
     (sentences with lower/upper bounds per the clue model; risk maps read each sentence's
     midpoint as its count). With ``guess="global"`` the total-mine-count rules
     are applied before guessing (all remaining mines known -> every undetermined cell is safe;
@@ -81,7 +81,7 @@ class LogicAgent(SeededAgent):
         rows, cols = self.board_size(board)
         if self.ai is None or self.feeder is None:
             if self.spec is not None and not self.spec.exact_clues:
-                # Uncertain clues (CS520 models): sentences with bounds, see agents.bounded.
+                # Uncertain clues (CS520 models): sentences with bounds, see agents.logic.bounded.
                 self.ai = BoundedKnowledge(rows, cols, self.spec.clue_noise, self.rng)
             else:
                 self.ai = ENGINES[self.engine](rows, cols, self.rng)
@@ -138,7 +138,7 @@ class LogicAgent(SeededAgent):
         state = (len(self.ai.mines), len(self.ai.safes), len(self.ai.moves_made))
         if self._undetermined_cache is not None and self._undetermined_cache[0] == state:
             return self._undetermined_cache[1]
-        undetermined = (board == HIDDEN) | (board == FLAGGED)  # flags are notes, not knowledge
+        undetermined = is_unknown(board)  # flags are notes, not knowledge
         # Known mines only grow, so their mask is rebuilt only when the set has grown.
         if len(self.ai.mines) != self._mines_counted:
             self._mines_mask = np.zeros(board.shape, dtype=bool)

@@ -1,7 +1,7 @@
 """The pygame window behind ``render_mode="human"``; pygame is imported only here, lazily.
 
-It shows the frames of :func:`mswp_gym.render_rgb.render_rgb`, the same board drawing the
-``mswp-play`` app uses (both go through :mod:`mswp_gym.drawing`).
+It shows the frames of :func:`mswp_gym.render.rgb.render_rgb`, the same board drawing the
+``mswp-play`` app uses (both go through :mod:`mswp_gym.render.drawing`).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from mswp_gym.drawing import INSTALL_HINT, frame_surface, import_pygame
+from mswp_gym.render.drawing import INSTALL_HINT, frame_surface, import_pygame
 
 __all__ = ["INSTALL_HINT", "HumanViewer", "import_pygame"]
 

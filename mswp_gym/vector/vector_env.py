@@ -2,9 +2,9 @@
 
 ``gymnasium.make_vec("Minesweeper-v0", num_envs=B, vectorization_mode="vector_entry_point")``
 builds :class:`MinesweeperVectorEnv`; so does calling the class directly. The game logic lives in
-:mod:`mswp_gym.batch_board` (state and moves), :mod:`mswp_gym.batch_place` (mine placement and
-clues), :mod:`mswp_gym.batch_flood` (flood fill) and :mod:`mswp_gym.batch_rng` (per-board random
-streams); this module is the adapter that adds spaces, rewards, info, seeding and autoreset.
+:mod:`mswp_gym.vector.batch_board` (state and moves), :mod:`mswp_gym.vector.batch_place` (mine
+placement and clues), :mod:`mswp_gym.vector.batch_flood` (flood fill) and
+:mod:`mswp_gym.vector.batch_rng` (per-board random streams); this module is the adapter that adds spaces, rewards, info, seeding and autoreset.
 """
 
 from __future__ import annotations
@@ -18,21 +18,24 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from mswp_gym.batch_board import BatchBoards
-from mswp_gym.batch_place import place_mines
-from mswp_gym.batch_rng import seeds_to_uint64, stream_keys
 from mswp_gym.cells import to_cell
-from mswp_gym.constants import FLAGGED, HIDDEN, Outcome
-from mswp_gym.encoding import check_obs_mode, encode, observation_space
-from mswp_gym.env import MinesweeperEnv, resolve_max_steps, resolve_mine_count
-from mswp_gym.generators import Generator, check_mines, check_size, fixed_from, make_generator
-from mswp_gym.render_rgb import render_rgb
-from mswp_gym.render_text import render_ansi
+from mswp_gym.choices import BatchFlood, ClueNoise, FirstClick, ObsMode, Placement, parse_choice
+from mswp_gym.config import GameConfig, resolve_max_steps
+from mswp_gym.constants import HIDDEN, Outcome
+from mswp_gym.encoding import encode, observation_space
+from mswp_gym.env import MinesweeperEnv, config_from_arguments
+from mswp_gym.generators import STOCK_GENERATORS, Generator, layout_values
+from mswp_gym.masks import batch_action_mask
+from mswp_gym.render.rgb import render_rgb
+from mswp_gym.render.text import render_ansi
 from mswp_gym.rewards import RewardConfig
-from mswp_gym.spec import GameSpec
+from mswp_gym.vector.batch_board import BatchBoards
+from mswp_gym.vector.batch_place import block_table, place_mines
+from mswp_gym.vector.batch_rng import seeds_to_uint64, stream_keys
 
-PLACEMENTS: tuple[str, ...] = ("batched", "generator")
-_PLAYING, _WON = int(Outcome.PLAYING), int(Outcome.WON)  # plain ints: enum lookups are slow
+PLACEMENTS: tuple[str, ...] = tuple(m.value for m in Placement)
+CLUE_STREAM = 0xC1E5
+"""Third word of the seed of a board's clue-draw stream (batched placement, uncertain clues)."""
 PER_BOARD: frozenset[str] = frozenset({"action_masks", "render", "visible"})
 """Names :meth:`MinesweeperVectorEnv.call` splits into one result per board."""
 AUTORESET_MODES: tuple[AutoresetMode, ...] = (
@@ -40,23 +43,6 @@ AUTORESET_MODES: tuple[AutoresetMode, ...] = (
     AutoresetMode.SAME_STEP,
     AutoresetMode.DISABLED,
 )
-
-
-def batch_action_mask(visible: np.ndarray, flag_actions: bool = False) -> np.ndarray:
-    """:func:`mswp_gym.masks.action_mask` for a batch: row ``i`` is board ``i``'s mask.
-
-    Args:
-        visible: ``(B, rows*cols)`` int8 visible boards.
-        flag_actions: whether the action space carries the flag half.
-
-    Returns:
-        ``(B, rows*cols)`` int8 (``(B, 2*rows*cols)`` with flag actions), 1 = legal.
-    """
-    reveal = (visible == HIDDEN).view(np.int8)
-    if not flag_actions:
-        return reveal
-    flag = reveal | (visible == FLAGGED).view(np.int8)
-    return np.concatenate((reveal, flag), axis=1)
 
 
 def _equal(a: Any, b: Any) -> bool:
@@ -91,7 +77,7 @@ class MinesweeperVectorEnv(VectorEnv):
     board's first reveal, ``fixed`` from ``layout``). ``reset(seed=s)`` gives board ``i`` the
     seed ``s + i`` (a list gives one seed per board), as ``SyncVectorEnv`` does. With
     ``placement="batched"`` (default) board ``i``'s ``k``-th layout since that reset comes from
-    its own counter-based stream (:mod:`mswp_gym.batch_rng`), drawn for all boards in one go:
+    its own counter-based stream (:mod:`mswp_gym.vector.batch_rng`), drawn for all boards in one go:
     reproducible, and independent of what the other boards do. ``placement="generator"`` instead
     keeps one ``np.random.Generator`` per board seeded like the single env's ``np_random`` and
     calls the single env's generator for each board (a Python loop over the boards being placed):
@@ -120,13 +106,18 @@ class MinesweeperVectorEnv(VectorEnv):
 
     ## Arguments
     ``num_envs`` (B >= 1) and the single env's arguments (``rows``, ``cols``, ``mines``,
-    ``density``, ``first_click``, ``rewards``, ``obs_mode``, ``flag_actions``, ``score_mode``,
-    ``render_mode`` (``ansi``/``rgb_array``: a tuple of B frames), ``layout``, ``max_steps``),
-    plus ``max_episode_steps`` (alias of ``max_steps``, as ``make_vec`` passes it),
-    ``autoreset_mode`` (an ``AutoresetMode`` or its value string), ``placement``
-    (``batched``/``generator``) and ``flood`` (``bigint``/``bits``/``dense``, see
-    :mod:`mswp_gym.batch_flood`). ``layout`` may also be a ``(B, rows, cols)`` stack, one fixed
-    layout per board (same mine count).
+    ``density``, ``preset``, ``first_click``, ``rewards``, ``obs_mode``, ``flag_actions``,
+    ``score_mode``, ``render_mode`` (``ansi``/``rgb_array``: a tuple of B frames), ``layout``,
+    ``generator`` (needs ``placement="generator"``), ``max_steps``, ``clue_reveal_prob``,
+    ``clue_noise``, or ``config``), checked by the same :class:`~mswp_gym.config.GameConfig`, so
+    both envs accept and refuse the same values; plus ``max_episode_steps`` (alias of
+    ``max_steps``, as ``make_vec`` passes it), ``autoreset_mode`` (an ``AutoresetMode`` or its
+    value string), ``placement`` (``batched``/``generator``) and ``flood``
+    (``bigint``/``bits``/``dense``, see :mod:`mswp_gym.vector.batch_flood`). ``layout`` may also
+    be a ``(B, rows, cols)`` stack, one fixed layout per board (same mine count). Uncertain clues
+    are drawn per board, one draw per safe reveal, from the board's own stream (with
+    ``placement="generator"`` the single env's ``np_random``: the same games); ``step()`` before
+    ``reset()`` raises, and actions must be integers, as in the single env.
 
     ## Version history
     * v0: first release.
@@ -141,67 +132,58 @@ class MinesweeperVectorEnv(VectorEnv):
     def __init__(
         self,
         num_envs: int = 1,
-        rows: int = 9,
-        cols: int = 9,
+        rows: int | None = None,
+        cols: int | None = None,
         mines: int | None = None,
         *,
         density: float | None = None,
-        first_click: str | None = None,
+        preset: str | None = None,
+        first_click: FirstClick | str | None = None,
         rewards: RewardConfig | dict[str, float] | None = None,
-        obs_mode: str = "board",
+        obs_mode: ObsMode | str = ObsMode.BOARD,
         flag_actions: bool = False,
         score_mode: bool = False,
         render_mode: str | None = None,
         layout: np.ndarray | str | None = None,
+        generator: Generator | None = None,
         max_steps: int | str | None = "auto",
         max_episode_steps: int | None = None,
+        clue_reveal_prob: float = 1.0,
+        clue_noise: ClueNoise | str = ClueNoise.EXACT,
+        config: GameConfig | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        placement: str = "batched",
-        flood: str | None = None,
+        placement: Placement | str = Placement.BATCHED,
+        flood: BatchFlood | str | None = None,
     ) -> None:
         if (
-            isinstance(num_envs, bool)
+            isinstance(num_envs, (bool, np.bool_))
             or not isinstance(num_envs, (int, np.integer))
             or num_envs < 1
         ):
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
-        rule = (
-            first_click if first_click is not None else ("fixed" if layout is not None else "safe")
-        )
-        fixed_layouts = None
-        if layout is not None and not isinstance(layout, str) and np.asarray(layout).ndim == 3:
-            if rule != "fixed":
+        if max_episode_steps is not None:
+            # make_vec passes the registered step limit under Gymnasium's name.
+            resolve_max_steps(max_episode_steps, 1, 1)
+            if not (isinstance(max_steps, str) and max_steps == "auto") and max_steps != max_episode_steps:
                 raise ValueError(
-                    f"a layout was given but first_click={rule!r}; use first_click='fixed'"
+                    f"max_steps={max_steps} and max_episode_steps={max_episode_steps} disagree; give one"
                 )
+            max_steps = max_episode_steps
+        fixed_layouts = None
+        arguments = locals()
+        if layout is not None and not isinstance(layout, str) and np.asarray(layout).ndim == 3:
             fixed_layouts = self._check_layout_stack(np.asarray(layout), int(num_envs))
-            self.generator: Generator = make_generator("fixed", fixed_layouts[0])
-        else:
-            self.generator = make_generator(rule, layout)
-            if layout is not None:
-                fixed_layouts = np.asarray(fixed_from(layout).mines_layout, dtype=bool)[None]
-        if fixed_layouts is not None:
-            rows, cols = (int(n) for n in fixed_layouts.shape[1:])
-            layout_mines = int(fixed_layouts[0].sum())
-            if mines is not None and mines != layout_mines:
-                raise ValueError(f"mines={mines} but the layout holds {layout_mines}")
-            mines = layout_mines
-        check_size(rows, cols)
-        mines = resolve_mine_count(rows, cols, mines, density)
-        check_mines(rule, rows, cols, mines)
-        check_obs_mode(obs_mode)
+            arguments = {**arguments, "layout": fixed_layouts[0]}
+            if first_click is None:
+                arguments["first_click"] = FirstClick.FIXED
+        config = config_from_arguments(config, arguments, preset)
+        if fixed_layouts is None and config.layout is not None:
+            fixed_layouts = config.layout[None]
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"unknown render_mode {render_mode!r}; choose one of "
                 f"{', '.join(self.metadata['render_modes'])}"
             )
-        if max_episode_steps is not None and max_steps not in ("auto", max_episode_steps):
-            raise ValueError(
-                f"max_steps={max_steps} and max_episode_steps={max_episode_steps} disagree; give one"
-            )
-        if max_episode_steps is not None:
-            max_steps = max_episode_steps
-        max_steps = resolve_max_steps(max_steps, int(rows), int(cols))
         try:
             mode = AutoresetMode(autoreset_mode)
         except ValueError:
@@ -209,29 +191,28 @@ class MinesweeperVectorEnv(VectorEnv):
                 f"unknown autoreset_mode {autoreset_mode!r}; choose one of "
                 f"{', '.join(m.value for m in AUTORESET_MODES)}"
             ) from None
-        if placement not in PLACEMENTS:
-            raise ValueError(
-                f"unknown placement {placement!r}; choose one of {', '.join(PLACEMENTS)}"
-            )
-        if isinstance(rewards, dict):
-            rewards = RewardConfig.from_dict(rewards)
-        elif rewards is None:
-            rewards = RewardConfig()
-        elif not isinstance(rewards, RewardConfig):
-            raise TypeError(
-                f"rewards must be a RewardConfig or a dict, got {type(rewards).__name__}"
-            )
+        placement = parse_choice(Placement, placement, "placement")
+        if flood is not None:
+            flood = parse_choice(BatchFlood, flood, "flood method")
 
+        if placement == Placement.BATCHED and not isinstance(config.generator, STOCK_GENERATORS):
+            raise ValueError(
+                f"an injected generator ({type(config.generator).__name__}) needs "
+                "placement='generator'; the batched placement draws its own layouts"
+            )
+        self.config = config
+        self.generator: Generator = config.generator  # type: ignore[assignment]
+        self.rule = config.first_click
+        self.clues = config.clues
         self.num_envs = int(num_envs)
-        self.rows, self.cols, self.mines = int(rows), int(cols), int(mines)
-        self.rule = rule
-        self.game_spec = GameSpec(self.rows, self.cols, self.mines, rule, bool(score_mode))
-        self.rewards = rewards
-        self.obs_mode = obs_mode
-        self.flag_actions = bool(flag_actions)
-        self.score_mode = bool(score_mode)
+        self.rows, self.cols, self.mines = config.rows, config.cols, config.mines
+        self.game_spec = config.spec
+        self.rewards: RewardConfig = config.rewards  # type: ignore[assignment]
+        self.obs_mode = config.obs_mode
+        self.flag_actions = config.flag_actions
+        self.score_mode = config.score_mode
         self.render_mode = render_mode
-        self.max_steps = max_steps
+        self.max_steps = config.step_limit
         self.autoreset_mode = mode
         self._same_step = mode == AutoresetMode.SAME_STEP
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
@@ -241,7 +222,7 @@ class MinesweeperVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(self._n_actions)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.single_observation_space = observation_space(
-            obs_mode, self.rows, self.cols, self._n_actions
+            self.obs_mode, self.rows, self.cols, self._n_actions
         )
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
 
@@ -257,11 +238,16 @@ class MinesweeperVectorEnv(VectorEnv):
         self._episodes = np.zeros(b, dtype=np.uint64)
         self._rngs: list[np.random.Generator] | None = None
         self._seeded = False
+        self._started = False
         self._steps = np.zeros(b, dtype=np.int64)
         self._invalid = np.zeros(b, dtype=np.int64)
         self._reveals = np.zeros(b, dtype=np.int64)
         self._needs_reset = np.ones(b, dtype=bool)
         self._all_boards = np.arange(b)
+        self._exact_clues = self.clues.exact
+        self._clue_rngs: list[np.random.Generator] = [np.random.default_rng(0)] * b
+        table = block_table(self.rows, self.cols)[:, 1:]
+        self._around_count = (table != np.arange(self._cells)[:, None]).sum(axis=1)
         self._all_true = np.ones(b, dtype=bool)
         self._all_true.flags.writeable = False  # shared by every "_key" mask of every info
         self._mask = batch_action_mask(self._boards.visible, self.flag_actions)
@@ -296,6 +282,7 @@ class MinesweeperVectorEnv(VectorEnv):
             boards = np.flatnonzero(mask)
         self._seed_boards(boards, self._per_board_seeds(seed))
         self._start_games(boards)
+        self._started = True
         self._mask = batch_action_mask(self._boards.visible, self.flag_actions)
         info = self._info()
         if boards.size != self.num_envs:
@@ -312,6 +299,8 @@ class MinesweeperVectorEnv(VectorEnv):
             RuntimeError: with ``autoreset_mode=DISABLED``, for a finished board not reset.
         """
         acts = self._check_actions(actions)
+        if not self._started:
+            raise RuntimeError("no episode in progress (never reset): call reset() before step()")
         boards = self._boards
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         live = ~self._needs_reset
@@ -336,7 +325,7 @@ class MinesweeperVectorEnv(VectorEnv):
             self._reveal(live_boards[reveal], live_actions[reveal], rewards)
             flag = ~reveal
             self._toggle(live_boards[flag], live_actions[flag] - self._cells, rewards)
-        terminated = boards.outcome != _PLAYING
+        terminated = boards.outcome != Outcome.PLAYING.value
         if self.max_steps is not None:
             truncated = ~terminated & (self._steps >= self.max_steps)
         else:
@@ -468,7 +457,7 @@ class MinesweeperVectorEnv(VectorEnv):
                 f"a layout stack must have shape (num_envs={num_envs}, rows, cols), got "
                 f"{layouts.shape}"
             )
-        stack = layouts.astype(bool)
+        stack = layout_values(layouts)
         counts = stack.sum(axis=(1, 2))
         if (counts != counts[0]).any():
             raise ValueError(f"every layout of the stack needs the same mine count, got {counts}")
@@ -480,23 +469,31 @@ class MinesweeperVectorEnv(VectorEnv):
         acts = np.asarray(actions)
         if acts.shape != (self.num_envs,):
             acts = acts.reshape(-1) if acts.size == self.num_envs else acts
-        if acts.shape != (self.num_envs,) or not (
-            np.issubdtype(acts.dtype, np.integer)
-            or (np.issubdtype(acts.dtype, np.floating) and (acts == np.round(acts)).all())
-        ):
+        if acts.shape != (self.num_envs,):
             raise ValueError(
                 f"actions must be {self.num_envs} integers in Discrete({self._n_actions}), got "
                 f"{acts.dtype} array of shape {acts.shape}"
             )
-        acts = acts.astype(np.int64, copy=False)
+        if not np.issubdtype(acts.dtype, np.integer):
+            # As the single env: only integers are actions (3.0 included, which it refuses too).
+            i = 0
+            if acts.dtype.kind == "f":  # name the first entry that is not even integral
+                fractional = ~np.isfinite(acts) | (acts != np.round(acts))
+                i = int(np.argmax(fractional))
+            value = acts[i].item() if acts.dtype != object else acts[i]
+            raise ValueError(
+                f"action {value!r} of board {i} is not an integer in Discrete({self._n_actions}) "
+                f"(got a {acts.dtype} array)"
+            )
         bad = (acts < 0) | (acts >= self._n_actions)
         if bad.any():
             i = int(np.argmax(bad))
+            # The value as given: a cast first would wrap (uint64 2**63 reads as a negative).
             raise ValueError(
-                f"action {int(acts[i])} of board {i} is outside the action space "
+                f"action {acts[i].item()} of board {i} is outside the action space "
                 f"Discrete({self._n_actions}) of a {self.rows}x{self.cols} board"
             )
-        return acts
+        return acts.astype(np.int64, copy=False)
 
     def _new_episodes(self, boards: np.ndarray) -> None:
         """Autoreset: the next game of each board's own stream."""
@@ -506,6 +503,11 @@ class MinesweeperVectorEnv(VectorEnv):
 
     def _start_games(self, boards: np.ndarray) -> None:
         self._boards.clear(boards)
+        if not self._exact_clues and self.placement == Placement.BATCHED:
+            # Clue draws of batched placement: a stream per board and game, like its layout's.
+            for b in boards.tolist():
+                key = [int(self._board_seeds[b]), int(self._episodes[b]), CLUE_STREAM]
+                self._clue_rngs[b] = np.random.default_rng(key)
         self._steps[boards] = 0
         self._invalid[boards] = 0
         self._reveals[boards] = 0
@@ -541,23 +543,25 @@ class MinesweeperVectorEnv(VectorEnv):
 
     def _reveal(self, boards: np.ndarray, cells: np.ndarray, rewards: np.ndarray) -> None:
         state = self._boards
-        unplaced = ~state.placed[boards]
-        if unplaced.any():
-            # The single env lays the mines at the first reveal action, even an invalid one.
-            self._lay(boards[unplaced], cells[unplaced])
         hidden = state.visible.reshape(-1)[boards * self._cells + cells] == HIDDEN
         if not hidden.all():
             blocked = boards[~hidden]
             self._invalid[blocked] += 1
             rewards[blocked] = self.rewards.invalid
             boards, cells = boards[hidden], cells[hidden]
+        unplaced = ~state.placed[boards]
+        if unplaced.any():
+            # As the single env: the first real reveal lays the mines; a no-op (a flagged cell)
+            # does not, or the first-click guarantee would protect a cell that stays hidden.
+            self._lay(boards[unplaced], cells[unplaced])
         first = self._reveals[boards] == 0
         informed = np.zeros(boards.size, dtype=bool)
         later = ~first
         informed[later] = state.has_revealed_neighbour(boards[later], cells[later])
         self._reveals[boards] += 1
-        _, hit_mine = state.reveal(boards, cells)
-        won = state.outcome[boards] == _WON
+        shown = None if self._exact_clues else self._draw_clues(boards, cells)
+        _, hit_mine = state.reveal(boards, cells, shown)
+        won = state.outcome[boards] == Outcome.WON.value
         r = self.rewards
         # Lowest priority first, so each later line overrides: loss > win > first move > informed.
         earned = np.where(informed, r.progress, r.guess)
@@ -565,6 +569,24 @@ class MinesweeperVectorEnv(VectorEnv):
         earned[won] = r.win
         earned[hit_mine] = r.loss
         rewards[boards] = earned
+
+    def _draw_clues(self, boards: np.ndarray, cells: np.ndarray) -> np.ndarray:
+        """The codes the clicked safe cells show under the clue model (mines: unused).
+
+        One draw per safe reveal from the board's own generator, in click order: with
+        ``placement="generator"`` that is the single env's ``np_random``, so the games match.
+        """
+        flat = boards * self._cells + cells
+        truth = self._boards.counts.reshape(-1)[flat]
+        mine = self._boards.mines.reshape(-1)[flat]
+        around = self._around_count[cells]
+        shown = np.empty(boards.size, dtype=np.int8)
+        rngs = self._rngs if self.placement == Placement.GENERATOR else self._clue_rngs
+        assert rngs is not None
+        for j, b in enumerate(boards.tolist()):
+            if not mine[j]:
+                shown[j] = self.clues.shown(int(truth[j]), int(around[j]), rngs[b])
+        return shown
 
     def _toggle(self, boards: np.ndarray, cells: np.ndarray, rewards: np.ndarray) -> None:
         if boards.size == 0:
@@ -592,7 +614,7 @@ class MinesweeperVectorEnv(VectorEnv):
             "mines_left": (self.mines - flags) * np.ones(self.num_envs, dtype=np.int64),
             "steps": self._steps.copy(),
             "invalid_actions": self._invalid.copy(),
-            "is_success": outcome == _WON,
+            "is_success": outcome == Outcome.WON.value,
         }
         if self.score_mode:
             exploded = state.exploded.astype(np.int64)

@@ -4,8 +4,8 @@
   :class:`agents.solver.SolverAgent`, unchanged (a ``NO_CLUE`` cell is a revealed safe cell that
   constrains nothing, which the solver already reads correctly);
 * ``optimistic`` / ``cautious`` clues: certain cells from the sound bounded inference
-  (:mod:`agents.bounded`) and from exhaustive enumeration, then the lowest posterior mine
-  probability (:mod:`agents.noise_probability`), ties broken by the seeded Generator.
+  (:mod:`agents.logic.bounded`) and from exhaustive enumeration, then the lowest posterior mine
+  probability (:mod:`agents.solver.noise.probability`), ties broken by the seeded Generator.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 
 from agents.base import Explanation
-from agents.bounded import BoundedKnowledge
-from agents.noise_probability import DEFAULT_NOISE_BUDGET, NoisyAnalysis, noisy_analysis
+from agents.logic.bounded import BoundedKnowledge
 from agents.observe import ObservationFeeder
 from agents.solver import SolverAgent
+from agents.solver.noise.probability import DEFAULT_NOISE_BUDGET, NoisyAnalysis, noisy_analysis
 from mswp_gym.cells import to_cell, to_index
-from mswp_gym.constants import FLAGGED, HIDDEN
+from mswp_gym.constants import is_unknown
 from mswp_gym.spec import GameSpec
 
 TIE_TOLERANCE = 1e-9
@@ -108,7 +108,7 @@ class NoisySolverAgent(SolverAgent):
             return Explanation(move=dict(self._last))
         cols = self._noisy_board.shape[1]
         flat = self._noisy_board.ravel()
-        hidden = (flat == HIDDEN) | (flat == FLAGGED)
+        hidden = is_unknown(flat)
         return Explanation.of(
             (to_cell(c, cols) for c in self._noisy.safe if hidden[c]),
             (to_cell(c, cols) for c in self._noisy.mines),
@@ -127,7 +127,7 @@ class NoisySolverAgent(SolverAgent):
         self._feeder.feed(board)
         knowledge = self._knowledge
         flat = board.ravel()
-        hidden = (flat == HIDDEN) | (flat == FLAGGED)
+        hidden = is_unknown(flat)
         known_mines = {to_index(c, cols) for c in knowledge.mines}
         known_safe = {i for i in (to_index(c, cols) for c in knowledge.safes) if hidden[i]}
         analysis = noisy_analysis(board, self.spec.clue_noise, self.spec.mines, known_mines, known_safe,

@@ -4,7 +4,7 @@ SB3 and sb3-contrib train on a ``VecEnv``; this adapter lets them drive B boards
 engine instead of B single envs in a ``DummyVecEnv``/``SubprocVecEnv``::
 
     from sb3_contrib import MaskablePPO
-    from mswp_gym.sb3_vec import MinesweeperSB3VecEnv
+    from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
 
     venv = MinesweeperSB3VecEnv(num_envs=64, rows=9, cols=9, mines=10)
     MaskablePPO("MlpPolicy", venv).learn(10_000)
@@ -40,7 +40,7 @@ from stable_baselines3.common.vec_env.base_vec_env import (
     VecEnvStepReturn,
 )
 
-from mswp_gym.vector import MinesweeperVectorEnv
+from mswp_gym.vector.vector_env import MinesweeperVectorEnv
 
 PER_BOARD_METHODS: tuple[str, ...] = ("action_masks",)
 """Methods ``env_method`` answers per board (their batched result is split into rows)."""
@@ -54,7 +54,9 @@ class MinesweeperSB3VecEnv(VecEnv):
         venv: an existing :class:`MinesweeperVectorEnv` with ``autoreset_mode=SAME_STEP``
             (give either this or ``num_envs`` and the env's keyword arguments).
         **env_kwargs: arguments of :class:`MinesweeperVectorEnv` (``rows``, ``cols``, ``mines``,
-            ``obs_mode``, ``rewards``...); ``autoreset_mode`` is always ``SAME_STEP``.
+            ``obs_mode``, ``rewards``, ``clue_reveal_prob``, ``clue_noise``... or ``config``, a
+            :class:`~mswp_gym.config.GameConfig`), checked as the single env checks them;
+            ``autoreset_mode`` is always ``SAME_STEP``.
 
     Raises:
         ValueError: for a ``venv`` that does not reset in the same step, or both ``venv`` and

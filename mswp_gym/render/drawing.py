@@ -1,6 +1,6 @@
 """Pygame drawing shared by the env's ``human`` window and the ``mswp-play`` app.
 
-The board itself is drawn by :func:`mswp_gym.render_rgb.render_rgb` (NumPy); this module puts such
+The board itself is drawn by :func:`mswp_gym.render.rgb.render_rgb` (NumPy); this module puts such
 frames on pygame surfaces and draws the reasoning overlays (mine-probability heat map, proven safe
 cells and mines, a highlighted cell) on top. pygame is imported lazily, with an install hint.
 """
@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from mswp_gym.cells import Cell
-from mswp_gym.render_rgb import render_rgb
+from mswp_gym.render.rgb import render_rgb
 
 INSTALL_HINT = "the Minesweeper window needs pygame: pip install 'mswp-gym[gui]'"
 
@@ -70,7 +70,7 @@ def board_surface(
     mines: np.ndarray | None = None,
     exploded: Cell | None = None,
 ) -> Any:
-    """The board drawn by :func:`~mswp_gym.render_rgb.render_rgb`, as a pygame Surface."""
+    """The board drawn by :func:`~mswp_gym.render.rgb.render_rgb`, as a pygame Surface."""
     return frame_surface(render_rgb(visible, mines, cell_px=cell_px, exploded=exploded))
 
 

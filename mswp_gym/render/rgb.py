@@ -11,7 +11,7 @@ from functools import lru_cache
 import numpy as np
 
 from mswp_gym.cells import Cell
-from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, MINE, NO_CLUE
+from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, MINE, NO_CLUE, is_revealed_safe
 
 CELL_PX = 24
 """Default side of one cell in pixels."""
@@ -120,7 +120,7 @@ def render_rgb(
         raise ValueError(f"cell_px must be an integer >= {MIN_CELL_PX}, got {cell_px!r}")
     cell_px = int(cell_px)
     kind = np.full(visible.shape, _RAISED, dtype=np.intp)
-    kind[(visible >= 0) | (visible == NO_CLUE)] = _FLAT
+    kind[is_revealed_safe(visible)] = _FLAT
     kind[visible == EXPLODED] = _BLOWN
     if exploded is not None:
         kind[exploded] = _BLOWN
