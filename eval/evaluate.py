@@ -45,8 +45,11 @@ class EvalInterrupted(KeyboardInterrupt):
     """Ctrl-C stopped an evaluation; the games finished so far are kept."""
 
     def __init__(self, played: int, total: int, out: Path | None) -> None:
-        where = (f"kept in {out / GAMES}; finish with: mswp-eval --resume {out}"
-                 if out is not None else "not kept (no --out)")
+        where = (
+            f"kept in {out / GAMES}; finish with: mswp-eval --resume {out}"
+            if out is not None
+            else "not kept (no --out)"
+        )
         super().__init__(f"interrupted after {played} of {total} games; they are {where}")
         self.played, self.total, self.out = played, total, out
 
@@ -109,8 +112,9 @@ def evaluate(
             os.kill(os.getpid(), signal.SIGKILL)
 
     try:
-        result = run(config, progress_bar_factory(quiet), skip_validation=True, done=done,
-                     sink=sink)
+        result = run(
+            config, progress_bar_factory(quiet), skip_validation=True, done=done, sink=sink
+        )
     except KeyboardInterrupt:
         raise EvalInterrupted(min(played[0], total), total, out) from None
     finally:

@@ -74,4 +74,3 @@ def is_revealed_safe(board: np.ndarray) -> np.ndarray:
 def is_revealed(board: np.ndarray) -> np.ndarray:
     """Opened cells: a clue, ``NO_CLUE``, or (score mode) an ``EXPLODED`` mine."""
     return (board >= 0) | (board == NO_CLUE) | (board == EXPLODED)
-

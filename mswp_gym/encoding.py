@@ -65,7 +65,11 @@ def encode(obs_mode: str, visible: np.ndarray, mask: np.ndarray) -> Any:
         return visible.copy()
     if obs_mode == "channels":
         return to_channels(visible)
-    return {"board": visible.copy(), "revealed": revealed_plane(visible), "action_mask": mask.copy()}
+    return {
+        "board": visible.copy(),
+        "revealed": revealed_plane(visible),
+        "action_mask": mask.copy(),
+    }
 
 
 def board_from_observation(observation: Any) -> np.ndarray:
@@ -76,7 +80,9 @@ def board_from_observation(observation: Any) -> np.ndarray:
     """
     if isinstance(observation, dict):
         if "board" not in observation:
-            raise ValueError(f"a dict observation needs a 'board' key, got keys {sorted(observation)}")
+            raise ValueError(
+                f"a dict observation needs a 'board' key, got keys {sorted(observation)}"
+            )
         return np.asarray(observation["board"], dtype=np.int8)
     array = np.asarray(observation)
     if array.ndim == 2:

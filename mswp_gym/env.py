@@ -32,9 +32,19 @@ INFO_INT_CACHE = 4096
 """Info counts below ``min(2 * rows * cols + 1, INFO_INT_CACHE)`` come from a per-env cache."""
 
 GAME_ARGUMENTS: dict[str, Any] = {
-    "rows": None, "cols": None, "mines": None, "density": None, "first_click": None,
-    "rewards": None, "obs_mode": ObsMode.BOARD, "flag_actions": False, "score_mode": False,
-    "layout": None, "generator": None, "max_steps": "auto", "clue_reveal_prob": 1.0,
+    "rows": None,
+    "cols": None,
+    "mines": None,
+    "density": None,
+    "first_click": None,
+    "rewards": None,
+    "obs_mode": ObsMode.BOARD,
+    "flag_actions": False,
+    "score_mode": False,
+    "layout": None,
+    "generator": None,
+    "max_steps": "auto",
+    "clue_reveal_prob": 1.0,
     "clue_noise": ClueNoise.EXACT,
 }
 """The envs' game arguments (those :class:`GameConfig` takes) and their defaults."""
@@ -63,7 +73,9 @@ def config_from_arguments(
         raise TypeError(f"config must be a GameConfig, got {type(config).__name__}")
     given = [k for k, default in GAME_ARGUMENTS.items() if not _is_default(arguments[k], default)]
     if given:
-        raise ValueError(f"give config or game arguments, not both (got config and {', '.join(given)})")
+        raise ValueError(
+            f"give config or game arguments, not both (got config and {', '.join(given)})"
+        )
     return config
 
 
@@ -195,7 +207,9 @@ class MinesweeperEnv(gym.Env[Any, int]):
         self._cells = self.rows * self.cols
         self._n_actions = config.n_actions
         self.action_space = spaces.Discrete(self._n_actions)  # type: ignore[assignment]
-        self.observation_space = observation_space(self.obs_mode, self.rows, self.cols, self._n_actions)
+        self.observation_space = observation_space(
+            self.obs_mode, self.rows, self.cols, self._n_actions
+        )
         small = self._cells <= SMALL_BOARD_CELLS
         self._neighbours = neighbour_table(self.rows, self.cols) if small else None
         self._viewer: Any = None
@@ -244,7 +258,9 @@ class MinesweeperEnv(gym.Env[Any, int]):
         else:
             index = self._check_action(action)
         if self._done:
-            raise RuntimeError("no episode in progress (never reset, or ended): call reset() before step()")
+            raise RuntimeError(
+                "no episode in progress (never reset, or ended): call reset() before step()"
+            )
         self._steps += 1
         if index < self._cells:
             reward = self._reveal(index)
@@ -331,7 +347,9 @@ class MinesweeperEnv(gym.Env[Any, int]):
         return index
 
     def _new_board(self, first_click: tuple[int, int] | None) -> Board:
-        layout = self.generator.layout(self.rows, self.cols, self.mines, self.np_random, first_click)
+        layout = self.generator.layout(
+            self.rows, self.cols, self.mines, self.np_random, first_click
+        )
         board = Board(layout, score_mode=self.score_mode, clues=self.clues, rng=self.np_random)
         if self._board is None and first_click is not None and self._flags:
             flagged = self._pre_visible == FLAGGED

@@ -74,7 +74,13 @@ def flood_region(
         count_bytes = counts.tobytes()
     if method is None:
         cells = rows * cols
-        method = "rings" if cells <= TINY_BOARD_CELLS else "walk" if cells <= SMALL_BOARD_CELLS else "layers"
+        method = (
+            "rings"
+            if cells <= TINY_BOARD_CELLS
+            else "walk"
+            if cells <= SMALL_BOARD_CELLS
+            else "layers"
+        )
     if method == "rings":
         return _rings(count_bytes, revealed, start)
     if method == "walk":

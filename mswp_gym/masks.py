@@ -53,7 +53,9 @@ def batch_action_mask(visible: np.ndarray, flag_actions: bool = False) -> np.nda
     return np.concatenate((reveal, flag), axis=1)
 
 
-def update_action_mask(mask: np.ndarray, visible: np.ndarray, index: int, flag_actions: bool = False) -> None:
+def update_action_mask(
+    mask: np.ndarray, visible: np.ndarray, index: int, flag_actions: bool = False
+) -> None:
     """Bring ``mask`` (an :func:`action_mask` result) up to date after cell ``index`` changed.
 
     The same rule as :func:`action_mask`, applied to one cell, so that a move that changes one cell
@@ -72,7 +74,9 @@ def update_action_mask(mask: np.ndarray, visible: np.ndarray, index: int, flag_a
         mask[visible.size + index] = code == HIDDEN or code == FLAGGED
 
 
-def clear_action_mask(mask: np.ndarray, opened: np.ndarray, cells: int, flag_actions: bool = False) -> None:
+def clear_action_mask(
+    mask: np.ndarray, opened: np.ndarray, cells: int, flag_actions: bool = False
+) -> None:
     """Bring ``mask`` up to date after the cells ``opened`` were revealed with clues.
 
     A cell that shows a clue takes no action, so its reveal (and flag) entries become 0: the rule

@@ -27,7 +27,11 @@ import numpy as np
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, MINE, NO_CLUE
 
 _VIEW_SYMBOLS: dict[str, int] = {
-    "#": HIDDEN, "F": FLAGGED, "X": EXPLODED, "?": NO_CLUE, "*": MINE,
+    "#": HIDDEN,
+    "F": FLAGGED,
+    "X": EXPLODED,
+    "?": NO_CLUE,
+    "*": MINE,
     **{str(d): d for d in range(9)},
 }
 _VIEW_CHARS: dict[int, str] = {code: ch for ch, code in _VIEW_SYMBOLS.items()}

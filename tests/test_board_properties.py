@@ -57,7 +57,9 @@ def test_counts__match_brute_force(layout: np.ndarray) -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(layouts(), st.data(), st.sampled_from(["rings", "walk", "layers"]))
-def test_flood_fill__matches_brute_force(layout: np.ndarray, data: st.DataObject, method: str) -> None:
+def test_flood_fill__matches_brute_force(
+    layout: np.ndarray, data: st.DataObject, method: str
+) -> None:
     safe = list(zip(*np.nonzero(~layout)))
     start = data.draw(st.sampled_from(safe))
     board = Board(layout)
@@ -108,7 +110,9 @@ def test_board_reveal__agrees_with_every_flood_method_on_random_games(
 
 @settings(max_examples=60, deadline=None)
 @given(layouts(), st.data())
-def test_flood_fill__second_click_only_opens_new_cells(layout: np.ndarray, data: st.DataObject) -> None:
+def test_flood_fill__second_click_only_opens_new_cells(
+    layout: np.ndarray, data: st.DataObject
+) -> None:
     safe = list(zip(*np.nonzero(~layout)))
     first, second = data.draw(st.sampled_from(safe)), data.draw(st.sampled_from(safe))
     board = Board(layout)

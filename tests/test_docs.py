@@ -24,7 +24,12 @@ def _run_bash(block: Block, cwd: Path) -> None:
     }
     out = subprocess.run(
         ["bash", "-euo", "pipefail", "-c", block.code],
-        check=False, cwd=cwd, env=env, capture_output=True, text=True, timeout=300,
+        check=False,
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert out.returncode == 0, f"{block.where} failed:\n{out.stdout[-2000:]}\n{out.stderr[-4000:]}"
 

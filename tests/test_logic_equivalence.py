@@ -32,7 +32,9 @@ def cs50_runner_game(ai_class: type, rows: int, cols: int, mines: int, seed: int
 
 
 @pytest.mark.parametrize(("rows", "cols", "mines"), [(8, 8, 8), (9, 9, 10), (6, 10, 15)])
-def test_indexed_engine__same_moves_and_conclusions_as_plain(rows: int, cols: int, mines: int) -> None:
+def test_indexed_engine__same_moves_and_conclusions_as_plain(
+    rows: int, cols: int, mines: int
+) -> None:
     for seed in range(40):
         plain = cs50_runner_game(MinesweeperAI, rows, cols, mines, seed)
         indexed = cs50_runner_game(IndexedMinesweeperAI, rows, cols, mines, seed)

@@ -83,7 +83,9 @@ def test_action_masks__native_vector_env_every_autoreset_mode(mode: AutoresetMod
 
 
 def test_action_masks__async_vector_env() -> None:
-    envs = gym.vector.AsyncVectorEnv([lambda: gym.make("mswp_gym:Minesweeper-v0") for _ in range(2)])
+    envs = gym.vector.AsyncVectorEnv(
+        [lambda: gym.make("mswp_gym:Minesweeper-v0") for _ in range(2)]
+    )
     try:
         _play_vector(envs, steps=10)
     finally:

@@ -88,7 +88,9 @@ def test_render_rgb__after_the_game_shows_mines_the_exploded_cell_and_wrong_flag
     ],
 )
 def test_render_rgb__rejects_bad_input_naming_it(kwargs: dict, named: str) -> None:
-    with pytest.raises(ValueError, match=named.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
+    with pytest.raises(
+        ValueError, match=named.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")
+    ):
         render_rgb(**kwargs)
 
 

@@ -331,8 +331,9 @@ def test_vector_env__revealing_a_flag_first_does_not_spend_the_first_click(
     first_click: str, placement: str
 ) -> None:
     b = 512
-    env = MinesweeperVectorEnv(b, 9, 9, 30, first_click=first_click, flag_actions=True,
-                               placement=placement)
+    env = MinesweeperVectorEnv(
+        b, 9, 9, 30, first_click=first_click, flag_actions=True, placement=placement
+    )
     env.reset(seed=0)
     env.step(np.full(b, 81 + 40))
     _obs, _r, _t, _tr, info = env.step(np.full(b, 40))
@@ -347,7 +348,9 @@ def test_vector_env__step_before_reset_raises() -> None:
         env.step(np.zeros(2, dtype=np.int64))
 
 
-@pytest.mark.parametrize(("prob", "noise"), [(0.6, "exact"), (1.0, "optimistic"), (0.8, "cautious")])
+@pytest.mark.parametrize(
+    ("prob", "noise"), [(0.6, "exact"), (1.0, "optimistic"), (0.8, "cautious")]
+)
 def test_vector_env__clue_models_match_single_envs(prob: float, noise: str) -> None:
     # placement="generator": board i plays exactly what MinesweeperEnv plays after reset(seed=s+i).
     b, seed = 4, 11
@@ -377,8 +380,16 @@ def test_vector_env__clue_models_match_single_envs(prob: float, noise: str) -> N
 
 def test_vector_env__batched_clue_draws_are_reproducible_and_never_flood() -> None:
     def play(seed: int) -> np.ndarray:
-        env = MinesweeperVectorEnv(8, 9, 9, 10, first_click="opening", clue_reveal_prob=0.5,
-                                   clue_noise="optimistic", autoreset_mode=AutoresetMode.DISABLED)
+        env = MinesweeperVectorEnv(
+            8,
+            9,
+            9,
+            10,
+            first_click="opening",
+            clue_reveal_prob=0.5,
+            clue_noise="optimistic",
+            autoreset_mode=AutoresetMode.DISABLED,
+        )
         env.reset(seed=seed)
         _obs, _r, _t, _tr, info = env.step(np.full(8, 40))
         assert (info["cells_revealed"] == 1).all()  # an opening, but no flood fill

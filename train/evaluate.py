@@ -43,8 +43,10 @@ class WinRate:
 
     def __str__(self) -> str:
         low, high = self.interval
-        return (f"{self.name}: {self.rate:.1%} ({self.wins}/{self.games}, 95% CI "
-                f"{low:.1%}-{high:.1%}, {self.seconds:.1f}s)")
+        return (
+            f"{self.name}: {self.rate:.1%} ({self.wins}/{self.games}, 95% CI "
+            f"{low:.1%}-{high:.1%}, {self.seconds:.1f}s)"
+        )
 
 
 def eval_seeds(games: int) -> list[int]:

@@ -70,7 +70,10 @@ class SB3Agent(SeededAgent):
     name = "sb3"
 
     def __init__(
-        self, model: BaseAlgorithm, seed: int | None = None, deterministic: bool = True,
+        self,
+        model: BaseAlgorithm,
+        seed: int | None = None,
+        deterministic: bool = True,
         source: str = "model",
     ) -> None:
         super().__init__(seed)
@@ -143,7 +146,9 @@ def load_sb3_model(path: str | Path) -> BaseAlgorithm:
     try:
         data, _params, _variables = load_from_zip_file(model_path, device="cpu")
     except Exception as exc:  # SB3 raises many kinds on a file that is not its zip
-        raise ValueError(f"{str(model_path)!r} is not a stable-baselines3 model zip: {exc}") from exc
+        raise ValueError(
+            f"{str(model_path)!r} is not a stable-baselines3 model zip: {exc}"
+        ) from exc
     policy_class = (data or {}).get("policy_class")
     if not isinstance(policy_class, type):
         raise ValueError(  # noqa: TRY004 - a bad file's content, not a bad argument type
@@ -174,8 +179,10 @@ def load_sb3_agent(path: str | Path | None = None, **kwargs: Any) -> SB3Agent:
     """
     unknown = set(kwargs) - {"seed", "deterministic", "torch_threads"}
     if unknown:
-        raise TypeError(f"load_sb3_agent got unknown arguments {sorted(unknown)}; "
-                        f"accepted: seed, deterministic, torch_threads")
+        raise TypeError(
+            f"load_sb3_agent got unknown arguments {sorted(unknown)}; "
+            f"accepted: seed, deterministic, torch_threads"
+        )
     if path is None:
         raise ValueError("the sb3 agent needs a model: sb3:PATH (a PPO or MaskablePPO .zip)")
     threads = kwargs.pop("torch_threads", 1)

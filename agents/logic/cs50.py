@@ -214,7 +214,9 @@ class MinesweeperAI(MoveChoices):
             for smaller in list(self.knowledge):
                 for larger in list(self.knowledge):
                     if smaller.cells and smaller.cells < larger.cells:
-                        derived = Sentence(larger.cells - smaller.cells, larger.count - smaller.count)
+                        derived = Sentence(
+                            larger.cells - smaller.cells, larger.count - smaller.count
+                        )
                         if derived not in self.knowledge:
                             self.knowledge.append(derived)
                             changed = True

@@ -298,9 +298,7 @@ class GameSession:
         if not 0 <= action < self.spec.cells:
             raise ValueError(f"agent {agent.name!r} returned action {action}, not a reveal action")
         explanation = agent.explain()
-        return AiMove(
-            to_cell(action, self.spec.cols), explanation.certain, explanation
-        )
+        return AiMove(to_cell(action, self.spec.cols), explanation.certain, explanation)
 
     def _compute_heat(self) -> tuple[HeatMap | None, str | None]:
         try:

@@ -51,7 +51,12 @@ class Fonts:
 
 
 def draw_text(
-    surface: Any, fonts: Fonts, text: str, pos: tuple[int, int], size: int = 24, colour: tuple[int, int, int] = TEXT_RGB
+    surface: Any,
+    fonts: Fonts,
+    text: str,
+    pos: tuple[int, int],
+    size: int = 24,
+    colour: tuple[int, int, int] = TEXT_RGB,
 ) -> int:
     """Draw one line of text with its top-left at ``pos``; returns the line's height."""
     rendered = fonts.get(size).render(text, True, colour)
@@ -88,7 +93,7 @@ def elide(text: str, fonts: Fonts, size: int, width: int) -> str:
             head -= 1
         else:
             tail -= 1
-        candidate = f"{text[:head]}...{text[len(text) - tail:]}"
+        candidate = f"{text[:head]}...{text[len(text) - tail :]}"
         if font.size(candidate)[0] <= width:
             return candidate
     return "..."

@@ -164,7 +164,10 @@ class MinesweeperVectorEnv(VectorEnv):
         if max_episode_steps is not None:
             # make_vec passes the registered step limit under Gymnasium's name.
             resolve_max_steps(max_episode_steps, 1, 1)
-            if not (isinstance(max_steps, str) and max_steps == "auto") and max_steps != max_episode_steps:
+            if (
+                not (isinstance(max_steps, str) and max_steps == "auto")
+                and max_steps != max_episode_steps
+            ):
                 raise ValueError(
                     f"max_steps={max_steps} and max_episode_steps={max_episode_steps} disagree; give one"
                 )

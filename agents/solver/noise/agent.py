@@ -130,8 +130,15 @@ class NoisySolverAgent(SolverAgent):
         hidden = is_unknown(flat)
         known_mines = {to_index(c, cols) for c in knowledge.mines}
         known_safe = {i for i in (to_index(c, cols) for c in knowledge.safes) if hidden[i]}
-        analysis = noisy_analysis(board, self.spec.clue_noise, self.spec.mines, known_mines, known_safe,
-                                  self.noise_budget, self._regions)
+        analysis = noisy_analysis(
+            board,
+            self.spec.clue_noise,
+            self.spec.mines,
+            known_mines,
+            known_safe,
+            self.noise_budget,
+            self._regions,
+        )
         # What the enumeration proves is fed back, so later sentences start from it.
         for cell in sorted(analysis.safe - known_safe):
             knowledge.mark_safe(to_cell(cell, cols))

@@ -87,8 +87,12 @@ class _Clue:
 class _Region:
     cells: list[int]
     weight: dict[int, int]  # mines in region -> total weight
-    cell_weight: dict[int, list[int]]  # mines in region -> per-cell weight of being a mine, times its group size
-    group_size: list[int]  # per cell: the size of its group (cell_weight / group_size is the weight)
+    cell_weight: dict[
+        int, list[int]
+    ]  # mines in region -> per-cell weight of being a mine, times its group size
+    group_size: list[
+        int
+    ]  # per cell: the size of its group (cell_weight / group_size is the weight)
 
 
 def noisy_analysis(
@@ -160,8 +164,9 @@ def noisy_analysis(
         _combine_exact(regions, off, mines_left, probability, safe, mines)
         approximate = False
     else:
-        _combine_approximate(regions, too_large, off, mines_left, int(unknown.sum()), noise,
-                             probability, safe, mines)
+        _combine_approximate(
+            regions, too_large, off, mines_left, int(unknown.sum()), noise, probability, safe, mines
+        )
         approximate = True
     return NoisyAnalysis(probability, frozenset(safe), frozenset(mines), approximate)
 
@@ -301,8 +306,12 @@ def _convolve(a: dict[int, float], b: dict[int, float]) -> dict[int, float]:
 
 
 def _combine_exact(
-    regions: list[_Region], off: list[int], mines_left: int, probability: np.ndarray,
-    safe: set[int], mines: set[int],
+    regions: list[_Region],
+    off: list[int],
+    mines_left: int,
+    probability: np.ndarray,
+    safe: set[int],
+    mines: set[int],
 ) -> None:
     """Exact posterior: regions and off-frontier cells combined by mine count."""
     n_off = len(off)
@@ -341,7 +350,9 @@ def _combine_exact(
                 probability[cell] = 1.0
                 mines.add(cell)
             else:
-                numer = sum(region.cell_weight[k][c] / (size * biggest) * rest[k] for k in region.weight)
+                numer = sum(
+                    region.cell_weight[k][c] / (size * biggest) * rest[k] for k in region.weight
+                )
                 probability[cell] = min(max(numer / norm, 1e-12), 1 - 1e-12) if norm > 0 else 0.5
     if n_off:
         off_mines = [mines_left - t for t in possible_totals]
@@ -353,13 +364,22 @@ def _combine_exact(
             mines.update(off)
         else:
             total = sum(all_dist[t] * ways[t] for t in possible_totals)
-            expected = sum(all_dist[t] * ways[t] * (mines_left - t) for t in possible_totals) / total
+            expected = (
+                sum(all_dist[t] * ways[t] * (mines_left - t) for t in possible_totals) / total
+            )
             probability[off] = min(max(expected / n_off, 1e-12), 1 - 1e-12)
 
 
 def _combine_approximate(
-    regions: list[_Region], too_large: list[list[_Clue]], off: list[int], mines_left: int,
-    n_unknown: int, noise: str, probability: np.ndarray, safe: set[int], mines: set[int],
+    regions: list[_Region],
+    too_large: list[list[_Clue]],
+    off: list[int],
+    mines_left: int,
+    n_unknown: int,
+    noise: str,
+    probability: np.ndarray,
+    safe: set[int],
+    mines: set[int],
 ) -> None:
     """Independent regions under a binomial prior; per-clue estimates on too-large regions."""
     density = min(max(mines_left / n_unknown, 1e-6), 1 - 1e-6) if n_unknown else 0.5
@@ -378,8 +398,13 @@ def _combine_approximate(
                 probability[cell] = 1.0
                 mines.add(cell)
             else:
-                p = sum(prior[k] * region.cell_weight[k][c] / (size * region.weight[k])
-                        for k in region.weight) / norm
+                p = (
+                    sum(
+                        prior[k] * region.cell_weight[k][c] / (size * region.weight[k])
+                        for k in region.weight
+                    )
+                    / norm
+                )
                 probability[cell] = min(max(p, 1e-12), 1 - 1e-12)
             expected_frontier += float(probability[cell])
     for region_clues in too_large:
