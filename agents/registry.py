@@ -70,9 +70,10 @@ def _resolve(name: str, target: Factory | str) -> Factory:
             f"is its optional part installed (e.g. pip install -e '.[train]')?"
         ) from exc
     try:
-        return getattr(module, attr)
+        factory: Factory = getattr(module, attr)
     except AttributeError as exc:
         raise ImportError(f"agent {name!r}: module {module_name!r} has no {attr!r}") from exc
+    return factory
 
 
 def make(name: str, **kwargs: Any) -> Agent:

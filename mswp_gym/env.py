@@ -194,11 +194,11 @@ class MinesweeperEnv(gym.Env[Any, int]):
                 f"{', '.join(self.metadata['render_modes'])}"
             )
         self.config = config
-        self.generator: Generator = config.generator  # type: ignore[assignment]
+        self.generator: Generator = config.generator
         self.clues = config.clues
         self.rows, self.cols, self.mines = config.rows, config.cols, config.mines
         self.game_spec = config.spec
-        self.rewards: RewardConfig = config.rewards  # type: ignore[assignment]
+        self.rewards: RewardConfig = config.rewards
         self.obs_mode = config.obs_mode
         self.flag_actions = config.flag_actions
         self.score_mode = config.score_mode

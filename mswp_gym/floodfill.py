@@ -175,4 +175,5 @@ def _layers(counts: np.ndarray, revealed: np.ndarray, row: int, col: int) -> np.
         layers.append(around)
         frontier = around[zero[around]]
     padded = np.concatenate(layers)
-    return (padded // width - 1) * cols + (padded % width - 1)
+    opened: np.ndarray = (padded // width - 1) * cols + (padded % width - 1)
+    return opened

@@ -29,7 +29,7 @@ def action_mask(visible: np.ndarray, flag_actions: bool = False) -> np.ndarray:
         ``action_space.sample(mask=...)`` takes it as is; ``.astype(bool)`` for sb3-contrib.
     """
     flat = visible.ravel()
-    reveal = (flat == HIDDEN).view(np.int8)
+    reveal: np.ndarray = (flat == HIDDEN).view(np.int8)
     if not flag_actions:
         return reveal
     flag = reveal | (flat == FLAGGED).view(np.int8)
@@ -46,7 +46,7 @@ def batch_action_mask(visible: np.ndarray, flag_actions: bool = False) -> np.nda
     Returns:
         ``(B, rows*cols)`` int8 (``(B, 2*rows*cols)`` with flag actions), 1 = legal.
     """
-    reveal = (visible == HIDDEN).view(np.int8)
+    reveal: np.ndarray = (visible == HIDDEN).view(np.int8)
     if not flag_actions:
         return reveal
     flag = reveal | (visible == FLAGGED).view(np.int8)

@@ -117,6 +117,7 @@ class MinesweeperSB3VecEnv(VecEnv):
         """Reset every board, using the seeds/options set by ``seed()``/``set_options()`` once."""
         seeds = None if all(s is None for s in self._seeds) else list(self._seeds)
         options = self._options[0] if self._options and self._options[0] else None
+        obs: VecEnvObs
         obs, info = self.venv.reset(seed=seeds, options=options)
         self.last_info = info
         self.reset_infos = [{} for _ in range(self.num_envs)]

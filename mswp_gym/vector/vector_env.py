@@ -204,13 +204,13 @@ class MinesweeperVectorEnv(VectorEnv):
                 "placement='generator'; the batched placement draws its own layouts"
             )
         self.config = config
-        self.generator: Generator = config.generator  # type: ignore[assignment]
+        self.generator: Generator = config.generator
         self.rule = config.first_click
         self.clues = config.clues
         self.num_envs = int(num_envs)
         self.rows, self.cols, self.mines = config.rows, config.cols, config.mines
         self.game_spec = config.spec
-        self.rewards: RewardConfig = config.rewards  # type: ignore[assignment]
+        self.rewards: RewardConfig = config.rewards
         self.obs_mode = config.obs_mode
         self.flag_actions = config.flag_actions
         self.score_mode = config.score_mode

@@ -18,7 +18,12 @@ from agents.base import Explanation
 from agents.logic.bounded import BoundedKnowledge
 from agents.observe import ObservationFeeder
 from agents.solver import SolverAgent
-from agents.solver.noise.probability import DEFAULT_NOISE_BUDGET, NoisyAnalysis, noisy_analysis
+from agents.solver.noise.probability import (
+    DEFAULT_NOISE_BUDGET,
+    NoisyAnalysis,
+    RegionCache,
+    noisy_analysis,
+)
 from mswp_gym.cells import to_cell, to_index
 from mswp_gym.constants import is_unknown
 from mswp_gym.spec import GameSpec
@@ -46,10 +51,10 @@ class NoisySolverAgent(SolverAgent):
         self._feeder: ObservationFeeder | None = None
         self._noisy: NoisyAnalysis | None = None
         self._noisy_board: np.ndarray | None = None
-        self._regions: dict[tuple, Any] = {}
+        self._regions: RegionCache = {}
 
     @property
-    def last_move_certain(self) -> bool:  # type: ignore[override]
+    def last_move_certain(self) -> bool:
         """Whether the last move was proven safe (``explain().certain``)."""
         return bool(self._certain)
 

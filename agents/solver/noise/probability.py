@@ -87,12 +87,16 @@ class _Clue:
 class _Region:
     cells: list[int]
     weight: dict[int, int]  # mines in region -> total weight
-    cell_weight: dict[
-        int, list[int]
-    ]  # mines in region -> per-cell weight of being a mine, times its group size
-    group_size: list[
-        int
-    ]  # per cell: the size of its group (cell_weight / group_size is the weight)
+    # mines in region -> per-cell weight of being a mine, times its group size
+    cell_weight: dict[int, list[int]]
+    # per cell: the size of its group (cell_weight / group_size is the weight)
+    group_size: list[int]
+
+
+RegionKey = tuple[tuple[int, int, int, tuple[int, ...]], ...]
+"""A region's clues, ``(shown, known, size, cells)`` each, sorted: the key of its cached result."""
+RegionCache = dict[RegionKey, _Region | None]
+"""Region results (None: too large) by their clues, reused between the moves of one game."""
 
 
 def noisy_analysis(
@@ -102,7 +106,7 @@ def noisy_analysis(
     known_mines: set[int],
     known_safe: set[int],
     node_budget: int = DEFAULT_NOISE_BUDGET,
-    cache: dict[tuple, _Region | None] | None = None,
+    cache: RegionCache | None = None,
 ) -> NoisyAnalysis:
     """Posterior mine probabilities and certain cells of a position with noisy clues.
 
