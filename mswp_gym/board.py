@@ -222,7 +222,7 @@ class Board:
         """
         state = parse_picture(picture)
         board = cls(state.mines, score_mode=score_mode)
-        for row, col in zip(*np.nonzero(state.revealed & ~state.mines)):
+        for row, col in zip(*np.nonzero(state.revealed & ~state.mines), strict=True):
             expected = state.digits[row, col]
             actual = board.counts[row, col]
             if expected >= 0 and expected != actual:

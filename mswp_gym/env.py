@@ -407,7 +407,8 @@ class MinesweeperEnv(gym.Env[Any, int]):
     def _has_revealed_neighbour(self, board: Board, index: int) -> bool:
         if self._neighbours is not None:
             revealed = board.revealed.tobytes()  # bytes: fast element reads
-            for n in self._neighbours[index]:
+            # A plain loop: any() over a generator is ~2x slower on this per-move path.
+            for n in self._neighbours[index]:  # noqa: SIM110
                 if revealed[n]:
                     return True
             return False

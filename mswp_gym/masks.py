@@ -71,7 +71,7 @@ def update_action_mask(
     code = visible.item(index)
     mask[index] = code == HIDDEN
     if flag_actions:
-        mask[visible.size + index] = code == HIDDEN or code == FLAGGED
+        mask[visible.size + index] = code in (HIDDEN, FLAGGED)
 
 
 def clear_action_mask(

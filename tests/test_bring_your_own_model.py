@@ -85,9 +85,9 @@ def test_sb3_agent__clear_errors(models: dict[str, Path], tmp_path: Path) -> Non
         agents.make(f"sb3:{models['cartpole']}")
     junk = tmp_path / "junk.zip"
     junk.write_bytes(b"not a zip")
-    with pytest.raises(ValueError, match="junk.zip"):
+    with pytest.raises(ValueError, match=r"junk\.zip"):
         agents.make(f"sb3:{junk}")
-    with pytest.raises(FileNotFoundError, match="nowhere.zip"):
+    with pytest.raises(FileNotFoundError, match=r"nowhere\.zip"):
         agents.make(f"sb3:{tmp_path / 'nowhere.zip'}")
     with pytest.raises(ValueError, match="needs a model"):
         agents.make("sb3")

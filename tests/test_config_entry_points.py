@@ -166,7 +166,7 @@ def test_game_config__is_frozen_and_hashable() -> None:
 
 @pytest.mark.parametrize("make", [MinesweeperEnv, lambda **kw: MinesweeperVectorEnv(2, **kw)])
 def test_envs__config_beside_game_arguments_is_refused(make: Callable[..., Any]) -> None:
-    with pytest.raises(ValueError, match="give config or game arguments, not both .* rows"):
+    with pytest.raises(ValueError, match=r"give config or game arguments, not both .* rows"):
         make(config=GameConfig(), rows=5)
     with pytest.raises(TypeError, match="config must be a GameConfig, got dict"):
         make(config={"rows": 5})

@@ -46,7 +46,7 @@ def test_docs__blocks_run_in_order(
         if not block.runs:
             continue
         if block.language == "python":
-            exec(compile(block.code, block.where, "exec"), namespace)  # noqa: S102 - the docs
+            exec(compile(block.code, block.where, "exec"), namespace)  # the docs are trusted code
         else:
             _run_bash(block, tmp_path)
 

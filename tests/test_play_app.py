@@ -63,7 +63,7 @@ def inside(app: PlayApp, cell: tuple[int, int]) -> tuple[int, int]:
 
 def blend(colour: tuple[int, int, int], under: tuple[int, int, int]) -> tuple[int, int, int]:
     a = HEAT_ALPHA / 255
-    return tuple(round(c * a + u * (1 - a)) for c, u in zip(colour, under))  # type: ignore[return-value]
+    return tuple(round(c * a + u * (1 - a)) for c, u in zip(colour, under, strict=True))  # type: ignore[return-value]
 
 
 def test_play_app__left_click_reveals_the_cell_in_the_window(app: PlayApp) -> None:
@@ -102,7 +102,9 @@ def test_play_app__heat_map_tints_hidden_cells_by_probability(app: PlayApp) -> N
     hidden = [(int(r), int(c)) for r, c in np.argwhere(app.session.visible == HIDDEN)]
     for cell in hidden[:5]:
         expected = blend(heat_colour(float(heat.probability[cell])), HIDDEN_RGB)
-        assert all(abs(a - b) <= 2 for a, b in zip(pixel(app, inside(app, cell)), expected))
+        assert all(
+            abs(a - b) <= 2 for a, b in zip(pixel(app, inside(app, cell)), expected, strict=True)
+        )
     press_button(app, "heat")  # the agent's own risk map: logic:global has one
     assert app.overlays.heat == "agent"
     plan = app.session.plan()
@@ -111,7 +113,9 @@ def test_play_app__heat_map_tints_hidden_cells_by_probability(app: PlayApp) -> N
     settled = plan.move.explanation.safe | plan.move.explanation.mines
     for cell in [cell for cell in hidden if cell not in settled][:5]:
         expected = blend(heat_colour(float(risk[cell])), HIDDEN_RGB)
-        assert all(abs(a - b) <= 2 for a, b in zip(pixel(app, inside(app, cell)), expected))
+        assert all(
+            abs(a - b) <= 2 for a, b in zip(pixel(app, inside(app, cell)), expected, strict=True)
+        )
     press_button(app, "heat")
     assert app.overlays.heat == "off"
     assert pixel(app, inside(app, hidden[0])) == HIDDEN_RGB

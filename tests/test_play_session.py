@@ -238,7 +238,7 @@ def test_choices__custom_board_joins_the_presets() -> None:
 
 
 def test_build_agent__missing_checkpoint_and_unknown_agent_are_clear_errors() -> None:
-    with pytest.raises(FileNotFoundError, match="no/such/run.zip"):
+    with pytest.raises(FileNotFoundError, match=r"no/such/run\.zip"):
         build_agent(parse_agent_spec("ppo:no/such/run.zip"))
     with pytest.raises(ValueError, match="nobody"):
         build_agent(parse_agent_spec("nobody"))

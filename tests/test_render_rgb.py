@@ -102,7 +102,7 @@ def test_heat_colour__runs_green_to_dark_red_and_rejects_nan() -> None:
     assert reds == sorted(reds)  # redder as the risk grows over the range that matters
     with pytest.raises(ValueError, match="nan"):
         heat_colour(float("nan"))
-    with pytest.raises(ValueError, match="1.5"):
+    with pytest.raises(ValueError, match=r"1\.5"):
         heat_colour(1.5)
 
 

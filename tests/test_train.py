@@ -107,7 +107,9 @@ def test_checkpoint__save_load_round_trip_gives_same_actions(finished_run: Path)
     first, _ = model.predict(boards, deterministic=True, action_masks=masks)
     second, _ = again.predict(boards, deterministic=True, action_masks=masks)
     assert np.array_equal(first, second)
-    for a, b in zip(model.policy.state_dict().values(), again.policy.state_dict().values()):
+    for a, b in zip(
+        model.policy.state_dict().values(), again.policy.state_dict().values(), strict=True
+    ):
         assert th.equal(a, b)
 
 
@@ -147,11 +149,11 @@ def test_agent__wrong_board_size_is_a_clear_error(finished_run: Path) -> None:
 
 
 def test_agent__missing_or_corrupt_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(FileNotFoundError, match="nowhere.zip"):
+    with pytest.raises(FileNotFoundError, match=r"nowhere\.zip"):
         load_ppo_agent(str(tmp_path / "nowhere.zip"))
     corrupt = tmp_path / "corrupt.zip"
     corrupt.write_bytes(b"not a zip at all")
-    with pytest.raises(ValueError, match="corrupt.zip"):
+    with pytest.raises(ValueError, match=r"corrupt\.zip"):
         load_ppo_agent(str(corrupt))
     with pytest.raises(TypeError, match="colour"):
         load_ppo_agent(str(corrupt), colour="red")
@@ -195,7 +197,7 @@ def test_train__resume_after_interruption_keeps_steps_and_optimizer(
     assert resumed == run_dir
     steps_at_load, optimizer_at_load = loaded[0]  # type: ignore[misc]
     assert steps_at_load == 64
-    assert all(th.equal(a, b) for a, b in zip(optimizer_at_load, saved_optimizer))
+    assert all(th.equal(a, b) for a, b in zip(optimizer_at_load, saved_optimizer, strict=True))
     final = read_state(run_dir)
     assert final.num_timesteps == 256
     assert final.name == run_dir.name
@@ -238,10 +240,10 @@ def test_dataset__round_trip_and_bad_files(tmp_path: Path) -> None:
     again, meta = load_positions(path)
     assert meta["rows"] == 5 and again.boards.dtype == np.int8
     assert np.array_equal(again.mine_targets, positions.mine_targets)
-    with pytest.raises(FileNotFoundError, match="missing.npz"):
+    with pytest.raises(FileNotFoundError, match=r"missing\.npz"):
         load_positions(tmp_path / "missing.npz")
     (tmp_path / "bad.npz").write_bytes(b"junk")
-    with pytest.raises(ValueError, match="bad.npz"):
+    with pytest.raises(ValueError, match=r"bad\.npz"):
         load_positions(tmp_path / "bad.npz")
 
 

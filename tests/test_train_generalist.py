@@ -148,7 +148,7 @@ def test_shipped_names__load_or_say_what_is_shipped() -> None:
         if (SHIPPED_DIR / f"{name}.zip").is_file():
             assert agents.make(f"ppo:{name}").source.endswith(f"{name}.zip")
         else:
-            with pytest.raises(FileNotFoundError, match="shipped: .*beginner"):
+            with pytest.raises(FileNotFoundError, match=r"shipped: .*beginner"):
                 agents.make(f"ppo:{name}")
     with pytest.raises(ValueError, match="shipped names"):
         shipped_checkpoint("nonsense")

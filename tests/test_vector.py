@@ -317,7 +317,7 @@ def test_vector_env__rejects_bad_actions() -> None:
         env.step(np.array([0, 1]))
     with pytest.raises(ValueError, match="action 9 of board 2"):
         env.step(np.array([0, 1, 9]))
-    with pytest.raises(ValueError, match="action 0.5 of board 0 is not an integer"):
+    with pytest.raises(ValueError, match=r"action 0\.5 of board 0 is not an integer"):
         env.step(np.array([0.5, 1, 2]))
     with pytest.raises(ValueError, match="action inf of board 1 is not an integer"):
         env.step(np.array([0, np.inf, 2]))

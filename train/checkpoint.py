@@ -193,7 +193,7 @@ def load_model(
     except Exception as exc:  # SB3 raises many kinds on a damaged zip
         raise ValueError(f"could not load checkpoint {str(model_path)!r}: {exc}") from exc
     if not isinstance(model.policy, BoardPolicy):
-        raise ValueError(  # noqa: TRY004 - a bad file's content, not a bad argument type
+        raise ValueError(  # a bad file's content, not a bad argument type
             f"{str(model_path)!r} holds a {type(model.policy).__name__}, not a BoardPolicy"
         )
     return model

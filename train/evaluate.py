@@ -69,7 +69,9 @@ def evaluate_net(
     """
     start = time.perf_counter()
     envs = [make_env(spec) for _ in range(games)]
-    observations = [env.reset(seed=seed)[0] for env, seed in zip(envs, eval_seeds(games))]
+    observations = [
+        env.reset(seed=seed)[0] for env, seed in zip(envs, eval_seeds(games), strict=True)
+    ]
     live = list(range(games))
     wins = 0
     net.eval()

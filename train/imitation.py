@@ -100,13 +100,13 @@ class Collector:
         """Play ``games`` games with ``net``; seeds for the jobs are drawn from ``rng``."""
         shares = split_games(games, self.workers)
         seeds = [int(s) for s in rng.integers(0, 2**63 - 1, size=self.workers)]
-        jobs = [(net, spec, n, s, config) for n, s in zip(shares, seeds) if n > 0]
+        jobs = [(net, spec, n, s, config) for n, s in zip(shares, seeds, strict=True) if n > 0]
         if self._remote is not None:
             results = self._ray.get([self._remote.remote(*job) for job in jobs])
         elif self._pool is None:
             results = [_collect_job(*job) for job in jobs]
         else:
-            results = list(self._pool.map(_collect_job, *zip(*jobs)))
+            results = list(self._pool.map(_collect_job, *zip(*jobs, strict=True)))
         positions = PositionSet.concatenate([r[0] for r in results])
         stats = {key: sum(r[1][key] for r in results) for key in results[0][1]}
         return positions, stats

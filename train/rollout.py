@@ -180,7 +180,7 @@ def collect_positions(
                 continue
             still.append(g)
         live = still
-    boards_array, mine_t, mine_m, open_t, open_m = (np.stack(a) for a in zip(*parts))
+    boards_array, mine_t, mine_m, open_t, open_m = (np.stack(a) for a in zip(*parts, strict=True))
     positions = PositionSet(boards_array, mine_t, mine_m, open_t, open_m)
     stats = {
         "wins": float(wins),

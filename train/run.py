@@ -367,7 +367,9 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
             learner = policy.cell_net_copy()
             round_positions = 0
             wins = clean = network_seconds = label_seconds = collect_seconds = 0.0
-            for spec, games in zip(specs, split_games(settings.games_per_iteration, len(specs))):
+            for spec, games in zip(
+                specs, split_games(settings.games_per_iteration, len(specs)), strict=True
+            ):
                 positions, stats = collector.collect(learner, spec, games, rng, config)
                 name = (
                     f"positions-{iteration:04d}.npz"

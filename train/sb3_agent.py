@@ -151,7 +151,7 @@ def load_sb3_model(path: str | Path) -> BaseAlgorithm:
         ) from exc
     policy_class = (data or {}).get("policy_class")
     if not isinstance(policy_class, type):
-        raise ValueError(  # noqa: TRY004 - a bad file's content, not a bad argument type
+        raise ValueError(  # a bad file's content, not a bad argument type
             f"{str(model_path)!r} names no policy class; is it an SB3 PPO zip?"
         )
     algorithm = MaskablePPO if issubclass(policy_class, MaskableActorCriticPolicy) else PPO

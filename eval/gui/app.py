@@ -202,7 +202,7 @@ class PlayApp:
         for row in rows:
             widths = self._row_widths(row, width)
             x = left
-            for (key, label, on), w in zip(row, widths):
+            for (key, label, on), w in zip(row, widths, strict=True):
                 buttons.append(Button(key, (x, top, w, BUTTON_HEIGHT), label, on))
                 x += w + BUTTON_GAP
             top += BUTTON_HEIGHT + BUTTON_GAP
@@ -318,7 +318,7 @@ class PlayApp:
             return
         try:
             self.session.ai_move()
-        except Exception as err:  # noqa: BLE001 - the window shows any agent failure instead of dying
+        except Exception as err:  # the window shows any agent failure instead of dying
             self.autoplay = False
             self.failed = True
             self._say(f"agent error: {type(err).__name__}: {err}", error=True)
@@ -433,7 +433,7 @@ class PlayApp:
     def _plan(self) -> Any:
         try:
             return self.session.plan()
-        except Exception as err:  # noqa: BLE001 - shown, not raised: the overlay is optional
+        except Exception as err:  # shown, not raised: the overlay is optional
             self.overlays.knowledge = False
             self._say(f"agent error while planning: {type(err).__name__}: {err}", error=True)
             return None

@@ -129,7 +129,7 @@ def draw_heat_map(
     layer = pygame.Surface((cols * cell_px, rows * cell_px), pygame.SRCALPHA)
     inset = max(1, cell_px // 12)
     frame = max(2, cell_px // 8)
-    for r, c in zip(*np.nonzero(np.isfinite(probability))):
+    for r, c in zip(*np.nonzero(np.isfinite(probability)), strict=True):
         colour = (*heat_colour(float(probability[r, c])), HEAT_ALPHA)
         rect = (c * cell_px + inset, r * cell_px + inset, cell_px - inset, cell_px - inset)
         if frame_only is not None and frame_only[r, c]:

@@ -149,7 +149,7 @@ def render_rgb(
     wrong_flag = (
         (visible == FLAGGED) & ~np.asarray(mines, dtype=bool) if mines is not None else None
     )
-    for r, c in zip(*np.nonzero(visible != HIDDEN)):
+    for r, c in zip(*np.nonzero(visible != HIDDEN), strict=True):
         code = int(visible[r, c])
         cell = (int(r), int(c))
         if 1 <= code <= 8:
@@ -168,6 +168,8 @@ def render_rgb(
         elif code == NO_CLUE:
             _stamp(image, cell, "?", MINE_RGB, cell_px)
     if mines is not None:
-        for r, c in zip(*np.nonzero(np.asarray(mines, dtype=bool) & (visible == HIDDEN))):
+        for r, c in zip(
+            *np.nonzero(np.asarray(mines, dtype=bool) & (visible == HIDDEN)), strict=True
+        ):
             _stamp(image, (int(r), int(c)), "mine", MINE_RGB, cell_px)
     return image
