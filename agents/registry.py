@@ -1,4 +1,5 @@
-"""Build any agent by name: ``agents.make("logic", guess="global")``, ``agents.make("ppo:run.zip")``.
+"""Build any agent by name: ``agents.make("logic", guess="global")``,
+``agents.make("ppo:run.zip")``.
 
 Entries are factories, or ``"module:attr"`` strings imported only when first used, so optional
 agents (the solver, the PPO agent and its torch dependency) cost nothing until asked for.

@@ -198,7 +198,8 @@ def main(argv: list[str] | None = None) -> None:
     summaries = [summarise(label, board, games) for (board, label), games in grouped.items()]
     print(
         f"{args.games} games per row, seeds 0..{args.games - 1}; env boards first click "
-        f"{args.first_click!r}; {time.perf_counter() - start_time:.0f} s with {args.workers} workers"
+        f"{args.first_click!r}; {time.perf_counter() - start_time:.0f} s "
+        f"with {args.workers} workers"
     )
     print_table(summaries)
     if args.json:

@@ -188,7 +188,8 @@ def main() -> None:
         seconds = sum(g[2] for g in games) / len(games)
         board = f"{setting.rows}x{setting.cols}/{setting.mines}"
         print(
-            f"{setting.sweep:8} {board:10} {setting.noise:10} {setting.prob:5.2f} {label:7} {len(games):3d} "
+            f"{setting.sweep:8} {board:10} {setting.noise:10} {setting.prob:5.2f} {label:7} "
+            f"{len(games):3d} "
             f"{score.estimate:6.3f} [{score.low:5.3f},{score.high:5.3f}] "
             f"{win.estimate:6.3f} [{win.low:5.3f},{win.high:5.3f}] {seconds:7.2f}"
         )

@@ -1,4 +1,5 @@
-"""Plugin for the peers harness (``/work/shared/peers/bench_solvers.py``): our solver beside ms-toollib.
+"""Plugin for the peers harness (``/work/shared/peers/bench_solvers.py``): our solver beside
+ms-toollib.
 
 The harness drives every player with its own numpy simulator on the same seeded boards, first click
 in the corner, and calls ``choose(view)`` for the list of cells to reveal now. Our players return

@@ -5,7 +5,8 @@ Error bars are Wilson 95% intervals. The figures are also written as JSON beside
 
 Example::
 
-    .venv/bin/python benchmarks/plot_density.py --games 300 --workers 2 --out docs/solver_density.png
+    .venv/bin/python benchmarks/plot_density.py --games 300 --workers 2 \
+        --out docs/solver_density.png
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ def main(argv: list[str] | None = None) -> None:
             rows.append(summary)
             low, high = summary["wilson95"]  # type: ignore[misc]
             print(
-                f"{agent:<16} {mines:>3} mines ({summary['density']:.3f})  win {100 * summary['win_rate']:5.1f}% "
+                f"{agent:<16} {mines:>3} mines ({summary['density']:.3f})  "
+                f"win {100 * summary['win_rate']:5.1f}% "
                 f"[{100 * low:.1f}, {100 * high:.1f}]  N={summary['games']}",
                 flush=True,
             )

@@ -112,7 +112,8 @@ def resolve_mine_count(rows: int, cols: int, mines: int | None, density: float |
 class GameConfig:
     """A game and its env options, validated once.
 
-    Build it with the env's own keyword arguments: ``GameConfig(16, 30, 99, first_click="opening")``,
+    Build it with the env's own keyword arguments:
+    ``GameConfig(16, 30, 99, first_click="opening")``,
     ``GameConfig(preset="expert", obs_mode="channels")``, ``GameConfig(layout="*..\\n...")``.
     Plain strings are accepted for the choices and turned into their enums; a ``dict`` of rewards
     into a :class:`RewardConfig`; NumPy integers into ints. ``dataclasses.replace`` works (it

@@ -117,22 +117,24 @@ class MinesweeperEnv(gym.Env[Any, int]):
     ## Starting state
     Every cell hidden. Where the mines go is decided by the ``first_click`` rule: ``any`` places
     them at reset, ``safe`` and ``opening`` at the first real reveal (never under it / never
-    around it; a no-op reveal of a flagged cell places nothing), ``fixed`` uses ``layout``. One RNG: ``reset(seed=s)`` fixes the whole game.
+    around it; a no-op reveal of a flagged cell places nothing), ``fixed`` uses ``layout``. One
+    RNG: ``reset(seed=s)`` fixes the whole game.
 
     ## Episode end
     Terminated on a win or a loss (score mode: when every safe cell is revealed). Truncated after
     ``max_steps`` steps: by default ``"auto"``, ``2 * rows * cols`` steps, which no game played
     with legal reveals reaches (each opens a new cell) but which ends the episodes of a policy
-    that ignores the mask and repeats a no-op; ``max_steps=None`` turns the limit off. ``info`` then carries ``"layout"``, the true mine layout, for
-    evaluation; agents must not read it during play.
+    that ignores the mask and repeats a no-op; ``max_steps=None`` turns the limit off. ``info``
+    then carries ``"layout"``, the true mine layout, for evaluation; agents must not read it
+    during play.
 
     ## Info
     ``action_mask`` (int8), ``outcome`` (an :class:`~mswp_gym.constants.Outcome` value),
     ``cells_revealed`` (safe cells revealed), ``mines_left`` (mines minus flags), ``steps``,
     ``invalid_actions`` (these as ``np.int64``, so that info readers that batch them, TorchRL's
     included, take them as they are), ``is_success`` (a Python bool: Gymnasium's vector envs
-    would batch ``np.bool_`` into an object array); score mode adds ``mines_exploded`` and ``mines_found``
-    (mines never stepped on, i.e. identified safely).
+    would batch ``np.bool_`` into an object array); score mode adds ``mines_exploded`` and
+    ``mines_found`` (mines never stepped on, i.e. identified safely).
 
     ## Arguments
     ``rows``, ``cols`` (>= 1, at most :data:`~mswp_gym.generators.MAX_CELLS` = 1,000,000 cells);

@@ -62,7 +62,8 @@ def _grid(picture: str, allowed: set[str] | dict[str, int]) -> list[str]:
         for ch in line:
             if ch not in allowed:
                 raise ValueError(
-                    f"unknown symbol {ch!r} in picture row {number}; allowed: {''.join(sorted(allowed))}"
+                    f"unknown symbol {ch!r} in picture row {number}; "
+                    f"allowed: {''.join(sorted(allowed))}"
                 )
     return lines
 

@@ -103,7 +103,7 @@ def test_run__coupled_boards_are_shared_across_agents() -> None:
 
 
 def test_run__pairing_board_shares_more_boards_than_env_rule() -> None:
-    """The solver opens in a corner, the logic agent at random: coupling makes their boards agree."""
+    """The solver opens in a corner, the logic agent at random: coupled, their boards agree."""
 
     def same(pairing: str) -> int:
         settings = build_settings(["beginner"], None, None, None, None, "safe", False, pairing)

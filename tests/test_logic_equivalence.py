@@ -61,7 +61,7 @@ def test_logic_agent__indexed_and_plain_engines_play_the_same_game(guess: str) -
 def test_engines__sound_and_equal_on_any_reveal_order(
     rows: int, cols: int, density: float, seed: int
 ) -> None:
-    """Reveal the safe cells in a random order: both engines agree and never contradict the truth."""
+    """Reveal the safe cells in random order: both engines agree and never contradict the truth."""
     rng = np.random.default_rng(seed)
     layout = rng.random((rows, cols)) < density
     counts = neighbour_counts(layout)

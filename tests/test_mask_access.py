@@ -15,7 +15,7 @@ MODES = [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLE
 
 
 def _play_vector(envs: gym.vector.VectorEnv, steps: int = 40) -> None:
-    """Step ``envs`` with masked random actions, checking the masks' shape and that no row is empty."""
+    """Step ``envs`` with masked random actions; check the masks' shape and that no row is empty."""
     rng = np.random.default_rng(0)
     envs.reset(seed=0)
     for _ in range(steps):

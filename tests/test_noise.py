@@ -1,4 +1,5 @@
-"""Agents under the CS520 report's uncertain clues: bounded inference, noisy posterior, soundness."""
+"""Agents under the CS520 report's uncertain clues: bounded inference, noisy posterior,
+soundness."""
 
 from __future__ import annotations
 

@@ -77,7 +77,8 @@ def pick_actions(masks: np.ndarray, n_actions: int, rng: np.random.Generator) ->
 def test_vector_env__matches_sync_vector_env_of_single_envs_step_by_step(
     mode: AutoresetMode, config: dict[str, Any]
 ) -> None:
-    """Same seeds, same actions: the batch equals SyncVectorEnv over MinesweeperEnv, autoresets included."""
+    """Same seeds, same actions: the batch equals SyncVectorEnv over MinesweeperEnv, autoresets
+    included."""
     num_envs = 6
     single_config = {k: v for k, v in config.items() if k != "flood"}
     ours = gym.make_vec(

@@ -45,7 +45,8 @@ class RolloutConfig:
     """How the learner plays while collecting."""
 
     epsilon: float = 0.05
-    """Chance of a uniformly random legal move instead of the learner's (and a random first click)."""
+    """Chance of a uniformly random legal move instead of the learner's (and of a random first
+    click)."""
     rescue: float = 0.8
     """Chance that a losing move is replaced by the learner's best truly safe cell."""
     opening_weight: float = 0.05

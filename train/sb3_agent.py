@@ -1,4 +1,5 @@
-"""Any Stable-Baselines3 PPO or sb3-contrib MaskablePPO zip as an agent: ``agents.make("sb3:PATH")``.
+"""Any Stable-Baselines3 PPO or sb3-contrib MaskablePPO zip as an agent:
+``agents.make("sb3:PATH")``.
 
 Bring your own model: a model trained on a Minesweeper env with any policy (``MlpPolicy``,
 :class:`~train.policy.BoardPolicy`, your own) and any observation form (``board``, ``channels``,

@@ -68,7 +68,8 @@ class TrainSettings:
     first_click: str = "safe"
     """First-click rule of the env (any, safe, opening)."""
     algo: str = "imitation+ppo"
-    """ppo (from scratch), imitation (DAgger only) or imitation+ppo (DAgger, then PPO fine-tuning)."""
+    """ppo (from scratch), imitation (DAgger only) or imitation+ppo (DAgger, then PPO
+    fine-tuning)."""
     seed: int = 0
     """Seeds everything: torch, layouts, exploration, env seeds."""
     out: str = "runs"
@@ -258,7 +259,7 @@ class TrainSettings:
 
 
 def check_type(name: str, kind: str, value: Any) -> None:
-    """Raise a ValueError unless ``value`` is of the field's type (``kind``: int, float, bool, str)."""
+    """Raise a ValueError unless ``value`` has the field's type, ``kind``: int, float, bool, str."""
     ok = {
         "bool": isinstance(value, bool),
         "int": isinstance(value, int) and not isinstance(value, bool),

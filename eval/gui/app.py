@@ -1,4 +1,5 @@
-"""The ``mswp-play`` window: the board on the left, the controls and the agent's reasoning on the right.
+"""The ``mswp-play`` window: the board on the left, the controls and the agent's reasoning on the
+right.
 
 Left click reveals, right click flags. The panel's buttons (and keys) make one agent move, start
 autoplay at a chosen speed, start a new game or replay this one, pick the agent, the board and the
@@ -119,10 +120,11 @@ class PlayApp:
         self.pygame = import_pygame()
         self.pygame.display.init()  # display and fonts only: no sound device is needed
         self.pygame.font.init()
-        if not headless and self.pygame.display.get_driver() in INVISIBLE_DRIVERS:
+        driver = self.pygame.display.get_driver()
+        if not headless and driver in INVISIBLE_DRIVERS:
             print(
-                f"mswp-play: warning: SDL video driver {self.pygame.display.get_driver()!r} shows no "
-                "window (no display?); use --headless to play to the end and exit",
+                f"mswp-play: warning: SDL video driver {driver!r} shows no window (no display?); "
+                "use --headless to play to the end and exit",
                 file=sys.stderr,
             )
         self.session = session

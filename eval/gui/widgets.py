@@ -100,7 +100,7 @@ def elide(text: str, fonts: Fonts, size: int, width: int) -> str:
 
 
 def wrap(text: str, fonts: Fonts, size: int, width: int) -> list[str]:
-    """Split ``text`` into lines no wider than ``width`` pixels (words longer than that stay whole)."""
+    """Split ``text`` into lines at most ``width`` pixels wide (longer words stay whole)."""
     font = fonts.get(size)
     lines: list[str] = []
     line = ""

@@ -51,7 +51,7 @@ def pygame_available() -> bool:
 
 
 def import_pygame() -> Any:
-    """Import pygame (without its start-up banner) or raise an ImportError saying how to install it."""
+    """Import pygame (without its start-up banner), or raise an ImportError with an install hint."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
         import pygame

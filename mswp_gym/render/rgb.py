@@ -119,7 +119,8 @@ def render_rgb(
         ``(rows * cell_px, cols * cell_px, 3)`` uint8 RGB image.
 
     Raises:
-        ValueError: ``visible`` is not 2-D, ``mines`` has another shape, or ``cell_px`` is too small.
+        ValueError: ``visible`` is not 2-D, ``mines`` has another shape, or ``cell_px`` is too
+            small.
     """
     visible = np.asarray(visible)
     if visible.ndim != 2:

@@ -144,7 +144,7 @@ class BatchBoards:
 
     # ---------------------------------------------------------------- moves
     def has_revealed_neighbour(self, boards: np.ndarray, cells: np.ndarray) -> np.ndarray:
-        """``(k,)`` bool: whether each hidden ``cells[j]`` of ``boards[j]`` touches a revealed cell."""
+        """``(k,)`` bool: whether hidden ``cells[j]`` of ``boards[j]`` touches a revealed cell."""
         flat = (boards * self.cells)[:, None] + self._around[cells]
         touches: np.ndarray = self._flat_revealed[flat].any(axis=1)
         return touches

@@ -4,7 +4,8 @@
 builds :class:`MinesweeperVectorEnv`; so does calling the class directly. The game logic lives in
 :mod:`mswp_gym.vector.batch_board` (state and moves), :mod:`mswp_gym.vector.batch_place` (mine
 placement and clues), :mod:`mswp_gym.vector.batch_flood` (flood fill) and
-:mod:`mswp_gym.vector.batch_rng` (per-board random streams); this module is the adapter that adds spaces, rewards, info, seeding and autoreset.
+:mod:`mswp_gym.vector.batch_rng` (per-board random streams); this module is the adapter that
+adds spaces, rewards, info, seeding and autoreset.
 """
 
 from __future__ import annotations
@@ -169,7 +170,8 @@ class MinesweeperVectorEnv(VectorEnv):
                 and max_steps != max_episode_steps
             ):
                 raise ValueError(
-                    f"max_steps={max_steps} and max_episode_steps={max_episode_steps} disagree; give one"
+                    f"max_steps={max_steps} and max_episode_steps={max_episode_steps} disagree; "
+                    "give one"
                 )
             max_steps = max_episode_steps
         fixed_layouts = None

@@ -33,7 +33,7 @@ TIE_TOLERANCE = 1e-9
 
 
 class NoisySolverAgent(SolverAgent):
-    """The solver for any clue model: :class:`SolverAgent` on exact numbers, posterior play on noisy ones.
+    """The solver for any clue model: :class:`SolverAgent` on exact clues, posteriors on noisy ones.
 
     Args:
         noise_budget: search nodes per frontier region under noisy clues before approximating.

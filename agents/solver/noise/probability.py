@@ -425,7 +425,7 @@ def _combine_approximate(
 
 
 def _clue_fraction(clue: _Clue, noise: str, density: float) -> float:
-    """Posterior expected fraction of mines among one clue's unknown cells, under a binomial prior."""
+    """Posterior expected fraction of mines in one clue's unknown cells, under a binomial prior."""
     u = len(clue.cells)
     weights = []
     for x in range(u + 1):
