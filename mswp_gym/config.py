@@ -205,18 +205,8 @@ class GameConfig:
         fixed = getattr(generator, "mines_layout", None) if rule == FirstClick.FIXED else None
         stored_layout = None
         if fixed is not None:
-            layout_mines = int(fixed.sum())
-            if mines is not None and mines != layout_mines:
-                raise ValueError(f"mines={mines} but the layout holds {layout_mines}")
-            for name, given, actual in (
-                ("rows", rows, fixed.shape[0]),
-                ("cols", cols, fixed.shape[1]),
-            ):
-                if given is not None and given != actual:
-                    raise ValueError(f"{name}={given} but the layout has {actual} {name}")
-            if density is not None:
-                raise ValueError(f"density={density} beside a layout: the layout fixes the mines")
-            rows, cols, mines = int(fixed.shape[0]), int(fixed.shape[1]), layout_mines
+            _check_layout_agrees(fixed, rows, cols, mines, density)
+            rows, cols, mines = int(fixed.shape[0]), int(fixed.shape[1]), int(fixed.sum())
             stored_layout = fixed.copy()
             stored_layout.flags.writeable = False
         elif preset is not None:
@@ -331,6 +321,21 @@ class GameConfig:
                 layout,
             )
         )
+
+
+def _check_layout_agrees(
+    fixed: np.ndarray, rows: int | None, cols: int | None, mines: int | None, density: float | None
+) -> None:
+    """Raise a ValueError naming any of ``mines``, ``rows``, ``cols`` that differs from the fixed
+    layout, or a ``density`` given beside it."""
+    layout_mines = int(fixed.sum())
+    if mines is not None and mines != layout_mines:
+        raise ValueError(f"mines={mines} but the layout holds {layout_mines}")
+    for name, given, actual in (("rows", rows, fixed.shape[0]), ("cols", cols, fixed.shape[1])):
+        if given is not None and given != actual:
+            raise ValueError(f"{name}={given} but the layout has {actual} {name}")
+    if density is not None:
+        raise ValueError(f"density={density} beside a layout: the layout fixes the mines")
 
 
 def _rule(

@@ -373,19 +373,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
             # first-click guarantee on a cell that stays hidden.
             board = self._new_board((row, col))
         first = self._reveals == 0
-        if first:
-            informed = False
-        elif self._neighbours is not None and not self.flag_actions:
-            # _has_revealed_neighbour's common case, inlined: without flags, a cell of a live game
-            # is revealed exactly when its reveal is illegal.
-            legal = self._mask_bytes
-            informed = False
-            for n in self._neighbours[index]:
-                if not legal[n]:
-                    informed = True
-                    break
-        else:
-            informed = self._has_revealed_neighbour(board, index)
+        informed = not first and self._is_informed(board, index)
         self._reveals += 1
         exploded_before = board.exploded
         opened = board.reveal(row, col)
@@ -405,6 +393,18 @@ class MinesweeperEnv(gym.Env[Any, int]):
         if first:
             return self.rewards.first_move
         return self.rewards.progress if informed else self.rewards.guess
+
+    def _is_informed(self, board: Board, index: int) -> bool:
+        """Whether cell ``index`` touches a revealed cell (a reveal there is not a blind guess)."""
+        if self._neighbours is not None and not self.flag_actions:
+            # _has_revealed_neighbour's common case, from the mask: without flags, a cell of a
+            # live game is revealed exactly when its reveal is illegal.
+            legal = self._mask_bytes
+            for n in self._neighbours[index]:  # noqa: SIM110 - a plain loop, as below
+                if not legal[n]:
+                    return True
+            return False
+        return self._has_revealed_neighbour(board, index)
 
     def _has_revealed_neighbour(self, board: Board, index: int) -> bool:
         if self._neighbours is not None:
