@@ -186,6 +186,13 @@ class TrainSettings:
         """
         for item in fields(self):
             check_type(item.name, str(item.type), getattr(self, item.name))
+        self._check_choices_and_board()
+        self._check_counts_and_ranges()
+        self._check_ppo_batches()
+        return self
+
+    def _check_choices_and_board(self) -> None:
+        """The choices, the seed, the board overrides and the board itself."""
         preset(self.preset)
         choose("algo", self.algo, ALGOS)
         choose("vec_env", self.vec_env, VEC_ENVS)
@@ -213,6 +220,9 @@ class TrainSettings:
                 )
         rows, cols, mines = self.board
         GameConfig(rows, cols, mines, first_click=self.first_click)  # the envs' own checks
+
+    def _check_counts_and_ranges(self) -> None:
+        """Counts (``>= 0`` or ``>= 1``) and the float ranges of ``FLOAT_RANGES``."""
         for name in (
             "total_timesteps",
             "dagger_iterations",
@@ -240,6 +250,9 @@ class TrainSettings:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
         for name, low, high, low_open, high_open in FLOAT_RANGES:
             in_range(name, getattr(self, name), low, high, low_open, high_open)
+
+    def _check_ppo_batches(self) -> None:
+        """Batch shapes that would make SB3 divide by zero or normalise over one sample."""
         rollout = self.n_steps * self.n_envs
         if rollout < 2:
             raise ValueError(
@@ -251,7 +264,6 @@ class TrainSettings:
                 f"batch_size must be in [2, n_steps * n_envs = {rollout}] (a "
                 f"minibatch of 1 gives NaN advantages), got {self.batch_size}"
             )
-        return self
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict (JSON- and TOML-friendly)."""
