@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test bench clean
+.PHONY: venv demo lint test bench clean
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,13 @@ venv: $(STAMP)
 ## The main job: play agents on seeded boards and compare them.
 demo: $(STAMP)
 	$(PY) -m eval.demo
+
+## Formatting, lint rules and strict types (pyproject.toml configures all three). CI runs it
+## before the tests.
+lint: $(STAMP)
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 ## The test suite.
 test: $(STAMP)

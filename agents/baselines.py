@@ -118,15 +118,19 @@ class LocalRulesAgent(SeededAgent):
         # an empty 1000x1000 board costs milliseconds, not a million-cell neighbour table.
         frontier = is_clue(flat) & (neighbour_counts(board == HIDDEN).ravel() > 0)
         clues = [int(i) for i in np.flatnonzero(frontier)]
-        table = {index: [to_index(n, cols) for n in neighbours(to_cell(index, cols), rows, cols)]
-                 for index in clues}
+        table = {
+            index: [to_index(n, cols) for n in neighbours(to_cell(index, cols), rows, cols)]
+            for index in clues
+        }
         noise = self.spec.clue_noise if self.spec is not None else "exact"
         changed = True
         while changed:
             changed = False
             for index in clues:
                 around = table[index]
-                unknown = [n for n in around if hidden[n] and n not in self.mines and n not in self.safes]
+                unknown = [
+                    n for n in around if hidden[n] and n not in self.mines and n not in self.safes
+                ]
                 if not unknown:
                     continue
                 left = int(flat[index]) - sum(1 for n in around if n in self.mines)

@@ -1,4 +1,5 @@
-"""Build any agent by name: ``agents.make("logic", guess="global")``, ``agents.make("ppo:run.zip")``.
+"""Build any agent by name: ``agents.make("logic", guess="global")``,
+``agents.make("ppo:run.zip")``.
 
 Entries are factories, or ``"module:attr"`` strings imported only when first used, so optional
 agents (the solver, the PPO agent and its torch dependency) cost nothing until asked for.
@@ -70,9 +71,10 @@ def _resolve(name: str, target: Factory | str) -> Factory:
             f"is its optional part installed (e.g. pip install -e '.[train]')?"
         ) from exc
     try:
-        return getattr(module, attr)
+        factory: Factory = getattr(module, attr)
     except AttributeError as exc:
         raise ImportError(f"agent {name!r}: module {module_name!r} has no {attr!r}") from exc
+    return factory
 
 
 def make(name: str, **kwargs: Any) -> Agent:

@@ -113,8 +113,15 @@ def run_chunk(job: tuple[str, str, str, list[int]]) -> list[GameStats]:
     env = MinesweeperEnv(rows, cols, mines, first_click=first_click)
     for seed in seeds:
         result = play_episode(env, agent, seed)
-        out.append(GameStats(result.won, result.cells_revealed, result.steps,
-                             result.certain_moves, result.agent_time))
+        out.append(
+            GameStats(
+                result.won,
+                result.cells_revealed,
+                result.steps,
+                result.certain_moves,
+                result.agent_time,
+            )
+        )
     return out
 
 
@@ -144,8 +151,10 @@ def summarise(label: str, board: str, games: list[GameStats]) -> dict[str, Any]:
 
 def print_table(rows: list[dict[str, Any]]) -> None:
     """Markdown table of the summaries."""
-    print("| board | agent | games | win rate [Wilson 95%] | safe cells revealed (mean ± 95%) "
-          "| certain moves | ms / move |")
+    print(
+        "| board | agent | games | win rate [Wilson 95%] | safe cells revealed (mean ± 95%) "
+        "| certain moves | ms / move |"
+    )
     print("|---|---|---|---|---|---|---|")
     for r in rows:
         print(
@@ -157,7 +166,9 @@ def print_table(rows: list[dict[str, Any]]) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=1000, help="games per agent and board")
     parser.add_argument("--workers", type=int, default=2, help="processes (1 = no pool)")
     parser.add_argument("--boards", nargs="+", choices=sorted(BOARDS), default=list(BOARDS))
@@ -185,8 +196,11 @@ def main(argv: list[str] | None = None) -> None:
     for job, stats in zip(jobs, results, strict=True):
         grouped.setdefault((job[1], job[0]), []).extend(stats)
     summaries = [summarise(label, board, games) for (board, label), games in grouped.items()]
-    print(f"{args.games} games per row, seeds 0..{args.games - 1}; env boards first click "
-          f"{args.first_click!r}; {time.perf_counter() - start_time:.0f} s with {args.workers} workers")
+    print(
+        f"{args.games} games per row, seeds 0..{args.games - 1}; env boards first click "
+        f"{args.first_click!r}; {time.perf_counter() - start_time:.0f} s "
+        f"with {args.workers} workers"
+    )
     print_table(summaries)
     if args.json:
         with open(args.json, "w") as handle:

@@ -106,10 +106,14 @@ def replay_engine(rows: int, cols: int, mines: int, trace: Trace) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="measured seconds per board")
-    parser.add_argument("--boards", default="beginner,expert", help="comma-separated: beginner,expert")
+    parser.add_argument(
+        "--boards", default="beginner,expert", help="comma-separated: beginner,expert"
+    )
     args = parser.parse_args()
     print(f"mswp-gym {mswp_gym.__version__}, numpy {np.__version__}, gymnasium {gym.__version__}")
-    print(f"{'board':<10} {'loop':<10} {'steps':>8} {'steps/s':>10} {'ep_len':>7} {'vs engine':>10}")
+    print(
+        f"{'board':<10} {'loop':<10} {'steps':>8} {'steps/s':>10} {'ep_len':>7} {'vs engine':>10}"
+    )
     for name in args.boards.split(","):
         rows, cols, mines = BOARDS[name]
         env = gym.make(f"Minesweeper-{name.capitalize()}-v0")
@@ -119,7 +123,11 @@ def main() -> None:
         engine_s = replay_engine(rows, cols, mines, trace)
         steps = trace.steps
         ep_len = steps / len(trace.episodes)
-        for loop, seconds in (("gym.make", wrapped_s), ("unwrapped", unwrapped_s), ("engine", engine_s)):
+        for loop, seconds in (
+            ("gym.make", wrapped_s),
+            ("unwrapped", unwrapped_s),
+            ("engine", engine_s),
+        ):
             print(
                 f"{name:<10} {loop:<10} {steps:>8} {steps / seconds:>10,.0f} {ep_len:>7.2f} "
                 f"{seconds / engine_s:>9.2f}x"

@@ -48,7 +48,8 @@ def main(argv: list[str] | None = None) -> None:
         )
         baseline = rows if baseline is None else baseline
         print(
-            f"workers={workers}: {result.seconds:.2f} s, {total / result.seconds:.1f} games/s ({same})"
+            f"workers={workers}: {result.seconds:.2f} s, "
+            f"{total / result.seconds:.1f} games/s ({same})"
         )
 
 

@@ -43,12 +43,17 @@ class MoveTally:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--checkpoint", default="intermediate",
-                        help="a checkpoint zip, a run folder or a shipped name")
+    parser.add_argument(
+        "--checkpoint",
+        default="intermediate",
+        help="a checkpoint zip, a run folder or a shipped name",
+    )
     parser.add_argument("--games", type=int, default=200)
     args = parser.parse_args()
     th.set_num_threads(1)
-    path = shipped_checkpoint(args.checkpoint) if args.checkpoint in SHIPPED_NAMES else args.checkpoint
+    path = (
+        shipped_checkpoint(args.checkpoint) if args.checkpoint in SHIPPED_NAMES else args.checkpoint
+    )
     policy = load_model(path).policy
     assert isinstance(policy, BoardPolicy)
     net = policy.cell_net_copy()
@@ -74,7 +79,9 @@ def main() -> None:
                     kind = "guess"
                     tally.guesses += 1
                     risk = analysis.probability
-                    tally.excess_risk += float(risk[action] - np.nanmin(np.where(legal, risk, np.nan)))
+                    tally.excess_risk += float(
+                        risk[action] - np.nanmin(np.where(legal, risk, np.nan))
+                    )
             first = False
             tally.moves += 1
             observation, _, terminated, truncated, info = env.step(action)
@@ -85,13 +92,16 @@ def main() -> None:
                 tally.lost_guessing += not won and kind == "guess"
                 break
         tally.games += 1
-    print(f"{path}: {rows}x{cols}/{mines}, first click safe, {tally.games} games, "
-          f"{tally.won} won")
-    print(f"moves {tally.moves}: a certainly safe cell existed before {tally.safe_available}, "
-          f"missed in {tally.missed_safe} (games lost that way: {tally.lost_missing_safe})")
-    print(f"guesses {tally.guesses} ({tally.guesses / tally.games:.2f} a game), mean excess risk "
-          f"over the safest legal cell {tally.excess_risk / max(tally.guesses, 1):.2%} "
-          f"(games lost on a guess: {tally.lost_guessing})")
+    print(f"{path}: {rows}x{cols}/{mines}, first click safe, {tally.games} games, {tally.won} won")
+    print(
+        f"moves {tally.moves}: a certainly safe cell existed before {tally.safe_available}, "
+        f"missed in {tally.missed_safe} (games lost that way: {tally.lost_missing_safe})"
+    )
+    print(
+        f"guesses {tally.guesses} ({tally.guesses / tally.games:.2f} a game), mean excess risk "
+        f"over the safest legal cell {tally.excess_risk / max(tally.guesses, 1):.2%} "
+        f"(games lost on a guess: {tally.lost_guessing})"
+    )
 
 
 if __name__ == "__main__":

@@ -37,17 +37,41 @@ DEFAULT_THREADS = torch.get_num_threads()
 
 RECIPES: list[tuple[str, str, str, str, list[str]]] = [
     # (row label, vector env, module to import, example file, arguments)
-    ("CleanRL-style masked PPO", "MinesweeperVectorEnv x64 (SAME_STEP)", "torch",
-     "cleanrl_masked_ppo.py", ["--total-timesteps", "16384"]),
-    ("rl_zoo3 + MaskablePPO (ppo_mask)", "SB3 DummyVecEnv x8", "rl_zoo3",
-     "rl_zoo3_ppo_mask.py", ["--env", "Minesweeper-v0", "-n", "20480", "--num-threads", "1",
-                             "--eval-freq", "-1"]),
-    ("TorchRL masked PPO", "single env, Collector", "torchrl",
-     "torchrl_masked_ppo.py", ["--frames", "8000"]),
-    ("Tianshou 2 DQN (obs mask)", "Tianshou DummyVectorEnv x8", "tianshou",
-     "tianshou_masked_dqn.py", ["--steps", "10000"]),
-    ("RLlib PPO (ActionMaskingTorchRLModule)", "RLlib EnvRunner, 1 env", "ray.rllib.algorithms.ppo",
-     "rllib_action_mask.py", ["--iterations", "5"]),
+    (
+        "CleanRL-style masked PPO",
+        "MinesweeperVectorEnv x64 (SAME_STEP)",
+        "torch",
+        "cleanrl_masked_ppo.py",
+        ["--total-timesteps", "16384"],
+    ),
+    (
+        "rl_zoo3 + MaskablePPO (ppo_mask)",
+        "SB3 DummyVecEnv x8",
+        "rl_zoo3",
+        "rl_zoo3_ppo_mask.py",
+        ["--env", "Minesweeper-v0", "-n", "20480", "--num-threads", "1", "--eval-freq", "-1"],
+    ),
+    (
+        "TorchRL masked PPO",
+        "single env, Collector",
+        "torchrl",
+        "torchrl_masked_ppo.py",
+        ["--frames", "8000"],
+    ),
+    (
+        "Tianshou 2 DQN (obs mask)",
+        "Tianshou DummyVectorEnv x8",
+        "tianshou",
+        "tianshou_masked_dqn.py",
+        ["--steps", "10000"],
+    ),
+    (
+        "RLlib PPO (ActionMaskingTorchRLModule)",
+        "RLlib EnvRunner, 1 env",
+        "ray.rllib.algorithms.ppo",
+        "rllib_action_mask.py",
+        ["--iterations", "5"],
+    ),
 ]
 
 
@@ -90,15 +114,31 @@ def sb3_rows(raw_steps: int, ppo_steps: int) -> list[tuple[str, str, float]]:
 
     torch.set_num_threads(1)
     return [
-        ("SB3 VecEnv, random legal actions", "DummyVecEnv x8", random_legal_steps(dummy(), raw_steps)),
-        ("SB3 VecEnv, random legal actions", "MinesweeperSB3VecEnv x8",
-         random_legal_steps(native(), raw_steps)),
-        ("sb3-contrib MaskablePPO, 1 torch thread", "DummyVecEnv x8",
-         maskable_ppo_steps(dummy(), ppo_steps, 1)),
-        ("sb3-contrib MaskablePPO, 1 torch thread", "MinesweeperSB3VecEnv x8",
-         maskable_ppo_steps(native(), ppo_steps, 1)),
-        (f"sb3-contrib MaskablePPO, {DEFAULT_THREADS} torch threads (default)",
-         "MinesweeperSB3VecEnv x8", maskable_ppo_steps(native(), ppo_steps, DEFAULT_THREADS)),
+        (
+            "SB3 VecEnv, random legal actions",
+            "DummyVecEnv x8",
+            random_legal_steps(dummy(), raw_steps),
+        ),
+        (
+            "SB3 VecEnv, random legal actions",
+            "MinesweeperSB3VecEnv x8",
+            random_legal_steps(native(), raw_steps),
+        ),
+        (
+            "sb3-contrib MaskablePPO, 1 torch thread",
+            "DummyVecEnv x8",
+            maskable_ppo_steps(dummy(), ppo_steps, 1),
+        ),
+        (
+            "sb3-contrib MaskablePPO, 1 torch thread",
+            "MinesweeperSB3VecEnv x8",
+            maskable_ppo_steps(native(), ppo_steps, 1),
+        ),
+        (
+            f"sb3-contrib MaskablePPO, {DEFAULT_THREADS} torch threads (default)",
+            "MinesweeperSB3VecEnv x8",
+            maskable_ppo_steps(native(), ppo_steps, DEFAULT_THREADS),
+        ),
     ]
 
 
@@ -114,8 +154,11 @@ def run_recipe(python: str, example: str, args: list[str]) -> dict:
         extra = ["-f", str(Path(tmp) / "logs")] if example.startswith("rl_zoo3") else []
         out = subprocess.run(
             [python, str(ROOT / "examples" / example), *args, *extra],
-            cwd=tmp, env={**os.environ, "PYTHONPATH": str(ROOT)},
-            capture_output=True, text=True, check=False,
+            cwd=tmp,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+            check=False,
         )
     if out.returncode != 0:
         raise RuntimeError(f"{example} failed:\n{out.stderr[-3000:]}")
@@ -125,13 +168,20 @@ def run_recipe(python: str, example: str, args: list[str]) -> dict:
 def main() -> None:
     """Measure everything and print the Markdown table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--python", action="append", default=[],
-                        help="another interpreter to try for recipes this one cannot import")
+    parser.add_argument(
+        "--python",
+        action="append",
+        default=[],
+        help="another interpreter to try for recipes this one cannot import",
+    )
     parser.add_argument("--raw-steps", type=int, default=40_000)
     parser.add_argument("--ppo-steps", type=int, default=8_192)
     args = parser.parse_args()
     pythons = [sys.executable, *args.python]
-    rows = [(label, venv, f"{sps:,.0f}") for label, venv, sps in sb3_rows(args.raw_steps, args.ppo_steps)]
+    rows = [
+        (label, venv, f"{sps:,.0f}")
+        for label, venv, sps in sb3_rows(args.raw_steps, args.ppo_steps)
+    ]
     for label, venv, module, example, recipe_args in RECIPES:
         python = next((p for p in pythons if imports(p, module)), None)
         if python is None:

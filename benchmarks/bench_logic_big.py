@@ -66,19 +66,27 @@ def timed_game(size: int, mines: int, guess: str, engine: str, seed: int) -> Gam
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
     parser.add_argument("--size", type=int, default=100, help="board side (default 100)")
     parser.add_argument("--mines", type=int, nargs="+", default=[2000, 3000], help="mine counts")
     parser.add_argument("--games", type=int, default=3, help="games per mine count (seeds 0..)")
     parser.add_argument("--guess", choices=GUESS_POLICIES, default="random")
     parser.add_argument("--engine", choices=sorted(ENGINES), default="indexed")
     args = parser.parse_args(argv)
-    print(f"{args.size}x{args.size}, score mode, guess={args.guess}, engine={args.engine}, "
-          f"{args.games} games per row (seeds 0..{args.games - 1})")
-    print(f"{'mines':>6} {'min s':>8} {'median s':>9} {'max s':>8} {'agent s':>8} {'steps':>7} "
-          f"{'exploded':>9} {'peak sentences':>15}")
+    print(
+        f"{args.size}x{args.size}, score mode, guess={args.guess}, engine={args.engine}, "
+        f"{args.games} games per row (seeds 0..{args.games - 1})"
+    )
+    print(
+        f"{'mines':>6} {'min s':>8} {'median s':>9} {'max s':>8} {'agent s':>8} {'steps':>7} "
+        f"{'exploded':>9} {'peak sentences':>15}"
+    )
     for mines in args.mines:
-        games = [timed_game(args.size, mines, args.guess, args.engine, s) for s in range(args.games)]
+        games = [
+            timed_game(args.size, mines, args.guess, args.engine, s) for s in range(args.games)
+        ]
         print(
             f"{mines:>6} {min(g.seconds for g in games):>8.2f} "
             f"{statistics.median(g.seconds for g in games):>9.2f} "

@@ -65,8 +65,15 @@ def play(job: tuple[Setting, str, int]) -> tuple[Setting, str, int, float, bool,
     """One seeded game: ``(setting, agent, seed, score, won, seconds)``."""
     setting, label, seed = job
     name, kwargs = AGENTS[label]
-    env = MinesweeperEnv(setting.rows, setting.cols, setting.mines, first_click="any", score_mode=True,
-                         clue_noise=setting.noise, clue_reveal_prob=setting.prob)
+    env = MinesweeperEnv(
+        setting.rows,
+        setting.cols,
+        setting.mines,
+        first_click="any",
+        score_mode=True,
+        clue_noise=setting.noise,
+        clue_reveal_prob=setting.prob,
+    )
     agent = agents.make(name, seed=seed, **kwargs)
     start = time.perf_counter()
     obs, info = env.reset(seed=seed)
@@ -76,7 +83,14 @@ def play(job: tuple[Setting, str, int]) -> tuple[Setting, str, int, float, bool,
         obs, _r, terminated, truncated, info = env.step(agent.act(obs, env.action_masks()))
         done = terminated or truncated
     score = float(info["mines_found"] / setting.mines)
-    return setting, label, seed, score, bool(info["mines_exploded"] == 0), time.perf_counter() - start
+    return (
+        setting,
+        label,
+        seed,
+        score,
+        bool(info["mines_exploded"] == 0),
+        time.perf_counter() - start,
+    )
 
 
 def soundness(games: int, solver_games: int) -> None:
@@ -91,38 +105,61 @@ def soundness(games: int, solver_games: int) -> None:
                 n = solver_games if label == "solver" else games
                 wrong = moves = 0
                 for seed in range(1000, 1000 + n):
-                    env = MinesweeperEnv(9, 9, 12, first_click="any", score_mode=True,
-                                         clue_noise=noise, clue_reveal_prob=prob)
+                    env = MinesweeperEnv(
+                        9,
+                        9,
+                        12,
+                        first_click="any",
+                        score_mode=True,
+                        clue_noise=noise,
+                        clue_reveal_prob=prob,
+                    )
                     agent = agents.make(name, seed=seed, **kwargs)
                     obs, info = env.reset(seed=seed)
                     agent.reset(seed, env.game_spec)
                     claims = []
                     done = False
                     while not done:
-                        obs, _r, terminated, truncated, info = env.step(agent.act(obs, env.action_masks()))
+                        obs, _r, terminated, truncated, info = env.step(
+                            agent.act(obs, env.action_masks())
+                        )
                         explained = agent.explain()
                         claims.append((set(explained.safe), set(explained.mines)))
                         done = terminated or truncated
                     layout = info["layout"]
                     moves += len(claims)
-                    wrong += any(any(layout[c] for c in safe) or not all(layout[c] for c in mines)
-                                 for safe, mines in claims)
-                print(f"soundness {noise:10} p={prob:4.2f} {label:7} games {n:4d} moves {moves:6d} "
-                      f"games with a wrong claim {wrong}", flush=True)
+                    wrong += any(
+                        any(layout[c] for c in safe) or not all(layout[c] for c in mines)
+                        for safe, mines in claims
+                    )
+                print(
+                    f"soundness {noise:10} p={prob:4.2f} {label:7} games {n:4d} moves {moves:6d} "
+                    f"games with a wrong claim {wrong}",
+                    flush=True,
+                )
 
 
 def main() -> None:
     """Run the sweeps and print one line per setting and agent."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=20, help="games per setting for local and logic")
-    parser.add_argument("--solver-games", type=int, default=8, help="games per setting for the solver")
-    parser.add_argument("--report-games", type=int, default=6, help="games per agent on the 30x30 board")
+    parser.add_argument(
+        "--games", type=int, default=20, help="games per setting for local and logic"
+    )
+    parser.add_argument(
+        "--solver-games", type=int, default=8, help="games per setting for the solver"
+    )
+    parser.add_argument(
+        "--report-games", type=int, default=6, help="games per agent on the 30x30 board"
+    )
     parser.add_argument("--sweep", nargs="+", default=["p", "density", "report"])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", default=None, help="write the results here")
     parser.add_argument("--plot", default=None, help="draw the p and density sweeps into this PNG")
-    parser.add_argument("--soundness", action="store_true",
-                        help="instead: count wrong claims over --games (--solver-games) 9x9 games per case")
+    parser.add_argument(
+        "--soundness",
+        action="store_true",
+        help="instead: count wrong claims over --games (--solver-games) 9x9 games per case",
+    )
     args = parser.parse_args()
     if args.soundness:
         soundness(args.games, args.solver_games)
@@ -130,26 +167,42 @@ def main() -> None:
     jobs = []
     for setting in settings(args.sweep):
         for label in AGENTS:
-            n = args.report_games if setting.sweep == "report" else (
-                args.solver_games if label == "solver" else args.games)
+            n = (
+                args.report_games
+                if setting.sweep == "report"
+                else (args.solver_games if label == "solver" else args.games)
+            )
             jobs += [(setting, label, seed) for seed in range(n)]
     results: dict[tuple[Setting, str], list[tuple[float, bool, float]]] = {}
     with ProcessPoolExecutor(args.workers) as pool:
         for setting, label, _seed, game_score, won, seconds in pool.map(play, jobs, chunksize=1):
             results.setdefault((setting, label), []).append((game_score, won, seconds))
     rows = []
-    print(f"{'sweep':8} {'board':10} {'noise':10} {'p':>5} {'agent':7} {'N':>3} "
-          f"{'score [95% CI]':>22} {'win [Wilson 95%]':>24} {'s/game':>7}")
+    print(
+        f"{'sweep':8} {'board':10} {'noise':10} {'p':>5} {'agent':7} {'N':>3} "
+        f"{'score [95% CI]':>22} {'win [Wilson 95%]':>24} {'s/game':>7}"
+    )
     for (setting, label), games in results.items():
         score = mean_interval([g[0] for g in games])
         win = wilson_interval(sum(g[1] for g in games), len(games))
         seconds = sum(g[2] for g in games) / len(games)
         board = f"{setting.rows}x{setting.cols}/{setting.mines}"
-        print(f"{setting.sweep:8} {board:10} {setting.noise:10} {setting.prob:5.2f} {label:7} {len(games):3d} "
-              f"{score.estimate:6.3f} [{score.low:5.3f},{score.high:5.3f}] "
-              f"{win.estimate:6.3f} [{win.low:5.3f},{win.high:5.3f}] {seconds:7.2f}")
-        rows.append({**asdict(setting), "agent": label, "games": len(games), "score": score.as_dict(),
-                     "win": win.as_dict(), "seconds_per_game": seconds})
+        print(
+            f"{setting.sweep:8} {board:10} {setting.noise:10} {setting.prob:5.2f} {label:7} "
+            f"{len(games):3d} "
+            f"{score.estimate:6.3f} [{score.low:5.3f},{score.high:5.3f}] "
+            f"{win.estimate:6.3f} [{win.low:5.3f},{win.high:5.3f}] {seconds:7.2f}"
+        )
+        rows.append(
+            {
+                **asdict(setting),
+                "agent": label,
+                "games": len(games),
+                "score": score.as_dict(),
+                "win": win.as_dict(),
+                "seconds_per_game": seconds,
+            }
+        )
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(rows, handle, indent=1)
@@ -165,19 +218,25 @@ def plot(rows: list[dict[str, Any]], path: str) -> None:
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(2, 3, figsize=(13, 7), sharey=True)
-    for row_i, (sweep, key, xlabel) in enumerate((("p", "prob", "clue reveal probability p"),
-                                                  ("density", "mines", "mine density"))):
+    for row_i, (sweep, key, xlabel) in enumerate(
+        (("p", "prob", "clue reveal probability p"), ("density", "mines", "mine density"))
+    ):
         for col_i, noise in enumerate(NOISES):
             ax = axes[row_i][col_i]
             for label in AGENTS:
-                points = sorted((r[key] / (r["rows"] * r["cols"]) if key == "mines" else r[key], r["score"])
-                                for r in rows if r["sweep"] == sweep and r["noise"] == noise and r["agent"] == label)
+                points = sorted(
+                    (r[key] / (r["rows"] * r["cols"]) if key == "mines" else r[key], r["score"])
+                    for r in rows
+                    if r["sweep"] == sweep and r["noise"] == noise and r["agent"] == label
+                )
                 if not points:
                     continue
                 xs = [x for x, _ in points]
                 ys = [s["estimate"] for _, s in points]
-                err = [[max(s["estimate"] - s["low"], 0) for _, s in points],
-                       [max(s["high"] - s["estimate"], 0) for _, s in points]]
+                err = [
+                    [max(s["estimate"] - s["low"], 0) for _, s in points],
+                    [max(s["high"] - s["estimate"], 0) for _, s in points],
+                ]
                 ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=label)
             ax.set_title(f"{noise} clues ({'16x16, 40 mines' if sweep == 'p' else '16x16, p = 1'})")
             ax.set_xlabel(xlabel)

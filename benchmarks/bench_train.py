@@ -1,6 +1,7 @@
 """Win rate of a trained checkpoint on fixed seeds (Wilson 95%), and the run's learning curve.
 
-    nice -n 10 .venv/bin/python benchmarks/bench_train.py --checkpoint train/checkpoints/beginner.zip \\
+    nice -n 10 .venv/bin/python benchmarks/bench_train.py \\
+        --checkpoint train/checkpoints/beginner.zip \\
         --games 2000 --run RUN_DIR --png docs/train_beginner_curve.png
 
 The games are played twice: batched (the policy's deterministic action for all live games in one
@@ -38,10 +39,13 @@ def agent_win_rate(checkpoint: str, rows: int, cols: int, mines: int, games: int
     return WinRate("ppo agent (play_episode)", wins, games, time.perf_counter() - start)
 
 
-TIME_PARTS = (("network (play)", "time/network_play_seconds"),
-              ("network (gradients)", "time/gradients_seconds"),
-              ("labels", "time/labels_seconds"), ("engine", "time/engine_seconds"),
-              ("eval", "time/eval_seconds"))
+TIME_PARTS = (
+    ("network (play)", "time/network_play_seconds"),
+    ("network (gradients)", "time/gradients_seconds"),
+    ("labels", "time/labels_seconds"),
+    ("engine", "time/engine_seconds"),
+    ("eval", "time/eval_seconds"),
+)
 
 
 def print_time_shares(run_dir: Path) -> None:
@@ -54,15 +58,17 @@ def print_time_shares(run_dir: Path) -> None:
     if not whole:
         print("no per-round timings in progress.csv")
         return
-    shares = ", ".join(f"{name} {seconds / 60:.1f} min ({seconds / whole:.0%})"
-                       for name, seconds in totals.items())
+    shares = ", ".join(
+        f"{name} {seconds / 60:.1f} min ({seconds / whole:.0%})" for name, seconds in totals.items()
+    )
     steps = max((float(r.get("time/total_timesteps") or 0.0) for r in rows), default=0.0)
     rate = f"; {steps / whole:,.0f} env steps/s" if steps else ""
     print(f"time over {len(rows)} rounds/iterations: {shares}{rate}")
 
 
-def run_baselines(state: dict[str, object], settings: TrainSettings, games: int
-                  ) -> dict[str, float]:
+def run_baselines(
+    state: dict[str, object], settings: TrainSettings, games: int
+) -> dict[str, float]:
     """Logic and solver win rates on the run's evaluation seeds: the run's own, or played now
     (a run started with ``--eval-baselines false`` has none)."""
     saved = state.get("baselines")
@@ -109,14 +115,20 @@ def plot_curve(run_dir: Path, png: Path, target: float | None = None) -> None:
     games = int(rows[0]["games"]) if rows else 0
     baselines = run_baselines(state, settings, games) if games else {}
     figure, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
-    for axis, x, label in ((axes[0], minutes, "wall time (minutes, shared 2-core CPU)"),
-                           (axes[1], data, data_label)):
+    for axis, x, label in (
+        (axes[0], minutes, "wall time (minutes, shared 2-core CPU)"),
+        (axes[1], data, data_label),
+    ):
         axis.plot(x, rate, marker="o", ms=3, label=learner)
         axis.fill_between(x, low, high, alpha=0.25)
         for name, style in (("solver", "--"), ("logic", ":")):
             if name in baselines:
-                axis.axhline(baselines[name], ls=style, color="grey",
-                             label=f"{name} ({baselines[name]:.1%}, same seeds)")
+                axis.axhline(
+                    baselines[name],
+                    ls=style,
+                    color="grey",
+                    label=f"{name} ({baselines[name]:.1%}, same seeds)",
+                )
         if target is not None:
             axis.axhline(target, color="red", lw=0.8, label=f"goal {target:.1%}")
         axis.set_xlabel(label)
@@ -124,7 +136,9 @@ def plot_curve(run_dir: Path, png: Path, target: float | None = None) -> None:
     axes[0].set_ylabel(f"win rate ({games or '?'} fixed-seed games per point, 95% band)")
     axes[0].legend(loc="lower right", fontsize=8)
     rows_, cols_, mines_ = settings.board
-    figure.suptitle(f"{state['name']}: {rows_}x{cols_}/{mines_}, first click {settings.first_click}")
+    figure.suptitle(
+        f"{state['name']}: {rows_}x{cols_}/{mines_}, first click {settings.first_click}"
+    )
     figure.tight_layout()
     png.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(png, dpi=110)
@@ -133,11 +147,18 @@ def plot_curve(run_dir: Path, png: Path, target: float | None = None) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--checkpoint", default=str(SHIPPED_BEGINNER),
-                        help="a checkpoint zip, a run folder or a shipped name (beginner, ...)")
+    parser.add_argument(
+        "--checkpoint",
+        default=str(SHIPPED_BEGINNER),
+        help="a checkpoint zip, a run folder or a shipped name (beginner, ...)",
+    )
     parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--agent-games", type=int, default=None,
-                        help="games through the agent interface (default: --games)")
+    parser.add_argument(
+        "--agent-games",
+        type=int,
+        default=None,
+        help="games through the agent interface (default: --games)",
+    )
     parser.add_argument("--baselines", action="store_true", help="also logic and solver")
     parser.add_argument("--run", type=Path, default=None, help="run folder for the curve")
     parser.add_argument("--png", type=Path, default=Path("docs/train_beginner_curve.png"))
@@ -153,10 +174,13 @@ def main() -> None:
     from mswp_gym.spec import GameSpec
 
     spec = GameSpec(rows, cols, mines, "safe")
-    print(f"checkpoint {args.checkpoint}: {rows}x{cols}/{mines}, first click safe, seeds "
-          f"{eval_seeds(1)[0]}..+{args.games - 1}")
-    batched = evaluate_net(policy.cell_net(), spec, args.games, policy.opening_weight,
-                           "ppo (batched)")
+    print(
+        f"checkpoint {args.checkpoint}: {rows}x{cols}/{mines}, first click safe, seeds "
+        f"{eval_seeds(1)[0]}..+{args.games - 1}"
+    )
+    batched = evaluate_net(
+        policy.cell_net(), spec, args.games, policy.opening_weight, "ppo (batched)"
+    )
     print(batched)
     agent_games = args.games if args.agent_games is None else args.agent_games
     if agent_games:

@@ -62,8 +62,14 @@ def main() -> None:
     print(f"{'kind':8} {'n_envs':>6} {'raw steps/s':>12} {'PPO steps/s':>12}")
     for n_envs in args.n_envs:
         for kind in args.kinds:
-            settings = replace(TrainSettings(), vec_env=kind, n_envs=n_envs, n_steps=64,
-                               batch_size=256, eval_baselines=False)
+            settings = replace(
+                TrainSettings(),
+                vec_env=kind,
+                n_envs=n_envs,
+                n_steps=64,
+                batch_size=256,
+                eval_baselines=False,
+            )
             raw = raw_steps_per_second(settings, args.steps)
             ppo = ppo_steps_per_second(settings, args.steps)
             print(f"{kind:8} {n_envs:6d} {raw:12.0f} {ppo:12.0f}", flush=True)

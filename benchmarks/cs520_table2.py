@@ -87,7 +87,8 @@ def main(argv: list[str] | None = None) -> None:
         "no mine hit",
     ]
     print(
-        f"CS520 Table 2: mines identified safely out of {MINES}, 30x30, first click any, score mode, seed {args.seed}"
+        f"CS520 Table 2: mines identified safely out of {MINES}, 30x30, first click any, "
+        f"score mode, seed {args.seed}"
     )
     print(format_table(header, rows))
     print()

@@ -1,4 +1,5 @@
-"""Plugs the batched ``MinesweeperVectorEnv`` into ``/work/shared/peers/bench_envs.py`` (batched rows).
+"""Plugs the batched ``MinesweeperVectorEnv`` into ``/work/shared/peers/bench_envs.py`` (batched
+rows).
 
 The harness times a ``Batched`` factory ``(rows, cols, mines, B, K, seed) -> (init, chunk)``:
 ``chunk`` advances all B boards by K steps with a uniformly random legal action per board and

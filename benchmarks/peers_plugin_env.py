@@ -38,7 +38,9 @@ class NullEnv(gym.Env[np.ndarray, int]):
         self._mask = np.ones(rows * cols, dtype=np.int8)
         self._steps = 0
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         self._steps = 0
         return self._board.copy(), {"action_mask": self._mask.copy()}
@@ -46,7 +48,13 @@ class NullEnv(gym.Env[np.ndarray, int]):
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         self._steps += 1
         done = self._steps >= NULL_EPISODE_STEPS
-        return self._board.copy(), 0.0, done, False, {"action_mask": self._mask.copy(), "steps": self._steps}
+        return (
+            self._board.copy(),
+            0.0,
+            done,
+            False,
+            {"action_mask": self._mask.copy(), "steps": self._steps},
+        )
 
 
 def _null(rows: int, cols: int, mines: int) -> gym.Env:

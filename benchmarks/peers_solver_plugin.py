@@ -1,4 +1,5 @@
-"""Plugin for the peers harness (``/work/shared/peers/bench_solvers.py``): our solver beside ms-toollib.
+"""Plugin for the peers harness (``/work/shared/peers/bench_solvers.py``): our solver beside
+ms-toollib.
 
 The harness drives every player with its own numpy simulator on the same seeded boards, first click
 in the corner, and calls ``choose(view)`` for the list of cells to reveal now. Our players return
@@ -31,8 +32,12 @@ from agents.solver import SolverAgent
 from mswp_gym.spec import GameSpec
 
 
-def _player(depth: int) -> Callable[[int, int, int, np.random.Generator], Callable[[np.ndarray], list[tuple[int, int]]]]:
-    def factory(rows: int, cols: int, mines: int, rng: np.random.Generator) -> Callable[[np.ndarray], list[tuple[int, int]]]:
+def _player(
+    depth: int,
+) -> Callable[[int, int, int, np.random.Generator], Callable[[np.ndarray], list[tuple[int, int]]]]:
+    def factory(
+        rows: int, cols: int, mines: int, rng: np.random.Generator
+    ) -> Callable[[np.ndarray], list[tuple[int, int]]]:
         agent = SolverAgent(seed=int(rng.integers(2**31)), depth=depth)
         agent.reset(spec=GameSpec(rows=rows, cols=cols, mines=mines))
 
@@ -45,8 +50,14 @@ def _player(depth: int) -> Callable[[int, int, int, np.random.Generator], Callab
 
 
 SOLVERS: dict[str, tuple[Any, str, str]] = {
-    "mswp-solver-d0": (_player(0), "mswp-gym",
-                       "exact probabilities (Python); all certain cells, else lowest risk"),
-    "mswp-solver": (_player(1), "mswp-gym",
-                    "exact probabilities + two-step look-ahead + endgame search (Python)"),
+    "mswp-solver-d0": (
+        _player(0),
+        "mswp-gym",
+        "exact probabilities (Python); all certain cells, else lowest risk",
+    ),
+    "mswp-solver": (
+        _player(1),
+        "mswp-gym",
+        "exact probabilities + two-step look-ahead + endgame search (Python)",
+    ),
 }

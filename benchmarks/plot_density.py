@@ -5,7 +5,8 @@ Error bars are Wilson 95% intervals. The figures are also written as JSON beside
 
 Example::
 
-    .venv/bin/python benchmarks/plot_density.py --games 300 --workers 2 --out docs/solver_density.png
+    .venv/bin/python benchmarks/plot_density.py --games 300 --workers 2 \
+        --out docs/solver_density.png
 """
 
 from __future__ import annotations
@@ -26,10 +27,18 @@ DEFAULT_AGENTS = "solver,solver:depth=0,logic,local,random"
 
 def main(argv: list[str] | None = None) -> None:
     """Command line entry point."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--size", type=int, default=16, help="board side")
-    parser.add_argument("--densities", default="0.05,0.075,0.1,0.125,0.15,0.175,0.2,0.225,0.25,0.275,0.3")
-    parser.add_argument("--agents", default=DEFAULT_AGENTS, help="comma list; agents missing from the registry are skipped")
+    parser.add_argument(
+        "--densities", default="0.05,0.075,0.1,0.125,0.15,0.175,0.2,0.225,0.25,0.275,0.3"
+    )
+    parser.add_argument(
+        "--agents",
+        default=DEFAULT_AGENTS,
+        help="comma list; agents missing from the registry are skipped",
+    )
     parser.add_argument("--rule", default="safe")
     parser.add_argument("--games", type=int, default=200, help="games per (agent, density)")
     parser.add_argument("--workers", type=int, default=1)
@@ -50,12 +59,18 @@ def main(argv: list[str] | None = None) -> None:
         rows = []
         for density in densities:
             mines = round(density * size * size)
-            summary = run_series(agent, size, size, mines, args.rule, args.games, args.seed, args.workers)
+            summary = run_series(
+                agent, size, size, mines, args.rule, args.games, args.seed, args.workers
+            )
             summary["density"] = mines / (size * size)
             rows.append(summary)
             low, high = summary["wilson95"]  # type: ignore[misc]
-            print(f"{agent:<16} {mines:>3} mines ({summary['density']:.3f})  win {100 * summary['win_rate']:5.1f}% "
-                  f"[{100 * low:.1f}, {100 * high:.1f}]  N={summary['games']}", flush=True)
+            print(
+                f"{agent:<16} {mines:>3} mines ({summary['density']:.3f})  "
+                f"win {100 * summary['win_rate']:5.1f}% "
+                f"[{100 * low:.1f}, {100 * high:.1f}]  N={summary['games']}",
+                flush=True,
+            )
         results[agent] = rows
 
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)

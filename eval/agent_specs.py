@@ -58,7 +58,9 @@ class AgentSpec:
     def as_dict(self) -> dict[str, Any]:
         """For the JSON record."""
         return {
-            "label": self.label, "spec": self.text, "make_name": self.make_name,
+            "label": self.label,
+            "spec": self.text,
+            "make_name": self.make_name,
             "kwargs": self.kwargs,
         }
 

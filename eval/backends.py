@@ -74,7 +74,9 @@ def run_serial(
 
 
 def run_local(
-    chunks: Sequence[Chunk], workers: int, progress: Progress | None = None,
+    chunks: Sequence[Chunk],
+    workers: int,
+    progress: Progress | None = None,
     sink: Sink | None = None,
 ) -> list[GameRecord]:
     """Play the chunks over ``workers`` local processes (spawn start method); 1 means inline.
@@ -88,8 +90,10 @@ def run_local(
         return run_serial(chunks, progress, sink)
     records: list[GameRecord] = []
     pool = ProcessPoolExecutor(
-        max_workers=min(workers, len(chunks)), mp_context=multiprocessing.get_context("spawn"),
-        initializer=init_pool_worker, initargs=(os.getpid(),),
+        max_workers=min(workers, len(chunks)),
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=init_pool_worker,
+        initargs=(os.getpid(),),
     )
     try:
         futures = [pool.submit(play_chunk, chunk) for chunk in chunks]
@@ -121,7 +125,9 @@ def import_ray() -> object:
 
 
 def run_ray(
-    chunks: Sequence[Chunk], address: str | None = None, progress: Progress | None = None,
+    chunks: Sequence[Chunk],
+    address: str | None = None,
+    progress: Progress | None = None,
     sink: Sink | None = None,
 ) -> list[GameRecord]:
     """Play the chunks as Ray tasks, one task per chunk.

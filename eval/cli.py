@@ -43,7 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog=PROG,
         description="Play Minesweeper agents on the same seeded boards and compare them "
-        "(win rate with Wilson 95%% intervals, exact paired McNemar tests, tables, JSON, CSV, plots).",
+        "(win rate with Wilson 95%% intervals, exact paired McNemar tests, tables, JSON, CSV, "
+        "plots).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="agent specs: NAME | logic:POLICY (random, sentence-max, global) | solver:DEPTH | "
         "ppo:PATH | sb3:PATH (any PPO/MaskablePPO zip) | NAME:KEY=VALUE[:KEY=VALUE] | "
@@ -145,13 +146,16 @@ def resume_argv(argv: Sequence[str]) -> tuple[Path, list[str]]:
     for token in argv:
         name = token.split("=", 1)[0]
         if name.startswith("--") and name not in RESUME_FLAGS:
-            raise ValueError(f"{name} cannot be used with --resume: the evaluation keeps its "
-                             f"saved command (allowed: {', '.join(RESUME_FLAGS[1:])})")
+            raise ValueError(
+                f"{name} cannot be used with --resume: the evaluation keeps its "
+                f"saved command (allowed: {', '.join(RESUME_FLAGS[1:])})"
+            )
     folder = args.resume
     manifest = Manifest.read(folder)
     if manifest.argv is None:
-        raise ValueError(f"{str(folder)!r} was not written by the mswp-eval command line; "
-                         f"it cannot be resumed")
+        raise ValueError(
+            f"{str(folder)!r} was not written by the mswp-eval command line; it cannot be resumed"
+        )
     extra, skip = [], False
     for token in argv:  # everything but --resume DIR / --resume=DIR
         if skip or token.startswith("--resume="):
@@ -173,11 +177,14 @@ def config_from_args(args: argparse.Namespace, argv: Sequence[str] | None = None
     if args.compare:
         for a, b in args.compare:
             if a == b:
-                raise ValueError(f"--compare {a} {b} compares an agent with itself; give two "
-                                 f"different agents")
+                raise ValueError(
+                    f"--compare {a} {b} compares an agent with itself; give two different agents"
+                )
     if args.ray_address is not None and args.backend != "ray":
-        raise ValueError(f"--ray-address {args.ray_address!r} needs --backend ray (the backend "
-                         f"is {args.backend!r})")
+        raise ValueError(
+            f"--ray-address {args.ray_address!r} needs --backend ray (the backend "
+            f"is {args.backend!r})"
+        )
     agents = parse_agent_list(args.agents)
     presets = [p.strip() for p in args.preset.split(",")] if args.preset else None
     densities = parse_float_list(args.density, "--density") if args.density else None
@@ -230,8 +237,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             import_ray()
         validate(config)
         evaluation = evaluate(
-            config, args.out, quiet=args.quiet, plots=not args.no_plots, skip_validation=True,
-            argv=argv, resume=args.resume is not None,
+            config,
+            args.out,
+            quiet=args.quiet,
+            plots=not args.no_plots,
+            skip_validation=True,
+            argv=argv,
+            resume=args.resume is not None,
         )
     except EvalInterrupted as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)

@@ -102,7 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--sweep-games",
         type=int,
         default=DEFAULT_SWEEP_GAMES,
-        help=f"games per agent and density in the sweep; 0 skips it (default {DEFAULT_SWEEP_GAMES})",
+        help="games per agent and density in the sweep; 0 skips it "
+        f"(default {DEFAULT_SWEEP_GAMES})",
     )
     parser.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     parser.add_argument(
@@ -130,7 +131,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     labels = [a.label for a in agents]
     shown = next((a for name in SHOWCASE_PREFERENCE for a in agents if a.label == name), agents[-1])
     print(
-        f"\n-- {SHOWN_GAMES} games played by {shown.label} (# hidden, * mine, X exploded, . empty) --\n"
+        f"\n-- {SHOWN_GAMES} games played by {shown.label} "
+        "(# hidden, * mine, X exploded, . empty) --\n"
     )
     print(show_games(shown, beginner, game_seeds(args.seed, SHOWN_GAMES)))
 

@@ -45,8 +45,11 @@ class EvalInterrupted(KeyboardInterrupt):
     """Ctrl-C stopped an evaluation; the games finished so far are kept."""
 
     def __init__(self, played: int, total: int, out: Path | None) -> None:
-        where = (f"kept in {out / GAMES}; finish with: mswp-eval --resume {out}"
-                 if out is not None else "not kept (no --out)")
+        where = (
+            f"kept in {out / GAMES}; finish with: mswp-eval --resume {out}"
+            if out is not None
+            else "not kept (no --out)"
+        )
         super().__init__(f"interrupted after {played} of {total} games; they are {where}")
         self.played, self.total, self.out = played, total, out
 
@@ -109,8 +112,9 @@ def evaluate(
             os.kill(os.getpid(), signal.SIGKILL)
 
     try:
-        result = run(config, progress_bar_factory(quiet), skip_validation=True, done=done,
-                     sink=sink)
+        result = run(
+            config, progress_bar_factory(quiet), skip_validation=True, done=done, sink=sink
+        )
     except KeyboardInterrupt:
         raise EvalInterrupted(min(played[0], total), total, out) from None
     finally:
@@ -123,24 +127,37 @@ def evaluate(
     if out is not None:
         document = results_document(result, summary)
         if plots:
-            knowledge = trace_knowledge(
-                knowledge_agent_for(config), config.settings[0], game_seeds(config.seed, 1)[0]
-            )
+            knowledge, files = _draw_plots(out, config, summary)
             document["knowledge_game"] = knowledge.as_dict()
-            labels = [agent.label for agent in config.agents]
-            files.append(out / "win_rate.png")
-            plot_win_rates(files[-1], config.settings, labels, summary.agents)
-            if plot_win_rate_vs_density(
-                out / "win_rate_vs_density.png", config.settings, labels, summary.agents
-            ):
-                files.append(out / "win_rate_vs_density.png")
-            files.append(out / "knowledge.png")
-            plot_knowledge(files[-1], knowledge)
-        for name in PLOTS:  # an earlier run's plots that this run did not redraw
-            if out / name not in files and (out / name).is_file():
-                (out / name).unlink()
+        _remove_stale_plots(out, files)
         write_json(out / "results.json", document)
         write_csv(out / GAMES, result.records)
         Manifest(argv, total, complete=True).write(out)
         files = [out / "results.json", out / GAMES, *files]
     return Evaluation(result, summary, report, knowledge, tuple(files))
+
+
+def _draw_plots(
+    out: Path, config: EvalConfig, summary: RunSummary
+) -> tuple[KnowledgeTrace, list[Path]]:
+    """Draw the PNG plots into ``out``: the traced knowledge game and the files drawn."""
+    knowledge = trace_knowledge(
+        knowledge_agent_for(config), config.settings[0], game_seeds(config.seed, 1)[0]
+    )
+    labels = [agent.label for agent in config.agents]
+    files = [out / "win_rate.png"]
+    plot_win_rates(files[-1], config.settings, labels, summary.agents)
+    if plot_win_rate_vs_density(
+        out / "win_rate_vs_density.png", config.settings, labels, summary.agents
+    ):
+        files.append(out / "win_rate_vs_density.png")
+    files.append(out / "knowledge.png")
+    plot_knowledge(files[-1], knowledge)
+    return knowledge, files
+
+
+def _remove_stale_plots(out: Path, drawn: list[Path]) -> None:
+    """Delete an earlier run's plots in ``out`` that this run did not redraw."""
+    for name in PLOTS:
+        if out / name not in drawn and (out / name).is_file():
+            (out / name).unlink()

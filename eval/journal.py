@@ -41,8 +41,13 @@ class Manifest:
 
     def write(self, folder: Path) -> None:
         """Write ``folder/run.json`` atomically."""
-        write_text_atomic(folder / MANIFEST, json.dumps(
-            {"argv": self.argv, "games": self.games, "complete": self.complete}, indent=1) + "\n")
+        write_text_atomic(
+            folder / MANIFEST,
+            json.dumps(
+                {"argv": self.argv, "games": self.games, "complete": self.complete}, indent=1
+            )
+            + "\n",
+        )
 
     @classmethod
     def read(cls, folder: Path) -> Manifest:
@@ -56,8 +61,10 @@ class Manifest:
         if not folder.is_dir():
             raise FileNotFoundError(f"no evaluation folder at {str(folder)!r}")
         if not path.is_file():
-            raise FileNotFoundError(f"{str(folder)!r} has no {MANIFEST}: not an evaluation "
-                                    f"written by mswp-eval --out, nothing to resume")
+            raise FileNotFoundError(
+                f"{str(folder)!r} has no {MANIFEST}: not an evaluation "
+                f"written by mswp-eval --out, nothing to resume"
+            )
         try:
             data: Any = json.loads(path.read_text())
             return cls(data["argv"], int(data["games"]), bool(data["complete"]))

@@ -2,8 +2,8 @@
 
 Under the env's own ``safe`` and ``opening`` rules the mines are placed after the first click
 around it, so two agents that open on different cells meet different boards even with the same
-seed. For a paired comparison the evaluation injects these generators (``GameConfig(generator=...)``),
-which:
+seed. For a paired comparison the evaluation injects these generators
+(``GameConfig(generator=...)``), which:
 
 1. draw a base layout of ``mines`` mines uniformly over the whole board (from the env's RNG,
    whose state at the first click depends only on the seed), then

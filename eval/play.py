@@ -39,7 +39,9 @@ def open_app(options: PlayOptions) -> PlayApp:
 
     make_env(options.board).close()  # a bad size, count or rule fails here, before pygame starts
     rows, cols = options.board.rows, options.board.cols
-    if options.hover is not None and not (0 <= options.hover[0] < rows and 0 <= options.hover[1] < cols):
+    if options.hover is not None and not (
+        0 <= options.hover[0] < rows and 0 <= options.hover[1] < cols
+    ):
         raise ValueError(f"--hover cell {options.hover} is off the {rows}x{cols} board")
     specs = agent_cycle(options)
     session = GameSession(options.board, build_agent(specs[0]), options.seed)
@@ -59,7 +61,9 @@ def open_app(options: PlayOptions) -> PlayApp:
             stop_after=options.moves,
         )
     except RuntimeError as err:  # pygame.error: no video device, no display
-        raise RuntimeError(f"cannot open the window ({err}); without a display use --headless") from err
+        raise RuntimeError(
+            f"cannot open the window ({err}); without a display use --headless"
+        ) from err
     if options.hover is not None:
         app.hover = app.cell_centre(options.hover)
     return app
@@ -74,8 +78,11 @@ def run_app(app: PlayApp, options: PlayOptions) -> int:
     session = app.session
     if options.screenshot is not None:
         print(f"saved {options.screenshot}")
-    print(f"game {session.game + 1} (seed {session.game_seed}): {session.outcome.name.lower()}, "
-          f"{session.counts.reveals} moves, {session.counts.certain} certain, {session.counts.guessed} guessed")
+    print(
+        f"game {session.game + 1} (seed {session.game_seed}): {session.outcome.name.lower()}, "
+        f"{session.counts.reveals} moves, {session.counts.certain} certain, "
+        f"{session.counts.guessed} guessed"
+    )
     if app.message and app.message_is_error:
         print(app.message, file=sys.stderr)
     return status

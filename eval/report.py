@@ -142,7 +142,10 @@ def render_report(result: RunResult, summary: RunSummary) -> str:
     for setting in config.settings:
         mine = [s for s in summary.agents if s.setting == setting.label]
         pairs = [c for c in summary.comparisons if c.setting == setting.label]
-        title = f"== {setting.label} (density {setting.density:.3f}): {config.games} games per agent, seed {config.seed} =="
+        title = (
+            f"== {setting.label} (density {setting.density:.3f}): "
+            f"{config.games} games per agent, seed {config.seed} =="
+        )
         parts = [title, agent_table(mine, setting.score_mode)]
         if pairs:
             parts += ["", "paired on the same seeds:", comparison_table(pairs)]

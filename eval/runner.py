@@ -108,11 +108,19 @@ def remaining_chunks(chunks: list[Chunk], done: set[tuple[str, str, int]]) -> li
     """``chunks`` without the games in ``done`` (``(setting label, agent label, game)`` keys)."""
     left = []
     for chunk in chunks:
-        keep = [i for i, game in enumerate(chunk.game_indices)
-                if (chunk.setting.label, chunk.agent.label, game) not in done]
+        keep = [
+            i
+            for i, game in enumerate(chunk.game_indices)
+            if (chunk.setting.label, chunk.agent.label, game) not in done
+        ]
         if keep:
-            left.append(replace(chunk, game_indices=tuple(chunk.game_indices[i] for i in keep),
-                                seeds=tuple(chunk.seeds[i] for i in keep)))
+            left.append(
+                replace(
+                    chunk,
+                    game_indices=tuple(chunk.game_indices[i] for i in keep),
+                    seeds=tuple(chunk.seeds[i] for i in keep),
+                )
+            )
     return left
 
 
@@ -148,16 +156,20 @@ def run(
         for i, s in enumerate(config.settings)
         for j, a in enumerate(config.agents)
     }
-    kept = {(r.setting, r.agent, r.game): r for r in done
-            if (r.setting, r.agent) in order and 0 <= r.game < config.games}
+    kept = {
+        (r.setting, r.agent, r.game): r
+        for r in done
+        if (r.setting, r.agent) in order and 0 <= r.game < config.games
+    }
     chunks = remaining_chunks(make_chunks(config, chunk_size_for(config.games, workers)), set(kept))
     update, close = (None, None)
     if progress_factory is not None:
         update, close = progress_factory(sum(len(c.game_indices) for c in chunks))
     start = time.perf_counter()
     try:
-        records = run_chunks(chunks, config.backend, config.workers, config.ray_address, update,
-                             sink)
+        records = run_chunks(
+            chunks, config.backend, config.workers, config.ray_address, update, sink
+        )
     finally:
         if close is not None:
             close()

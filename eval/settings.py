@@ -132,6 +132,28 @@ def build_settings(
 
     if pairing not in PAIRINGS:
         raise ValueError(f"unknown pairing {pairing!r}; choose one of {', '.join(PAIRINGS)}")
+    _check_board_arguments(presets, rows, cols, mines, densities)
+    settings: list[Setting] = []
+    for name, r, c, m in _boards(presets, rows, cols, mines):
+        counts = [mines_for_density(r, c, d) for d in densities] if densities else [m]
+        for count in counts:
+            assert count is not None
+            setting = Setting(r, c, count, first_click, score_mode, name, pairing)
+            if setting not in settings:
+                settings.append(setting)
+    for setting in settings:
+        setting.game_config()  # validates: an impossible or oversized board fails here
+    return settings
+
+
+def _check_board_arguments(
+    presets: list[str] | None,
+    rows: int | None,
+    cols: int | None,
+    mines: int | None,
+    densities: list[float] | None,
+) -> None:
+    """Raise a ValueError for conflicting, missing or negative board arguments."""
     custom = rows is not None or cols is not None
     if presets and custom:
         raise ValueError("give --preset or --rows/--cols, not both")
@@ -151,24 +173,18 @@ def build_settings(
         raise ValueError(f"--mines must be >= 0, got {mines}")
     if custom and mines is None and not densities:
         raise ValueError("a custom board needs --mines or --density")
+
+
+def _boards(
+    presets: list[str] | None, rows: int | None, cols: int | None, mines: int | None
+) -> list[tuple[str, int, int, int | None]]:
+    """``(preset name or "", rows, cols, mines)`` of each board: the custom one, or each preset
+    (``mines`` overriding the preset's count)."""
+    if rows is not None and cols is not None:
+        return [("", rows, cols, mines)]
     boards: list[tuple[str, int, int, int | None]] = []
-    if custom:
-        assert rows is not None and cols is not None
-        boards.append(("", rows, cols, mines))
-    else:
-        for name in presets or [DEFAULT_PRESET]:
-            board = preset(name)
-            boards.append(
-                (board.name, board.rows, board.cols, mines if mines is not None else board.mines)
-            )
-    settings: list[Setting] = []
-    for name, r, c, m in boards:
-        counts = [mines_for_density(r, c, d) for d in densities] if densities else [m]
-        for count in counts:
-            assert count is not None
-            setting = Setting(r, c, count, first_click, score_mode, name, pairing)
-            if setting not in settings:
-                settings.append(setting)
-    for setting in settings:
-        setting.game_config()  # validates: an impossible or oversized board fails here
-    return settings
+    for name in presets or [DEFAULT_PRESET]:
+        board = preset(name)
+        count = mines if mines is not None else board.mines
+        boards.append((board.name, board.rows, board.cols, count))
+    return boards

@@ -83,9 +83,12 @@ class Agent(nn.Module):
     def __init__(self, channels: int = 32) -> None:
         super().__init__()
         self.trunk = nn.Sequential(
-            nn.Conv2d(13, channels, 3, padding=1), nn.ReLU(),
-            nn.Conv2d(channels, channels, 3, padding=1), nn.ReLU(),
-            nn.Conv2d(channels, channels, 3, padding=1), nn.ReLU(),
+            nn.Conv2d(13, channels, 3, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(channels, channels, 3, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(channels, channels, 3, padding=1),
+            nn.ReLU(),
         )
         self.actor = nn.Conv2d(channels, 1, 1)
         self.critic = nn.Linear(channels, 1)

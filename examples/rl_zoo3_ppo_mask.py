@@ -45,10 +45,16 @@ def main(argv: list[str] | None = None) -> None:
     rl_zoo3.train.train()
     seconds = time.perf_counter() - start
     steps = int(float(args[args.index("-n") + 1])) if "-n" in args else None
-    print(json.dumps({
-        "library": "rl_zoo3", "steps": steps, "seconds": round(seconds, 2),
-        "steps_per_s": round(steps / seconds, 1) if steps else None,
-    }))
+    print(
+        json.dumps(
+            {
+                "library": "rl_zoo3",
+                "steps": steps,
+                "seconds": round(seconds, 2),
+                "steps_per_s": round(steps / seconds, 1) if steps else None,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -37,13 +37,17 @@ class RLlibMaskObservation(gym.ObservationWrapper):
         super().__init__(env)
         n = int(env.action_space.n)
         board = env.observation_space
-        self.observation_space = spaces.Dict({
-            "action_mask": spaces.Box(0.0, 1.0, (n,), np.float32),
-            "observations": spaces.Box(
-                float(board.low.min()), float(board.high.max()), (int(np.prod(board.shape)),),
-                np.float32,
-            ),
-        })
+        self.observation_space = spaces.Dict(
+            {
+                "action_mask": spaces.Box(0.0, 1.0, (n,), np.float32),
+                "observations": spaces.Box(
+                    float(board.low.min()),
+                    float(board.high.max()),
+                    (int(np.prod(board.shape)),),
+                    np.float32,
+                ),
+            }
+        )
 
     def observation(self, observation: Any) -> dict[str, np.ndarray]:
         """The board flattened, with the mask of the position it shows."""
@@ -92,10 +96,17 @@ def main(argv: list[str] | None = None) -> None:
     seconds = time.perf_counter() - start
     algo.stop()
     ray.shutdown()
-    print(json.dumps({
-        "library": "rllib", "steps": steps, "seconds": round(seconds, 2),
-        "steps_per_s": round(steps / seconds, 1), "episode_return_mean": round(reward, 3),
-    }))
+    print(
+        json.dumps(
+            {
+                "library": "rllib",
+                "steps": steps,
+                "seconds": round(seconds, 2),
+                "steps_per_s": round(steps / seconds, 1),
+                "episode_return_mean": round(reward, 3),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -41,13 +41,17 @@ class TianshouMaskObservation(gym.ObservationWrapper):
         super().__init__(env)
         n = int(env.action_space.n)
         board = env.observation_space
-        self.observation_space = spaces.Dict({
-            "obs": spaces.Box(
-                float(board.low.min()), float(board.high.max()), (int(np.prod(board.shape)),),
-                np.float32,
-            ),
-            "mask": spaces.MultiBinary(n),
-        })
+        self.observation_space = spaces.Dict(
+            {
+                "obs": spaces.Box(
+                    float(board.low.min()),
+                    float(board.high.max()),
+                    (int(np.prod(board.shape)),),
+                    np.float32,
+                ),
+                "mask": spaces.MultiBinary(n),
+            }
+        )
 
     def observation(self, observation: Any) -> dict[str, np.ndarray]:
         """The board flattened, with the mask of the position it shows."""
@@ -119,12 +123,19 @@ def main(argv: list[str] | None = None) -> None:
         )
     )
     seconds = time.perf_counter() - start
-    print(json.dumps({
-        "library": "tianshou", "steps": int(stats.train_step), "seconds": round(seconds, 2),
-        "steps_per_s": round(stats.train_step / seconds, 1),
-        "episodes": int(stats.train_episode), "best_test_return": round(float(stats.best_reward), 3),
-        "invalid_actions": InvalidCount.total,
-    }))
+    print(
+        json.dumps(
+            {
+                "library": "tianshou",
+                "steps": int(stats.train_step),
+                "seconds": round(seconds, 2),
+                "steps_per_s": round(stats.train_step / seconds, 1),
+                "episodes": int(stats.train_episode),
+                "best_test_return": round(float(stats.best_reward), 3),
+                "invalid_actions": InvalidCount.total,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

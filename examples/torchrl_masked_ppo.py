@@ -67,8 +67,10 @@ class CellLogits(nn.Module):
     def __init__(self, channels: int = 32) -> None:
         super().__init__()
         self.net = nn.Sequential(
-            nn.Conv2d(1, channels, 3, padding=1), nn.ReLU(),
-            nn.Conv2d(channels, channels, 3, padding=1), nn.ReLU(),
+            nn.Conv2d(1, channels, 3, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(channels, channels, 3, padding=1),
+            nn.ReLU(),
             nn.Conv2d(channels, 1, 1),
         )
 
@@ -120,7 +122,10 @@ def main(argv: list[str] | None = None) -> None:
     advantage = GAE(gamma=0.99, lmbda=0.95, value_network=critic)
     optimizer = torch.optim.Adam(loss.parameters(), lr=3e-4)
     collector = Collector(
-        env, actor, frames_per_batch=args.frames_per_batch, total_frames=args.frames,
+        env,
+        actor,
+        frames_per_batch=args.frames_per_batch,
+        total_frames=args.frames,
         auto_register_policy_transforms=False,
     )
 
@@ -144,11 +149,19 @@ def main(argv: list[str] | None = None) -> None:
         print(f"steps {steps}  episodes {episodes}  wins {wins}")
     seconds = time.perf_counter() - start
     collector.shutdown()
-    print(json.dumps({
-        "library": "torchrl", "steps": steps, "seconds": round(seconds, 2),
-        "steps_per_s": round(steps / seconds, 1), "episodes": episodes, "wins": wins,
-        "invalid_actions": invalid,
-    }))
+    print(
+        json.dumps(
+            {
+                "library": "torchrl",
+                "steps": steps,
+                "seconds": round(seconds, 2),
+                "steps_per_s": round(steps / seconds, 1),
+                "episodes": episodes,
+                "wins": wins,
+                "invalid_actions": invalid,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -26,9 +26,27 @@ from mswp_gym.rewards import RewardConfig
 from mswp_gym.spec import GameSpec
 
 __all__ = [
-    "EXPLODED", "FLAGGED", "HIDDEN", "MAX_CELLS", "MINE", "NO_CLUE", "PRESETS", "Board", "ClueNoise",
-    "FirstClick", "GameConfig", "GameSpec", "MinesweeperEnv", "ObsMode", "Outcome", "Preset",
-    "RewardConfig", "action_mask", "action_masks", "board_from_observation", "preset",
+    "EXPLODED",
+    "FLAGGED",
+    "HIDDEN",
+    "MAX_CELLS",
+    "MINE",
+    "NO_CLUE",
+    "PRESETS",
+    "Board",
+    "ClueNoise",
+    "FirstClick",
+    "GameConfig",
+    "GameSpec",
+    "MinesweeperEnv",
+    "ObsMode",
+    "Outcome",
+    "Preset",
+    "RewardConfig",
+    "action_mask",
+    "action_masks",
+    "board_from_observation",
+    "preset",
 ]
 
 __version__ = "0.1.0"

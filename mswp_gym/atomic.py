@@ -83,15 +83,18 @@ def check_output_folder(path: str | Path, what: str = "--out") -> Path:
     """
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
-        raise ValueError(f"{what} {str(folder)!r} is a file; give a folder (it is created if missing)")
+        raise ValueError(
+            f"{what} {str(folder)!r} is a file; give a folder (it is created if missing)"
+        )
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=folder, prefix=f".probe{TEMP_MARK}"):
             pass
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
-        raise ValueError(f"{what} {str(folder)!r} cannot be written ({reason}); "
-                         f"give a writable folder") from None
+        raise ValueError(
+            f"{what} {str(folder)!r} cannot be written ({reason}); give a writable folder"
+        ) from None
     return folder
 
 

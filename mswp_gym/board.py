@@ -40,7 +40,8 @@ class Board:
         counts: ``(rows, cols)`` int8, each cell's number of neighbouring mines (``0..8``).
         count_bytes: ``counts`` as bytes in flat order (fast element reads for cell-by-cell walks).
         revealed: ``(rows, cols)`` bool, cells the player has opened (including exploded mines).
-        flagged: ``(rows, cols)`` bool, the player's flags (notes only: they never change the truth).
+        flagged: ``(rows, cols)`` bool, the player's flags (notes only: they never change the
+            truth).
         visible: ``(rows, cols)`` int8, the player's view in the codes of
             :mod:`mswp_gym.constants`. Kept up to date by every move; treat as read-only.
         outcome: where the game stands.
@@ -222,12 +223,13 @@ class Board:
         """
         state = parse_picture(picture)
         board = cls(state.mines, score_mode=score_mode)
-        for row, col in zip(*np.nonzero(state.revealed & ~state.mines)):
+        for row, col in zip(*np.nonzero(state.revealed & ~state.mines), strict=True):
             expected = state.digits[row, col]
             actual = board.counts[row, col]
             if expected >= 0 and expected != actual:
                 raise ValueError(
-                    f"picture shows {expected} at ({row}, {col}) but the mines around it make {actual}"
+                    f"picture shows {expected} at ({row}, {col}) "
+                    f"but the mines around it make {actual}"
                 )
         safe_cells = state.revealed & ~state.mines
         board.revealed |= safe_cells

@@ -85,9 +85,14 @@ def neighbour_counts(mask: np.ndarray) -> np.ndarray:
     padded = np.zeros((rows + 2, cols + 2), dtype=np.int8)
     padded[1:-1, 1:-1] = mask
     out = (
-        padded[:-2, :-2] + padded[:-2, 1:-1] + padded[:-2, 2:]
-        + padded[1:-1, :-2] + padded[1:-1, 2:]
-        + padded[2:, :-2] + padded[2:, 1:-1] + padded[2:, 2:]
+        padded[:-2, :-2]
+        + padded[:-2, 1:-1]
+        + padded[:-2, 2:]
+        + padded[1:-1, :-2]
+        + padded[1:-1, 2:]
+        + padded[2:, :-2]
+        + padded[2:, 1:-1]
+        + padded[2:, 2:]
     )
     return out
 

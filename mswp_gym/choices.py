@@ -15,7 +15,7 @@ _E = TypeVar("_E", bound=StrEnum)
 
 
 class FirstClick(StrEnum):
-    """Who places the mines, and what the first click is promised (see :mod:`mswp_gym.generators`)."""
+    """Who places the mines, and what the first click is promised (:mod:`mswp_gym.generators`)."""
 
     ANY = "any"
     """The layout is fixed at reset; the first click can hit a mine (CS50)."""
@@ -62,7 +62,8 @@ class BatchFlood(StrEnum):
 
 
 class Placement(StrEnum):
-    """How the vector env places mines: one batched draw, or the single env's generator per board."""
+    """How the vector env places mines: one batched draw, or the single env's generator per
+    board."""
 
     BATCHED = "batched"
     GENERATOR = "generator"

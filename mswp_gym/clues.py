@@ -33,12 +33,18 @@ class ClueModel:
     """``exact``, ``optimistic`` (shown <= true) or ``cautious`` (shown >= true)."""
 
     def __post_init__(self) -> None:
-        if isinstance(self.reveal_prob, bool) or not isinstance(self.reveal_prob, (int, float)) or not (
-            0.0 <= self.reveal_prob <= 1.0
+        if (
+            isinstance(self.reveal_prob, bool)
+            or not isinstance(self.reveal_prob, (int, float))
+            or not (0.0 <= self.reveal_prob <= 1.0)
         ):
-            raise ValueError(f"clue_reveal_prob must be a number in [0, 1], got {self.reveal_prob!r}")
+            raise ValueError(
+                f"clue_reveal_prob must be a number in [0, 1], got {self.reveal_prob!r}"
+            )
         if self.noise not in CLUE_NOISES:
-            raise ValueError(f"unknown clue_noise {self.noise!r}; choose one of {', '.join(CLUE_NOISES)}")
+            raise ValueError(
+                f"unknown clue_noise {self.noise!r}; choose one of {', '.join(CLUE_NOISES)}"
+            )
 
     @property
     def exact(self) -> bool:

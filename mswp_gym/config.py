@@ -32,8 +32,13 @@ from mswp_gym.rewards import RewardConfig
 from mswp_gym.spec import GameSpec
 
 __all__ = [
-    "AUTO_STEPS_PER_CELL", "BEGINNER_DENSITY", "MAX_CELLS", "GameConfig", "check_bool",
-    "resolve_max_steps", "resolve_mine_count",
+    "AUTO_STEPS_PER_CELL",
+    "BEGINNER_DENSITY",
+    "MAX_CELLS",
+    "GameConfig",
+    "check_bool",
+    "resolve_max_steps",
+    "resolve_mine_count",
 ]
 
 BEGINNER_DENSITY = 10 / 81
@@ -77,7 +82,11 @@ def resolve_max_steps(max_steps: int | str | None, rows: int, cols: int) -> int 
         return AUTO_STEPS_PER_CELL * rows * cols
     if max_steps is None:
         return None
-    if isinstance(max_steps, (bool, np.bool_)) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1:
+    if (
+        isinstance(max_steps, (bool, np.bool_))
+        or not isinstance(max_steps, (int, np.integer))
+        or max_steps < 1
+    ):
         raise ValueError(f"max_steps must be an integer >= 1, 'auto' or None, got {max_steps!r}")
     return int(max_steps)
 
@@ -103,7 +112,8 @@ def resolve_mine_count(rows: int, cols: int, mines: int | None, density: float |
 class GameConfig:
     """A game and its env options, validated once.
 
-    Build it with the env's own keyword arguments: ``GameConfig(16, 30, 99, first_click="opening")``,
+    Build it with the env's own keyword arguments:
+    ``GameConfig(16, 30, 99, first_click="opening")``,
     ``GameConfig(preset="expert", obs_mode="channels")``, ``GameConfig(layout="*..\\n...")``.
     Plain strings are accepted for the choices and turned into their enums; a ``dict`` of rewards
     into a :class:`RewardConfig`; NumPy integers into ints. ``dataclasses.replace`` works (it
@@ -195,15 +205,8 @@ class GameConfig:
         fixed = getattr(generator, "mines_layout", None) if rule == FirstClick.FIXED else None
         stored_layout = None
         if fixed is not None:
-            layout_mines = int(fixed.sum())
-            if mines is not None and mines != layout_mines:
-                raise ValueError(f"mines={mines} but the layout holds {layout_mines}")
-            for name, given, actual in (("rows", rows, fixed.shape[0]), ("cols", cols, fixed.shape[1])):
-                if given is not None and given != actual:
-                    raise ValueError(f"{name}={given} but the layout has {actual} {name}")
-            if density is not None:
-                raise ValueError(f"density={density} beside a layout: the layout fixes the mines")
-            rows, cols, mines = int(fixed.shape[0]), int(fixed.shape[1]), layout_mines
+            _check_layout_agrees(fixed, rows, cols, mines, density)
+            rows, cols, mines = int(fixed.shape[0]), int(fixed.shape[1]), int(fixed.sum())
             stored_layout = fixed.copy()
             stored_layout.flags.writeable = False
         elif preset is not None:
@@ -213,11 +216,15 @@ class GameConfig:
             cols = board.cols if cols is None else cols
             if mines is None and density is None and own_size:
                 mines = board.mines
-        size = check_size(DEFAULT_SIZE if rows is None else rows, DEFAULT_SIZE if cols is None else cols)
+        size = check_size(
+            DEFAULT_SIZE if rows is None else rows, DEFAULT_SIZE if cols is None else cols
+        )
         count = resolve_mine_count(*size, mines, density)
         check_mines(rule, *size, count)
         if not _is_number(clue_reveal_prob) or not 0.0 <= clue_reveal_prob <= 1.0:
-            raise ValueError(f"clue_reveal_prob must be a number in [0, 1], got {clue_reveal_prob!r}")
+            raise ValueError(
+                f"clue_reveal_prob must be a number in [0, 1], got {clue_reveal_prob!r}"
+            )
         resolve_max_steps(max_steps, *size)
         set_(self, "rows", size[0])
         set_(self, "cols", size[1])
@@ -258,17 +265,27 @@ class GameConfig:
     def spec(self) -> GameSpec:
         """What an agent is told: size, mines and rules, never the layout."""
         return GameSpec(
-            self.rows, self.cols, self.mines, self.first_click, self.score_mode,
-            self.clue_reveal_prob, str(self.clue_noise),
+            self.rows,
+            self.cols,
+            self.mines,
+            self.first_click,
+            self.score_mode,
+            self.clue_reveal_prob,
+            str(self.clue_noise),
         )
 
     @classmethod
     def from_spec(cls, spec: GameSpec, **options: Any) -> GameConfig:
         """The config of ``spec``'s game, with env ``options`` (``obs_mode``, ``rewards``, ...)."""
         return cls(
-            spec.rows, spec.cols, spec.mines, first_click=spec.first_click,
-            score_mode=spec.score_mode, clue_reveal_prob=spec.clue_reveal_prob,
-            clue_noise=spec.clue_noise, **options,
+            spec.rows,
+            spec.cols,
+            spec.mines,
+            first_click=spec.first_click,
+            score_mode=spec.score_mode,
+            clue_reveal_prob=spec.clue_reveal_prob,
+            clue_noise=spec.clue_noise,
+            **options,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -288,9 +305,37 @@ class GameConfig:
 
     def __hash__(self) -> int:
         layout = None if self.layout is None else self.layout.tobytes()
-        return hash((self.rows, self.cols, self.mines, self.first_click, self.score_mode,
-                     self.clue_reveal_prob, self.clue_noise, self.obs_mode, self.flag_actions,
-                     self.rewards, self.max_steps, layout))
+        return hash(
+            (
+                self.rows,
+                self.cols,
+                self.mines,
+                self.first_click,
+                self.score_mode,
+                self.clue_reveal_prob,
+                self.clue_noise,
+                self.obs_mode,
+                self.flag_actions,
+                self.rewards,
+                self.max_steps,
+                layout,
+            )
+        )
+
+
+def _check_layout_agrees(
+    fixed: np.ndarray, rows: int | None, cols: int | None, mines: int | None, density: float | None
+) -> None:
+    """Raise a ValueError naming any of ``mines``, ``rows``, ``cols`` that differs from the fixed
+    layout, or a ``density`` given beside it."""
+    layout_mines = int(fixed.sum())
+    if mines is not None and mines != layout_mines:
+        raise ValueError(f"mines={mines} but the layout holds {layout_mines}")
+    for name, given, actual in (("rows", rows, fixed.shape[0]), ("cols", cols, fixed.shape[1])):
+        if given is not None and given != actual:
+            raise ValueError(f"{name}={given} but the layout has {actual} {name}")
+    if density is not None:
+        raise ValueError(f"density={density} beside a layout: the layout fixes the mines")
 
 
 def _rule(
@@ -299,7 +344,9 @@ def _rule(
     if generator is not None:
         name = getattr(generator, "name", None)
         if not isinstance(name, str) or name not in tuple(FirstClick):
-            raise ValueError(f"a generator needs a name among {', '.join(FirstClick)}, got {name!r}")
+            raise ValueError(
+                f"a generator needs a name among {', '.join(FirstClick)}, got {name!r}"
+            )
         if given is not None and given != name:
             raise ValueError(f"first_click={given!r} but the generator's rule is {name!r}")
         return FirstClick(name)

@@ -12,7 +12,7 @@ from typing import Final
 
 import numpy as np
 
-from mswp_gym.choices import FirstClick  # noqa: F401 - re-exported from its old home
+from mswp_gym.choices import FirstClick as FirstClick  # re-exported from its old home
 
 HIDDEN: Final[int] = -1
 """A cell the player has not revealed and has not flagged."""
@@ -58,7 +58,8 @@ CLEARED: Final = Outcome.CLEARED
 
 def is_unknown(board: np.ndarray) -> np.ndarray:
     """Cells the player has not opened: ``HIDDEN`` or ``FLAGGED`` (a flag is only a note)."""
-    return (board == HIDDEN) | (board == FLAGGED)
+    unknown: np.ndarray = (board == HIDDEN) | (board == FLAGGED)
+    return unknown
 
 
 def is_clue(board: np.ndarray) -> np.ndarray:
@@ -68,10 +69,11 @@ def is_clue(board: np.ndarray) -> np.ndarray:
 
 def is_revealed_safe(board: np.ndarray) -> np.ndarray:
     """Opened safe cells: a clue, or ``NO_CLUE`` where the clue is withheld."""
-    return (board >= 0) | (board == NO_CLUE)
+    opened: np.ndarray = (board >= 0) | (board == NO_CLUE)
+    return opened
 
 
 def is_revealed(board: np.ndarray) -> np.ndarray:
     """Opened cells: a clue, ``NO_CLUE``, or (score mode) an ``EXPLODED`` mine."""
-    return (board >= 0) | (board == NO_CLUE) | (board == EXPLODED)
-
+    opened: np.ndarray = (board >= 0) | (board == NO_CLUE) | (board == EXPLODED)
+    return opened

@@ -29,7 +29,7 @@ def check_obs_mode(obs_mode: str) -> None:
         raise ValueError(f"unknown obs_mode {obs_mode!r}; choose one of {', '.join(OBS_MODES)}")
 
 
-def observation_space(obs_mode: str, rows: int, cols: int, n_actions: int) -> spaces.Space:
+def observation_space(obs_mode: str, rows: int, cols: int, n_actions: int) -> spaces.Space[Any]:
     """The Gymnasium space of ``obs_mode`` observations on a ``rows x cols`` board."""
     check_obs_mode(obs_mode)
     board = spaces.Box(MIN_CODE, MAX_CODE, shape=(rows, cols), dtype=np.int8)
@@ -49,9 +49,8 @@ def observation_space(obs_mode: str, rows: int, cols: int, n_actions: int) -> sp
 def to_channels(visible: np.ndarray) -> np.ndarray:
     """One-hot planes ``(C, rows, cols)`` float32 of a visible board (or ``(B, C, rows, cols)``
     of a batch ``(B, rows, cols)``)."""
-    if visible.ndim == 3:
-        return (visible[:, None] == _CODES_3D).astype(np.float32)
-    return (visible[None] == _CODES_3D).astype(np.float32)
+    planes: np.ndarray = (visible[:, None] if visible.ndim == 3 else visible[None]) == _CODES_3D
+    return planes.astype(np.float32)
 
 
 def revealed_plane(visible: np.ndarray) -> np.ndarray:
@@ -65,7 +64,11 @@ def encode(obs_mode: str, visible: np.ndarray, mask: np.ndarray) -> Any:
         return visible.copy()
     if obs_mode == "channels":
         return to_channels(visible)
-    return {"board": visible.copy(), "revealed": revealed_plane(visible), "action_mask": mask.copy()}
+    return {
+        "board": visible.copy(),
+        "revealed": revealed_plane(visible),
+        "action_mask": mask.copy(),
+    }
 
 
 def board_from_observation(observation: Any) -> np.ndarray:
@@ -76,13 +79,16 @@ def board_from_observation(observation: Any) -> np.ndarray:
     """
     if isinstance(observation, dict):
         if "board" not in observation:
-            raise ValueError(f"a dict observation needs a 'board' key, got keys {sorted(observation)}")
+            raise ValueError(
+                f"a dict observation needs a 'board' key, got keys {sorted(observation)}"
+            )
         return np.asarray(observation["board"], dtype=np.int8)
     array = np.asarray(observation)
     if array.ndim == 2:
         return array.astype(np.int8, copy=False)
     if array.ndim == 3 and array.shape[0] == N_CHANNELS:
-        return CHANNEL_CODES[np.argmax(array, axis=0)]
+        codes: np.ndarray = CHANNEL_CODES[np.argmax(array, axis=0)]
+        return codes
     raise ValueError(
         f"cannot read a board from an observation of shape {array.shape}; expected (rows, cols), "
         f"({N_CHANNELS}, rows, cols) or a dict with 'board'"

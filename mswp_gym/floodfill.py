@@ -74,7 +74,13 @@ def flood_region(
         count_bytes = counts.tobytes()
     if method is None:
         cells = rows * cols
-        method = "rings" if cells <= TINY_BOARD_CELLS else "walk" if cells <= SMALL_BOARD_CELLS else "layers"
+        method = (
+            "rings"
+            if cells <= TINY_BOARD_CELLS
+            else "walk"
+            if cells <= SMALL_BOARD_CELLS
+            else "layers"
+        )
     if method == "rings":
         return _rings(count_bytes, revealed, start)
     if method == "walk":
@@ -169,4 +175,5 @@ def _layers(counts: np.ndarray, revealed: np.ndarray, row: int, col: int) -> np.
         layers.append(around)
         frontier = around[zero[around]]
     padded = np.concatenate(layers)
-    return (padded // width - 1) * cols + (padded % width - 1)
+    opened: np.ndarray = (padded // width - 1) * cols + (padded % width - 1)
+    return opened

@@ -219,8 +219,13 @@ def layout_values(array: np.ndarray) -> np.ndarray:
         bad = ~np.isin(array, (0, 1))  # NaN is neither
     else:
         bad = np.array(
-            [not (isinstance(v, (bool, np.bool_)) or (isinstance(v, (int, np.integer)) and v in (0, 1)))
-             for v in array.reshape(-1)],
+            [
+                not (
+                    isinstance(v, (bool, np.bool_))
+                    or (isinstance(v, (int, np.integer)) and v in (0, 1))
+                )
+                for v in array.reshape(-1)
+            ],
             dtype=bool,
         ).reshape(array.shape)
     if bad.any():
@@ -248,10 +253,14 @@ def fixed_from(layout: np.ndarray | str) -> FixedLayout:
     else:
         array = np.asarray(layout)
         if array.ndim != 2 or array.size == 0:
-            raise ValueError(f"a fixed layout must be a non-empty 2-D array, got shape {array.shape}")
+            raise ValueError(
+                f"a fixed layout must be a non-empty 2-D array, got shape {array.shape}"
+            )
         array = layout_values(array)
     if array.all():
-        raise ValueError(f"a fixed layout needs a safe cell; this {array.shape} layout is all mines")
+        raise ValueError(
+            f"a fixed layout needs a safe cell; this {array.shape} layout is all mines"
+        )
     return FixedLayout(mines_layout=array)
 
 
@@ -267,7 +276,9 @@ def make_generator(name: str, layout: np.ndarray | str | None = None) -> Generat
             raise ValueError("first_click='fixed' needs a layout (array or text picture)")
         return fixed_from(layout)
     if layout is not None:
-        raise ValueError(f"a layout was given but first_click={rule.value!r}; use first_click='fixed'")
+        raise ValueError(
+            f"a layout was given but first_click={rule.value!r}; use first_click='fixed'"
+        )
     if rule == FirstClick.ANY:
         return AnyFirstClick()
     if rule == FirstClick.SAFE:

@@ -112,8 +112,20 @@ def start_reaper(pid: int | None = None) -> subprocess.Popen[bytes] | None:
         return None
     pid = os.getpid() if pid is None else pid
     code = f"from mswp_gym.lifetime import reap_after; reap_after({pid})"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [
-        str(Path(__file__).resolve().parent.parent), os.environ.get("PYTHONPATH", "")]))}
-    return subprocess.Popen([sys.executable, "-c", code], env=env, start_new_session=True,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(
+            filter(
+                None,
+                [str(Path(__file__).resolve().parent.parent), os.environ.get("PYTHONPATH", "")],
+            )
+        ),
+    }
+    return subprocess.Popen(
+        [sys.executable, "-c", code],
+        env=env,
+        start_new_session=True,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )

@@ -29,7 +29,7 @@ def action_mask(visible: np.ndarray, flag_actions: bool = False) -> np.ndarray:
         ``action_space.sample(mask=...)`` takes it as is; ``.astype(bool)`` for sb3-contrib.
     """
     flat = visible.ravel()
-    reveal = (flat == HIDDEN).view(np.int8)
+    reveal: np.ndarray = (flat == HIDDEN).view(np.int8)
     if not flag_actions:
         return reveal
     flag = reveal | (flat == FLAGGED).view(np.int8)
@@ -46,14 +46,16 @@ def batch_action_mask(visible: np.ndarray, flag_actions: bool = False) -> np.nda
     Returns:
         ``(B, rows*cols)`` int8 (``(B, 2*rows*cols)`` with flag actions), 1 = legal.
     """
-    reveal = (visible == HIDDEN).view(np.int8)
+    reveal: np.ndarray = (visible == HIDDEN).view(np.int8)
     if not flag_actions:
         return reveal
     flag = reveal | (visible == FLAGGED).view(np.int8)
     return np.concatenate((reveal, flag), axis=1)
 
 
-def update_action_mask(mask: np.ndarray, visible: np.ndarray, index: int, flag_actions: bool = False) -> None:
+def update_action_mask(
+    mask: np.ndarray, visible: np.ndarray, index: int, flag_actions: bool = False
+) -> None:
     """Bring ``mask`` (an :func:`action_mask` result) up to date after cell ``index`` changed.
 
     The same rule as :func:`action_mask`, applied to one cell, so that a move that changes one cell
@@ -69,10 +71,12 @@ def update_action_mask(mask: np.ndarray, visible: np.ndarray, index: int, flag_a
     code = visible.item(index)
     mask[index] = code == HIDDEN
     if flag_actions:
-        mask[visible.size + index] = code == HIDDEN or code == FLAGGED
+        mask[visible.size + index] = code in (HIDDEN, FLAGGED)
 
 
-def clear_action_mask(mask: np.ndarray, opened: np.ndarray, cells: int, flag_actions: bool = False) -> None:
+def clear_action_mask(
+    mask: np.ndarray, opened: np.ndarray, cells: int, flag_actions: bool = False
+) -> None:
     """Bring ``mask`` up to date after the cells ``opened`` were revealed with clues.
 
     A cell that shows a clue takes no action, so its reveal (and flag) entries become 0: the rule

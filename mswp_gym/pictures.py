@@ -27,7 +27,11 @@ import numpy as np
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, MINE, NO_CLUE
 
 _VIEW_SYMBOLS: dict[str, int] = {
-    "#": HIDDEN, "F": FLAGGED, "X": EXPLODED, "?": NO_CLUE, "*": MINE,
+    "#": HIDDEN,
+    "F": FLAGGED,
+    "X": EXPLODED,
+    "?": NO_CLUE,
+    "*": MINE,
     **{str(d): d for d in range(9)},
 }
 _VIEW_CHARS: dict[int, str] = {code: ch for ch, code in _VIEW_SYMBOLS.items()}
@@ -58,7 +62,8 @@ def _grid(picture: str, allowed: set[str] | dict[str, int]) -> list[str]:
         for ch in line:
             if ch not in allowed:
                 raise ValueError(
-                    f"unknown symbol {ch!r} in picture row {number}; allowed: {''.join(sorted(allowed))}"
+                    f"unknown symbol {ch!r} in picture row {number}; "
+                    f"allowed: {''.join(sorted(allowed))}"
                 )
     return lines
 

@@ -35,7 +35,11 @@ class RewardConfig:
     def __post_init__(self) -> None:
         for field in fields(self):
             value = getattr(self, field.name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not math.isfinite(value)
+            ):
                 raise ValueError(f"reward {field.name} must be a finite number, got {value!r}")
             object.__setattr__(self, field.name, float(value))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mswp_gym.constants import FirstClick
+from mswp_gym.choices import FirstClick
 
 FIRST_CLICK_RULES: tuple[str, ...] = (FirstClick.ANY, FirstClick.SAFE, FirstClick.OPENING, "fixed")
 

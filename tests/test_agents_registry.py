@@ -42,7 +42,7 @@ def test_make__passes_guess_policy_to_logic(guess: str) -> None:
 
 
 def test_make__unknown_name_lists_known_names() -> None:
-    with pytest.raises(ValueError, match="unknown agent 'nope'.*logic.*random"):
+    with pytest.raises(ValueError, match=r"unknown agent 'nope'.*logic.*random"):
         agents.make("nope")
 
 
@@ -87,7 +87,7 @@ def test_register__path_agent_gets_path_or_none(scratch_registry: None) -> None:
 
 def test_make__missing_optional_module_gives_clear_import_error(scratch_registry: None) -> None:
     agents.register("ghost", "agents.no_such_module:Ghost")
-    with pytest.raises(ImportError, match="'ghost' needs module 'agents.no_such_module'"):
+    with pytest.raises(ImportError, match=r"'ghost' needs module 'agents\.no_such_module'"):
         agents.make("ghost")
 
 

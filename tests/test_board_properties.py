@@ -40,7 +40,7 @@ def brute_reveal(layout: np.ndarray, start: tuple[int, int]) -> set[tuple[int, i
     changed = True
     while changed:
         changed = False
-        for cell in list(opened):  # noqa: PERF101 - a copy: the set grows inside the loop
+        for cell in list(opened):  # a copy: the set grows inside the loop
             if counts[cell] == 0:
                 for n in neighbours(cell, rows, cols):
                     if n not in opened:
@@ -57,8 +57,10 @@ def test_counts__match_brute_force(layout: np.ndarray) -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(layouts(), st.data(), st.sampled_from(["rings", "walk", "layers"]))
-def test_flood_fill__matches_brute_force(layout: np.ndarray, data: st.DataObject, method: str) -> None:
-    safe = list(zip(*np.nonzero(~layout)))
+def test_flood_fill__matches_brute_force(
+    layout: np.ndarray, data: st.DataObject, method: str
+) -> None:
+    safe = list(zip(*np.nonzero(~layout), strict=True))
     start = data.draw(st.sampled_from(safe))
     board = Board(layout)
     row, col = int(start[0]), int(start[1])
@@ -68,7 +70,7 @@ def test_flood_fill__matches_brute_force(layout: np.ndarray, data: st.DataObject
     assert len(opened) == len(expected)
     assert not board.revealed.any()  # pure: the board is untouched
     assert board.reveal(row, col) == len(expected)
-    assert set(zip(*np.nonzero(board.revealed))) == expected
+    assert set(zip(*np.nonzero(board.revealed), strict=True)) == expected
     assert not (board.revealed & layout).any()
     assert np.array_equal(board.visible[board.revealed], board.counts[board.revealed])
 
@@ -108,8 +110,10 @@ def test_board_reveal__agrees_with_every_flood_method_on_random_games(
 
 @settings(max_examples=60, deadline=None)
 @given(layouts(), st.data())
-def test_flood_fill__second_click_only_opens_new_cells(layout: np.ndarray, data: st.DataObject) -> None:
-    safe = list(zip(*np.nonzero(~layout)))
+def test_flood_fill__second_click_only_opens_new_cells(
+    layout: np.ndarray, data: st.DataObject
+) -> None:
+    safe = list(zip(*np.nonzero(~layout), strict=True))
     first, second = data.draw(st.sampled_from(safe)), data.draw(st.sampled_from(safe))
     board = Board(layout)
     board.reveal(int(first[0]), int(first[1]))

@@ -85,9 +85,9 @@ def test_sb3_agent__clear_errors(models: dict[str, Path], tmp_path: Path) -> Non
         agents.make(f"sb3:{models['cartpole']}")
     junk = tmp_path / "junk.zip"
     junk.write_bytes(b"not a zip")
-    with pytest.raises(ValueError, match="junk.zip"):
+    with pytest.raises(ValueError, match=r"junk\.zip"):
         agents.make(f"sb3:{junk}")
-    with pytest.raises(FileNotFoundError, match="nowhere.zip"):
+    with pytest.raises(FileNotFoundError, match=r"nowhere\.zip"):
         agents.make(f"sb3:{tmp_path / 'nowhere.zip'}")
     with pytest.raises(ValueError, match="needs a model"):
         agents.make("sb3")
@@ -102,7 +102,9 @@ def test_ppo_agent__a_board_policy_zip_still_gets_the_policy_agent() -> None:
 def test_agent_spec__label_prefix_names_the_agent() -> None:
     spec = parse_agent_spec("mine=ppo:/very/long/path/model.zip")
     assert (spec.label, spec.make_name, spec.text) == (
-        "mine", "ppo:/very/long/path/model.zip", "mine=ppo:/very/long/path/model.zip"
+        "mine",
+        "ppo:/very/long/path/model.zip",
+        "mine=ppo:/very/long/path/model.zip",
     )
     assert parse_agent_spec("g=logic:guess=global").kwargs == {"guess": "global"}
     assert parse_agent_spec("solver:depth=2").label == "solver:depth=2"  # no label: unchanged
@@ -116,8 +118,17 @@ def test_agent_spec__label_prefix_names_the_agent() -> None:
 def test_eval_cli__labelled_model_joins_the_table_under_its_short_name(
     models: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["--agents", f"mine=ppo:{models['maskable']},logic", "--games", "4", "--quiet",
-            "--workers", "1", "--seed", "0"]
+    argv = [
+        "--agents",
+        f"mine=ppo:{models['maskable']},logic",
+        "--games",
+        "4",
+        "--quiet",
+        "--workers",
+        "1",
+        "--seed",
+        "0",
+    ]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "mine" in out and str(models["maskable"]) not in out.replace(" ", "").split("command")[0]

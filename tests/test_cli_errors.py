@@ -138,8 +138,12 @@ def status_of(main: Callable[[list[str]], int], argv: list[str]) -> int:
         return int(exit_.code or 0)
 
 
-def check_refused(main: Callable[[list[str]], int], argv: list[str], workspace: Path,
-                  capsys: pytest.CaptureFixture[str]) -> None:
+def check_refused(
+    main: Callable[[list[str]], int],
+    argv: list[str],
+    workspace: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     argv = [a.replace("{ws}", str(workspace)) for a in argv]
     before = sorted(p.name for p in (workspace / "out").iterdir())
     assert status_of(main, argv) == 2
@@ -155,7 +159,9 @@ def test_train_cli__bad_value_is_one_line_exit_2(
     argv: list[str], workspace: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     pytest.importorskip("sb3_contrib")
-    out = ["--out", str(workspace / "out")] if "--out" not in argv and "--resume" not in argv else []
+    out = (
+        ["--out", str(workspace / "out")] if "--out" not in argv and "--resume" not in argv else []
+    )
     # the tiny board's flags would override a bad config file, and --resume refuses them
     tiny = TINY_TRAIN if "--config" not in argv and "--resume" not in argv else []
     check_refused(train_main, [*tiny, *out, *argv], workspace, capsys)
@@ -170,7 +176,9 @@ def test_eval_cli__bad_value_is_one_line_exit_2(
 
 @pytest.mark.parametrize("argv", PLAY_BAD, ids=" ".join)
 def test_play_cli__bad_value_is_one_line_exit_2(
-    argv: list[str], workspace: Path, capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    workspace: Path,
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     pytest.importorskip("pygame")
@@ -180,18 +188,49 @@ def test_play_cli__bad_value_is_one_line_exit_2(
 
 @pytest.mark.parametrize("module", ["train", "eval", "eval.play"])
 def test_cli__bad_seed_in_a_real_process_is_one_line_exit_2(module: str) -> None:
-    done = subprocess.run([sys.executable, "-m", module, "--seed", "-1", "--headless"
-                           if module == "eval.play" else "--quiet" if module == "eval" else
-                           "--torch-threads=1"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, check=False)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            module,
+            "--seed",
+            "-1",
+            "--headless"
+            if module == "eval.play"
+            else "--quiet"
+            if module == "eval"
+            else "--torch-threads=1",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
 
 
 def test_eval_cli__oversized_board_in_a_real_process_is_one_line_exit_2() -> None:
-    done = subprocess.run([sys.executable, "-m", "eval", "--rows", "100000", "--cols", "100000",
-                           "--mines", "5", "--quiet"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, check=False)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "eval",
+            "--rows",
+            "100000",
+            "--cols",
+            "100000",
+            "--mines",
+            "5",
+            "--quiet",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
         (
@@ -206,6 +245,24 @@ def test_eval_cli__density_zero_is_accepted_as_the_env_does(
 ) -> None:
     from eval.cli import main
 
-    assert main(["--agents", "local", "--rows", "4", "--cols", "4", "--density", "0",
-                 "--games", "2", "--workers", "1", "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "--agents",
+                "local",
+                "--rows",
+                "4",
+                "--cols",
+                "4",
+                "--density",
+                "0",
+                "--games",
+                "2",
+                "--workers",
+                "1",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     assert "4x4/0" in capsys.readouterr().out

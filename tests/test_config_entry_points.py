@@ -45,8 +45,11 @@ BAD: list[tuple[dict[str, Any], type[Exception], str]] = [
     ({"rows": 0}, ValueError, "rows must be an integer >= 1, got 0"),
     ({"cols": 2.5}, ValueError, "cols must be an integer >= 1, got 2.5"),
     ({"rows": True}, ValueError, "rows must be an integer >= 1, got True"),
-    ({"rows": 100_000, "cols": 100_000}, ValueError,
-     "a 100000x100000 board has 10,000,000,000 cells; the limit is 1,000,000 cells"),
+    (
+        {"rows": 100_000, "cols": 100_000},
+        ValueError,
+        "a 100000x100000 board has 10,000,000,000 cells; the limit is 1,000,000 cells",
+    ),
     ({"rows": 1001, "cols": 1000}, ValueError, "1001x1000 board has 1,001,000 cells"),
     ({"mines": 81}, ValueError, "mines=81 leaves no safe cell on a 9x9 board"),
     ({"mines": -3}, ValueError, "mines must be >= 0, got -3"),
@@ -70,11 +73,19 @@ BAD: list[tuple[dict[str, Any], type[Exception], str]] = [
     ({"rewards": {"win": 1, "lose": -1}}, ValueError, "unknown reward keys \\['lose'\\]"),
     ({"rewards": {"win": float("inf")}}, ValueError, "reward win must be a finite number, got inf"),
     ({"rewards": 3}, TypeError, "rewards must be a RewardConfig or a dict, got int"),
-    ({"clue_reveal_prob": 1.5}, ValueError, "clue_reveal_prob must be a number in \\[0, 1\\], got 1.5"),
+    (
+        {"clue_reveal_prob": 1.5},
+        ValueError,
+        "clue_reveal_prob must be a number in \\[0, 1\\], got 1.5",
+    ),
     ({"clue_reveal_prob": float("nan")}, ValueError, "clue_reveal_prob must be .* got nan"),
     ({"clue_reveal_prob": "half"}, ValueError, "clue_reveal_prob must be .* got 'half'"),
     ({"clue_noise": "loud"}, ValueError, "unknown clue_noise 'loud'; choose one of exact"),
-    ({"layout": np.array([[0.5, 0.0]])}, ValueError, "layout holds only 0/1 .* got 0.5 at \\(0, 0\\)"),
+    (
+        {"layout": np.array([[0.5, 0.0]])},
+        ValueError,
+        "layout holds only 0/1 .* got 0.5 at \\(0, 0\\)",
+    ),
     ({"layout": np.array([[0, 2]])}, ValueError, "layout holds only 0/1 .* got 2 at \\(0, 1\\)"),
     ({"layout": np.array([[0.0, np.nan]])}, ValueError, "layout holds only 0/1 .* got nan"),
     ({"layout": [[None, 0]]}, ValueError, "layout holds only 0/1 .* got None at \\(0, 0\\)"),
@@ -155,7 +166,7 @@ def test_game_config__is_frozen_and_hashable() -> None:
 
 @pytest.mark.parametrize("make", [MinesweeperEnv, lambda **kw: MinesweeperVectorEnv(2, **kw)])
 def test_envs__config_beside_game_arguments_is_refused(make: Callable[..., Any]) -> None:
-    with pytest.raises(ValueError, match="give config or game arguments, not both .* rows"):
+    with pytest.raises(ValueError, match=r"give config or game arguments, not both .* rows"):
         make(config=GameConfig(), rows=5)
     with pytest.raises(TypeError, match="config must be a GameConfig, got dict"):
         make(config={"rows": 5})
@@ -163,8 +174,15 @@ def test_envs__config_beside_game_arguments_is_refused(make: Callable[..., Any])
     assert (env.rows, env.cols, env.mines, env.obs_mode) == (5, 5, 3, "channels")
 
 
-@pytest.mark.parametrize("env_id", ["Minesweeper-v0", "Minesweeper-Beginner-v0",
-                                    "Minesweeper-Intermediate-v0", "Minesweeper-Expert-v0"])
+@pytest.mark.parametrize(
+    "env_id",
+    [
+        "Minesweeper-v0",
+        "Minesweeper-Beginner-v0",
+        "Minesweeper-Intermediate-v0",
+        "Minesweeper-Expert-v0",
+    ],
+)
 def test_registered_ids__every_argument_works_through_make(env_id: str) -> None:
     board = gym.make(env_id).unwrapped
     assert board.game_spec.first_click == "safe"
@@ -180,8 +198,11 @@ def test_registered_ids__every_argument_works_through_make(env_id: str) -> None:
 
 
 def test_registered_ids__keep_their_preset_boards() -> None:
-    for env_id, size in [("Minesweeper-v0", (9, 9, 10)), ("Minesweeper-Intermediate-v0", (16, 16, 40)),
-                         ("Minesweeper-Expert-v0", (16, 30, 99))]:
+    for env_id, size in [
+        ("Minesweeper-v0", (9, 9, 10)),
+        ("Minesweeper-Intermediate-v0", (16, 16, 40)),
+        ("Minesweeper-Expert-v0", (16, 30, 99)),
+    ]:
         env = gym.make(env_id).unwrapped
         assert (env.rows, env.cols, env.mines) == size
 
@@ -192,7 +213,9 @@ def test_generator__is_injected_not_assigned() -> None:
     generator = CoupledFirstClick("opening")
     env = MinesweeperEnv(config=GameConfig(first_click="opening", generator=generator))
     assert env.generator is generator
-    with pytest.raises(ValueError, match="first_click='safe' but the generator's rule is 'opening'"):
+    with pytest.raises(
+        ValueError, match="first_click='safe' but the generator's rule is 'opening'"
+    ):
         GameConfig(first_click="safe", generator=generator)
     with pytest.raises(ValueError, match="needs placement='generator'"):
         MinesweeperVectorEnv(2, generator=generator)

@@ -24,7 +24,12 @@ def _run_bash(block: Block, cwd: Path) -> None:
     }
     out = subprocess.run(
         ["bash", "-euo", "pipefail", "-c", block.code],
-        check=False, cwd=cwd, env=env, capture_output=True, text=True, timeout=300,
+        check=False,
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert out.returncode == 0, f"{block.where} failed:\n{out.stdout[-2000:]}\n{out.stderr[-4000:]}"
 
@@ -41,7 +46,7 @@ def test_docs__blocks_run_in_order(
         if not block.runs:
             continue
         if block.language == "python":
-            exec(compile(block.code, block.where, "exec"), namespace)  # noqa: S102 - the docs
+            exec(compile(block.code, block.where, "exec"), namespace)  # the docs are trusted code
         else:
             _run_bash(block, tmp_path)
 

@@ -33,7 +33,7 @@ def test_clues__noise_bounds_hold(noise: str) -> None:
         env = MinesweeperEnv(8, 8, 12, first_click="any", clue_noise=noise)
         obs, info = play_all_safe(env, seed)
         layout = info["layout"]
-        for r, c in zip(*np.nonzero(~layout)):
+        for r, c in zip(*np.nonzero(~layout), strict=True):
             around = neighbours((int(r), int(c)), 8, 8)
             true = sum(layout[n] for n in around)
             shown = obs[r, c]

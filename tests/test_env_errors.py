@@ -20,7 +20,11 @@ from mswp_gym.presets import preset
         ({"mines": "ten"}, TypeError, "mines must be an integer, got 'ten'"),
         ({"mines": 10, "density": 0.1}, ValueError, "not both"),
         ({"density": 1.5}, ValueError, "density must be a number in \\[0, 1\\), got 1.5"),
-        ({"first_click": "opening", "mines": 73}, ValueError, "holds at most 72 mines; got mines=73"),
+        (
+            {"first_click": "opening", "mines": 73},
+            ValueError,
+            "holds at most 72 mines; got mines=73",
+        ),
         ({"first_click": "center"}, ValueError, "unknown first_click rule 'center'"),
         ({"obs_mode": "pixels"}, ValueError, "unknown obs_mode 'pixels'"),
         ({"render_mode": "gif"}, ValueError, "unknown render_mode 'gif'"),

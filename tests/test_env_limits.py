@@ -58,7 +58,7 @@ def test_env__step_limit_forms() -> None:
 def test_vector_env__default_limit_truncates_a_no_op_policy() -> None:
     envs = gym.make_vec("Minesweeper-v0", num_envs=2, vectorization_mode="vector_entry_point")
     envs.reset(seed=0)
-    for step in range(1, 200):
+    for step in range(1, 200):  # noqa: B007 - the count is read after the loop
         _obs, _r, terminated, truncated, _info = envs.step(np.zeros(2, dtype=np.int64))
         if truncated.any():
             break

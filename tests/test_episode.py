@@ -11,8 +11,13 @@ from agents import EpisodeResult, LogicAgent, MoveRecord, play_episode
 from agents.base import Explanation
 from mswp_gym import MinesweeperEnv, Outcome
 
-AGENT_SPECS = [("random", {}), ("local", {}), ("logic", {}), ("logic", {"guess": "sentence-max"}),
-               ("logic", {"guess": "global"})]
+AGENT_SPECS = [
+    ("random", {}),
+    ("local", {}),
+    ("logic", {}),
+    ("logic", {"guess": "sentence-max"}),
+    ("logic", {"guess": "global"}),
+]
 
 
 def moves_of(result: EpisodeResult) -> list[tuple[int, int]]:
@@ -23,7 +28,9 @@ def moves_of(result: EpisodeResult) -> list[tuple[int, int]]:
 @pytest.mark.parametrize(("name", "kwargs"), AGENT_SPECS)
 def test_play_episode__same_game_in_every_obs_mode(obs_mode: str, name: str, kwargs: dict) -> None:
     reference = play_episode(MinesweeperEnv(9, 9, 10), agents.make(name, **kwargs), seed=4)
-    result = play_episode(MinesweeperEnv(9, 9, 10, obs_mode=obs_mode), agents.make(name, **kwargs), 4)
+    result = play_episode(
+        MinesweeperEnv(9, 9, 10, obs_mode=obs_mode), agents.make(name, **kwargs), 4
+    )
     assert result.moves == reference.moves
     assert result.outcome == reference.outcome
 
@@ -82,8 +89,9 @@ def test_play_episode__works_with_flag_actions_in_the_space() -> None:
 def test_play_episode__calls_on_move_with_record_and_explanation() -> None:
     calls: list[tuple[MoveRecord, Explanation, np.ndarray]] = []
 
-    def on_move(record: MoveRecord, agent: object, explanation: Explanation,
-                board: np.ndarray) -> None:
+    def on_move(
+        record: MoveRecord, agent: object, explanation: Explanation, board: np.ndarray
+    ) -> None:
         calls.append((record, explanation, board))
 
     result = play_episode(MinesweeperEnv(9, 9, 10), LogicAgent(), seed=5, on_move=on_move)

@@ -7,6 +7,7 @@ import pytest
 from eval.agent_specs import parse_agent_list
 from eval.backends import run_chunks
 from eval.config import EvalConfig
+from eval.games import GameRecord
 from eval.runner import make_chunks
 from eval.settings import build_settings
 
@@ -24,7 +25,10 @@ def test_run_ray__same_records_as_local() -> None:
         remote = run_chunks(chunks, "ray")
     finally:
         ray.shutdown()
-    key = lambda r: (r.agent, r.game)
+
+    def key(record: GameRecord) -> tuple[str, int]:
+        return (record.agent, record.game)
+
     assert [r.without_timing() for r in sorted(remote, key=key)] == [
         r.without_timing() for r in sorted(local, key=key)
     ]

@@ -20,8 +20,22 @@ from eval.evaluate import KILL_HOOK
 from eval.journal import read_games
 
 ROOT = Path(__file__).resolve().parent.parent
-ARGS = ["--agents", "random,local", "--rows", "6", "--cols", "6", "--mines", "5", "--games", "30",
-        "--workers", "1", "--quiet", "--no-plots"]
+ARGS = [
+    "--agents",
+    "random,local",
+    "--rows",
+    "6",
+    "--cols",
+    "6",
+    "--mines",
+    "5",
+    "--games",
+    "30",
+    "--workers",
+    "1",
+    "--quiet",
+    "--no-plots",
+]
 TIMINGS = ("ms_per_move", "ms_per_game")
 
 
@@ -34,9 +48,14 @@ def figures(folder: Path) -> dict[str, Any]:
 
 
 def eval_in_subprocess(args: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "eval", *args], cwd=ROOT, text=True,
-                            env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, "-m", "eval", *args],
+        cwd=ROOT,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
 
 
 def test_eval__killed_run_resumes_to_the_same_figures(
@@ -78,7 +97,9 @@ def test_eval__ctrl_c_keeps_the_games_played_and_says_so_in_one_line(
     assert figures(out) == figures(tmp_path / "whole")
 
 
-def test_eval__resume_refuses_other_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_eval__resume_refuses_other_flags(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main([*ARGS, "--out", str(tmp_path)]) == 0
     capsys.readouterr()
     assert main(["--resume", str(tmp_path), "--games", "5"]) == 2
@@ -95,8 +116,21 @@ def test_eval__no_plots_removes_the_plots_of_an_earlier_run(tmp_path: Path) -> N
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
 def test_eval__pool_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
-    parent = eval_in_subprocess(["--agents", "solver", "--preset", "expert", "--games", "40",
-                                 "--workers", "2", "--quiet", "--out", str(tmp_path)])
+    parent = eval_in_subprocess(
+        [
+            "--agents",
+            "solver",
+            "--preset",
+            "expert",
+            "--games",
+            "40",
+            "--workers",
+            "2",
+            "--quiet",
+            "--out",
+            str(tmp_path),
+        ]
+    )
     deadline = time.monotonic() + 60
     workers: set[int] = set()
     while time.monotonic() < deadline and len(workers) < 2:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -9,6 +11,7 @@ from eval import runner
 from eval.agent_specs import AgentSpec, parse_agent_list, parse_agent_spec
 from eval.backends import run_local, run_serial
 from eval.config import EvalConfig, game_seeds
+from eval.games import GameRecord
 from eval.knowledge import trace_knowledge
 from eval.settings import Setting, build_settings
 from eval.summary import summarise_run
@@ -67,8 +70,10 @@ def test_run__results_do_not_depend_on_chunking_or_workers() -> None:
     serial = run_serial(runner.make_chunks(config, chunk_size=8))
     chunked = run_serial(runner.make_chunks(config, chunk_size=3))
     parallel = run_local(runner.make_chunks(config, chunk_size=2), workers=2)
-    key = lambda r: (r.agent, r.game)
-    as_rows = lambda records: [r.without_timing() for r in sorted(records, key=key)]
+
+    def as_rows(records: list[GameRecord]) -> list[tuple[Any, ...]]:
+        return [r.without_timing() for r in sorted(records, key=lambda r: (r.agent, r.game))]
+
     assert as_rows(serial) == as_rows(chunked) == as_rows(parallel)
 
 
@@ -98,7 +103,7 @@ def test_run__coupled_boards_are_shared_across_agents() -> None:
 
 
 def test_run__pairing_board_shares_more_boards_than_env_rule() -> None:
-    """The solver opens in a corner, the logic agent at random: coupling makes their boards agree."""
+    """The solver opens in a corner, the logic agent at random: coupled, their boards agree."""
 
     def same(pairing: str) -> int:
         settings = build_settings(["beginner"], None, None, None, None, "safe", False, pairing)

@@ -17,14 +17,39 @@ EXAMPLES = ROOT / "examples"
 RECIPES = {
     "cleanrl_masked_ppo.py": (
         "torch",
-        ["--total-timesteps", "256", "--num-envs", "16", "--num-steps", "16", "--update-epochs", "1"],
+        [
+            "--total-timesteps",
+            "256",
+            "--num-envs",
+            "16",
+            "--num-steps",
+            "16",
+            "--update-epochs",
+            "1",
+        ],
     ),
-    "torchrl_masked_ppo.py": ("torchrl", ["--frames", "200", "--frames-per-batch", "100",
-                                          "--epochs", "1"]),
+    "torchrl_masked_ppo.py": (
+        "torchrl",
+        ["--frames", "200", "--frames-per-batch", "100", "--epochs", "1"],
+    ),
     "rl_zoo3_ppo_mask.py": (
         "rl_zoo3",
-        ["--env", "Minesweeper-v0", "-n", "512", "--num-threads", "1", "--eval-freq", "256",
-         "--eval-episodes", "2", "--hyperparams", "n_envs:2", "n_steps:64", "batch_size:64"],
+        [
+            "--env",
+            "Minesweeper-v0",
+            "-n",
+            "512",
+            "--num-threads",
+            "1",
+            "--eval-freq",
+            "256",
+            "--eval-episodes",
+            "2",
+            "--hyperparams",
+            "n_envs:2",
+            "n_steps:64",
+            "batch_size:64",
+        ],
     ),
     "tianshou_masked_dqn.py": ("tianshou", ["--steps", "512"]),
     "rllib_action_mask.py": ("ray.rllib.algorithms.ppo", ["--iterations", "1"]),
@@ -35,7 +60,9 @@ def _importable(module: str) -> bool:
     """Whether ``module`` imports (in a child process: a partly installed library may fail late)."""
     if importlib.util.find_spec(module.split(".")[0]) is None:
         return False
-    probe = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, check=False)
+    probe = subprocess.run(
+        [sys.executable, "-c", f"import {module}"], capture_output=True, check=False
+    )
     return probe.returncode == 0
 
 
@@ -45,7 +72,12 @@ def _run(name: str, args: list[str], tmp_path: Path) -> dict:
         args = [*args, "-f", str(tmp_path / "logs")]
     out = subprocess.run(
         [sys.executable, str(EXAMPLES / name), *args],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, check=False,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     assert out.returncode == 0, f"{name} failed:\n{out.stdout[-3000:]}\n{out.stderr[-5000:]}"
     return json.loads(out.stdout.strip().splitlines()[-1])

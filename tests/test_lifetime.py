@@ -26,9 +26,14 @@ time.sleep(120)
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
 def test_start_reaper__kills_what_a_killed_process_left_running() -> None:
-    parent = subprocess.Popen([sys.executable, "-c", PARENT], cwd=ROOT, text=True,
-                              env={**os.environ, "PYTHONPATH": str(ROOT)},
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    parent = subprocess.Popen(
+        [sys.executable, "-c", PARENT],
+        cwd=ROOT,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
     assert parent.stdout is not None
     child = int(parent.stdout.readline())
     assert alive(child)

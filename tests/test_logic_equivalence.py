@@ -32,7 +32,9 @@ def cs50_runner_game(ai_class: type, rows: int, cols: int, mines: int, seed: int
 
 
 @pytest.mark.parametrize(("rows", "cols", "mines"), [(8, 8, 8), (9, 9, 10), (6, 10, 15)])
-def test_indexed_engine__same_moves_and_conclusions_as_plain(rows: int, cols: int, mines: int) -> None:
+def test_indexed_engine__same_moves_and_conclusions_as_plain(
+    rows: int, cols: int, mines: int
+) -> None:
     for seed in range(40):
         plain = cs50_runner_game(MinesweeperAI, rows, cols, mines, seed)
         indexed = cs50_runner_game(IndexedMinesweeperAI, rows, cols, mines, seed)
@@ -59,7 +61,7 @@ def test_logic_agent__indexed_and_plain_engines_play_the_same_game(guess: str) -
 def test_engines__sound_and_equal_on_any_reveal_order(
     rows: int, cols: int, density: float, seed: int
 ) -> None:
-    """Reveal the safe cells in a random order: both engines agree and never contradict the truth."""
+    """Reveal the safe cells in random order: both engines agree and never contradict the truth."""
     rng = np.random.default_rng(seed)
     layout = rng.random((rows, cols)) < density
     counts = neighbour_counts(layout)

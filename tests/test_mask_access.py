@@ -15,7 +15,7 @@ MODES = [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLE
 
 
 def _play_vector(envs: gym.vector.VectorEnv, steps: int = 40) -> None:
-    """Step ``envs`` with masked random actions, checking the masks' shape and that no row is empty."""
+    """Step ``envs`` with masked random actions; check the masks' shape and that no row is empty."""
     rng = np.random.default_rng(0)
     envs.reset(seed=0)
     for _ in range(steps):
@@ -83,7 +83,9 @@ def test_action_masks__native_vector_env_every_autoreset_mode(mode: AutoresetMod
 
 
 def test_action_masks__async_vector_env() -> None:
-    envs = gym.vector.AsyncVectorEnv([lambda: gym.make("mswp_gym:Minesweeper-v0") for _ in range(2)])
+    envs = gym.vector.AsyncVectorEnv(
+        [lambda: gym.make("mswp_gym:Minesweeper-v0") for _ in range(2)]
+    )
     try:
         _play_vector(envs, steps=10)
     finally:

@@ -1,4 +1,5 @@
-"""Agents under the CS520 report's uncertain clues: bounded inference, noisy posterior, soundness."""
+"""Agents under the CS520 report's uncertain clues: bounded inference, noisy posterior,
+soundness."""
 
 from __future__ import annotations
 
@@ -110,7 +111,9 @@ def brute_force(board: np.ndarray, noise: str, total: int) -> np.ndarray:
             for c in range(cols):
                 if board[r, c] >= 0:
                     around = neighbours((r, c), rows, cols)
-                    w *= likelihood(noise, int(board[r, c]), int(sum(mine[n] for n in around)), len(around))
+                    w *= likelihood(
+                        noise, int(board[r, c]), int(sum(mine[n] for n in around)), len(around)
+                    )
         norm += w
         for i in chosen:
             sums[i] += w
@@ -149,7 +152,9 @@ def test_noisy_analysis__matches_brute_force_on_small_boards(noise: str) -> None
 
 # ---------------------------------------------------------------- soundness against the truth
 def play_and_check(name: str, noise: str, prob: float, seed: int, **kwargs: object) -> None:
-    env = MinesweeperEnv(7, 7, 8, first_click="any", clue_noise=noise, clue_reveal_prob=prob, score_mode=True)
+    env = MinesweeperEnv(
+        7, 7, 8, first_click="any", clue_noise=noise, clue_reveal_prob=prob, score_mode=True
+    )
     agent = agents.make(name, seed=seed, **kwargs)
     obs, info = env.reset(seed=seed)
     agent.reset(seed, env.game_spec)
@@ -162,15 +167,23 @@ def play_and_check(name: str, noise: str, prob: float, seed: int, **kwargs: obje
         done = terminated or truncated
     layout = info["layout"]
     for safe, mines in claims:
-        assert not any(layout[c] for c in safe), f"{name} called a mine safe ({noise}, p={prob}, seed={seed})"
-        assert all(layout[c] for c in mines), f"{name} called a safe cell a mine ({noise}, p={prob}, seed={seed})"
+        assert not any(layout[c] for c in safe), (
+            f"{name} called a mine safe ({noise}, p={prob}, seed={seed})"
+        )
+        assert all(layout[c] for c in mines), (
+            f"{name} called a safe cell a mine ({noise}, p={prob}, seed={seed})"
+        )
 
 
 @pytest.mark.parametrize("noise", NOISES)
 @pytest.mark.parametrize("prob", [1.0, 0.5])
-@pytest.mark.parametrize(("name", "kwargs"), [("local", {}), ("logic", {}), ("logic", {"guess": "global"}),
-                                              ("solver-noise", {})])
-def test_agents__never_deduce_wrongly_under_noise(name: str, kwargs: dict, noise: str, prob: float) -> None:
+@pytest.mark.parametrize(
+    ("name", "kwargs"),
+    [("local", {}), ("logic", {}), ("logic", {"guess": "global"}), ("solver-noise", {})],
+)
+def test_agents__never_deduce_wrongly_under_noise(
+    name: str, kwargs: dict, noise: str, prob: float
+) -> None:
     games = 4 if name == "solver-noise" else 12
     for seed in range(games):
         play_and_check(name, noise, prob, seed, **kwargs)
@@ -250,8 +263,16 @@ def test_bench_noise__plays_a_game_and_plots(tmp_path: object) -> None:
     setting = module.Setting("p", 5, 5, 3, "optimistic", 1.0)
     _s, _label, _seed, score, won, _sec = module.play((setting, "logic", 0))
     assert 0.0 <= score <= 1.0 and isinstance(won, bool)
-    row = {"sweep": "p", "rows": 5, "cols": 5, "mines": 3, "noise": "optimistic", "prob": 1.0,
-           "agent": "logic", "score": {"estimate": score, "low": score, "high": score}}
+    row = {
+        "sweep": "p",
+        "rows": 5,
+        "cols": 5,
+        "mines": 3,
+        "noise": "optimistic",
+        "prob": 1.0,
+        "agent": "logic",
+        "score": {"estimate": score, "low": score, "high": score},
+    }
     out = Path(str(tmp_path)) / "noise.png"
     module.plot([row], str(out))
     assert out.stat().st_size > 0

@@ -22,7 +22,9 @@ from mswp_gym.render.rgb import FLAG_RGB, HIDDEN_RGB, REVEALED_RGB
 pygame = import_pygame()
 
 
-def make_app(agent: str = "logic:global", preset: str = "beginner", seed: int = 3, **kwargs: object) -> PlayApp:
+def make_app(
+    agent: str = "logic:global", preset: str = "beginner", seed: int = 3, **kwargs: object
+) -> PlayApp:
     board = preset_setup(preset)
     specs = agent_specs(agent)
     session = GameSession(board, build_agent(specs[0]), seed)
@@ -61,7 +63,7 @@ def inside(app: PlayApp, cell: tuple[int, int]) -> tuple[int, int]:
 
 def blend(colour: tuple[int, int, int], under: tuple[int, int, int]) -> tuple[int, int, int]:
     a = HEAT_ALPHA / 255
-    return tuple(round(c * a + u * (1 - a)) for c, u in zip(colour, under))  # type: ignore[return-value]
+    return tuple(round(c * a + u * (1 - a)) for c, u in zip(colour, under, strict=True))  # type: ignore[return-value]
 
 
 def test_play_app__left_click_reveals_the_cell_in_the_window(app: PlayApp) -> None:
@@ -100,7 +102,9 @@ def test_play_app__heat_map_tints_hidden_cells_by_probability(app: PlayApp) -> N
     hidden = [(int(r), int(c)) for r, c in np.argwhere(app.session.visible == HIDDEN)]
     for cell in hidden[:5]:
         expected = blend(heat_colour(float(heat.probability[cell])), HIDDEN_RGB)
-        assert all(abs(a - b) <= 2 for a, b in zip(pixel(app, inside(app, cell)), expected))
+        assert all(
+            abs(a - b) <= 2 for a, b in zip(pixel(app, inside(app, cell)), expected, strict=True)
+        )
     press_button(app, "heat")  # the agent's own risk map: logic:global has one
     assert app.overlays.heat == "agent"
     plan = app.session.plan()
@@ -109,7 +113,9 @@ def test_play_app__heat_map_tints_hidden_cells_by_probability(app: PlayApp) -> N
     settled = plan.move.explanation.safe | plan.move.explanation.mines
     for cell in [cell for cell in hidden if cell not in settled][:5]:
         expected = blend(heat_colour(float(risk[cell])), HIDDEN_RGB)
-        assert all(abs(a - b) <= 2 for a, b in zip(pixel(app, inside(app, cell)), expected))
+        assert all(
+            abs(a - b) <= 2 for a, b in zip(pixel(app, inside(app, cell)), expected, strict=True)
+        )
     press_button(app, "heat")
     assert app.overlays.heat == "off"
     assert pixel(app, inside(app, hidden[0])) == HIDDEN_RGB
@@ -121,7 +127,9 @@ def test_play_app__hover_with_heat_map_shows_a_tooltip(app: PlayApp) -> None:
     row, col = (int(v) for v in np.argwhere(app.session.visible == HIDDEN)[0])
     pos = app.cell_centre((row, col))
     before = pygame.surfarray.array3d(app.screen).copy()
-    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
+    pygame.event.post(
+        pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
+    )
     app.frame()
     after = pygame.surfarray.array3d(app.screen)
     box = after[pos[0] + 14 : pos[0] + 60, pos[1] + 14 : pos[1] + 30]
@@ -152,7 +160,11 @@ def test_play_app__board_and_rule_buttons_change_the_game_and_window() -> None:
     window = make_app()
     try:
         press_button(window, "board:2")  # Expert
-        assert (window.session.spec.rows, window.session.spec.cols, window.session.spec.mines) == (16, 30, 99)
+        assert (window.session.spec.rows, window.session.spec.cols, window.session.spec.mines) == (
+            16,
+            30,
+            99,
+        )
         assert window.screen.get_size() == layout_for(16, 30).size
         press_button(window, "rule")
         assert window.session.spec.first_click == "opening"
@@ -180,15 +192,23 @@ def test_play_app__speed_buttons_and_autoplay_toggle(app: PlayApp) -> None:
     assert app.autoplay
 
 
-def test_play_app__headless_autoplay_plays_to_the_end_and_saves_a_screenshot(tmp_path: Path) -> None:
+def test_play_app__headless_autoplay_plays_to_the_end_and_saves_a_screenshot(
+    tmp_path: Path,
+) -> None:
     shot = tmp_path / "final.png"
-    window = make_app(agent="solver", autoplay=True, screenshot=shot, overlays=Overlays(heat="solver"))
+    window = make_app(
+        agent="solver", autoplay=True, screenshot=shot, overlays=Overlays(heat="solver")
+    )
     try:
         assert window.run() == 0
     finally:
         window.close()
     assert window.session.over and not window.autoplay
-    assert window.session.counts.ai == window.session.counts.certain + window.session.counts.guessed > 0
+    assert (
+        window.session.counts.ai
+        == window.session.counts.certain + window.session.counts.guessed
+        > 0
+    )
     image = pygame.image.load(str(shot))
     assert image.get_size() == layout_for(9, 9).size
 
@@ -253,8 +273,11 @@ def test_play_app__left_click_on_a_flagged_clue_chords(app: PlayApp) -> None:
     from mswp_gym.cells import neighbours
 
     clue = next(
-        (int(r), int(c)) for r, c in np.argwhere(visible >= 1)
-        if any(visible[n] == HIDDEN and not truth[n] for n in neighbours((int(r), int(c)), rows, cols))
+        (int(r), int(c))
+        for r, c in np.argwhere(visible >= 1)
+        if any(
+            visible[n] == HIDDEN and not truth[n] for n in neighbours((int(r), int(c)), rows, cols)
+        )
     )
     for cell in neighbours(clue, rows, cols):
         if truth[cell]:

@@ -51,8 +51,15 @@ def test_parse_options__presets_custom_boards_and_agents() -> None:
     options = parse_options(["--preset", "expert", "--first-click", "opening", "--seed", "5"])
     assert (options.board.rows, options.board.cols, options.board.mines) == (16, 30, 99)
     assert options.board.first_click == "opening" and options.seed == 5
-    custom = parse_options(["--rows", "12", "--mines", "20", "--agent", "logic", "--guess", "sentence-max"])
-    assert (custom.board.name, custom.board.rows, custom.board.cols, custom.board.mines) == ("custom", 12, 9, 20)
+    custom = parse_options(
+        ["--rows", "12", "--mines", "20", "--agent", "logic", "--guess", "sentence-max"]
+    )
+    assert (custom.board.name, custom.board.rows, custom.board.cols, custom.board.mines) == (
+        "custom",
+        12,
+        9,
+        20,
+    )
     assert custom.agent == "logic:sentence-max"
     assert parse_options([]).agent == "logic:global"
 
@@ -61,7 +68,16 @@ def test_play_main__headless_autoplay_writes_the_final_screenshot(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     shot = tmp_path / "out.png"
-    argv = ["--headless", "--agent", "solver", "--seed", "3", "--autoplay", "--screenshot", str(shot)]
+    argv = [
+        "--headless",
+        "--agent",
+        "solver",
+        "--seed",
+        "3",
+        "--autoplay",
+        "--screenshot",
+        str(shot),
+    ]
     assert play.main(argv) == 0
     out = capsys.readouterr().out
     assert shot.stat().st_size > 1000
@@ -71,9 +87,25 @@ def test_play_main__headless_autoplay_writes_the_final_screenshot(
 def test_play_module__runs_as_python_dash_m(tmp_path: Path) -> None:
     shot = tmp_path / "m.png"
     result = subprocess.run(
-        [sys.executable, "-m", "eval.play", "--headless", "--agent", "logic", "--seed", "1",
-         "--autoplay", "--moves", "3", "--screenshot", str(shot)],
-        capture_output=True, text=True, timeout=120, check=False,
+        [
+            sys.executable,
+            "-m",
+            "eval.play",
+            "--headless",
+            "--agent",
+            "logic",
+            "--seed",
+            "1",
+            "--autoplay",
+            "--moves",
+            "3",
+            "--screenshot",
+            str(shot),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     assert shot.exists() and "game 1 (seed 1):" in result.stdout

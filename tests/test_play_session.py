@@ -63,7 +63,12 @@ def test_session__human_reveal_and_flag_update_board_and_counts() -> None:
     assert session.visible[hidden] == FLAGGED and session.mines_left == 9
     assert session.reveal(hidden) is False  # a flagged cell is not revealed by a left click
     assert session.toggle_flag(hidden) is True and session.mines_left == 10
-    assert (session.counts.reveals, session.counts.human, session.counts.ai, session.counts.flags) == (1, 1, 0, 2)
+    assert (
+        session.counts.reveals,
+        session.counts.human,
+        session.counts.ai,
+        session.counts.flags,
+    ) == (1, 1, 0, 2)
 
 
 def test_session__chord_opens_the_neighbours_of_a_satisfied_clue() -> None:
@@ -72,7 +77,8 @@ def test_session__chord_opens_the_neighbours_of_a_satisfied_clue() -> None:
     truth = session.env._board.mines  # type: ignore[union-attr]  # test-only peek at the truth
     visible = session.visible
     clue = next(
-        (int(r), int(c)) for r, c in np.argwhere(visible >= 1)
+        (int(r), int(c))
+        for r, c in np.argwhere(visible >= 1)
         if any(visible[n] == HIDDEN and not truth[n] for n in neighbours((int(r), int(c)), 9, 9))
     )
     around = neighbours(clue, 9, 9)
@@ -185,7 +191,12 @@ def test_session__agent_catches_up_on_human_moves(name: str) -> None:
     session = GameSession(preset_setup("intermediate"), build_agent(parse_agent_spec(name)), seed=5)
     session.reveal((8, 8))
     truth = session.env._board.mines  # type: ignore[union-attr]  # test-only peek at the truth
-    human = [(r, c) for r in range(16) for c in range(16) if session.visible[r, c] == HIDDEN and not truth[r, c]]
+    human = [
+        (r, c)
+        for r in range(16)
+        for c in range(16)
+        if session.visible[r, c] == HIDDEN and not truth[r, c]
+    ]
     for cell in human[:3]:  # three more safe human clicks the agent has not seen
         session.reveal(cell)
     for _ in range(10):
@@ -217,12 +228,17 @@ def test_choices__agent_cycle_starts_with_the_chosen_agent_without_duplicates() 
 
 def test_choices__custom_board_joins_the_presets() -> None:
     custom = BoardSetup("custom", 20, 20, 60, "safe")
-    assert [s.name for s in board_setups(custom)] == ["beginner", "intermediate", "expert", "custom"]
+    assert [s.name for s in board_setups(custom)] == [
+        "beginner",
+        "intermediate",
+        "expert",
+        "custom",
+    ]
     assert [s.name for s in board_setups(BEGINNER)] == ["beginner", "intermediate", "expert"]
 
 
 def test_build_agent__missing_checkpoint_and_unknown_agent_are_clear_errors() -> None:
-    with pytest.raises(FileNotFoundError, match="no/such/run.zip"):
+    with pytest.raises(FileNotFoundError, match=r"no/such/run\.zip"):
         build_agent(parse_agent_spec("ppo:no/such/run.zip"))
     with pytest.raises(ValueError, match="nobody"):
         build_agent(parse_agent_spec("nobody"))

@@ -16,8 +16,12 @@ import agents
 from agents import MoveRecord, play_episode
 from mswp_gym import MinesweeperEnv
 
-SOUNDNESS_AGENTS = [("local", {}), ("logic", {}), ("logic", {"guess": "sentence-max"}),
-                    ("logic", {"guess": "global"})]
+SOUNDNESS_AGENTS = [
+    ("local", {}),
+    ("logic", {}),
+    ("logic", {"guess": "sentence-max"}),
+    ("logic", {"guess": "global"}),
+]
 BEGINNER_GAMES_PER_AGENT = 500
 
 
@@ -25,8 +29,9 @@ def unsound_claims(env: gym.Env, agent: Any, seed: int) -> list[str]:
     """Play one game and list every claim the agent made that the layout contradicts."""
     claims: list[tuple[MoveRecord, agents.Explanation]] = []
 
-    def keep(record: MoveRecord, _agent: Any, explanation: agents.Explanation,
-             _board: np.ndarray) -> None:
+    def keep(
+        record: MoveRecord, _agent: Any, explanation: agents.Explanation, _board: np.ndarray
+    ) -> None:
         claims.append((record, explanation))
 
     result = play_episode(env, agent, seed, on_move=keep)
@@ -65,8 +70,9 @@ def test_soundness__check_catches_a_lying_agent() -> None:
     class Liar(agents.RandomAgent):
         def explain(self) -> agents.Explanation:
             rows, cols = self.spec.rows, self.spec.cols  # type: ignore[union-attr]
-            return agents.Explanation.of(((r, c) for r in range(rows) for c in range(cols)),
-                                         certain=True)
+            return agents.Explanation.of(
+                ((r, c) for r in range(rows) for c in range(cols)), certain=True
+            )
 
     problems = unsound_claims(gym.make("Minesweeper-Beginner-v0"), Liar(), seed=0)
     assert problems

@@ -25,10 +25,27 @@ from train.rollout import RolloutConfig, collect_positions
 from train.settings import TrainSettings, read_toml, settings_from_args
 
 TINY = TrainSettings(
-    preset="beginner", rows=5, cols=5, mines=3, channels=4, blocks=1, workers=1,
-    games_per_iteration=12, gradient_steps_per_iteration=3, bc_batch_size=16, dagger_iterations=1,
-    total_timesteps=128, n_envs=2, n_steps=32, batch_size=32, n_epochs=1, eval_games=4,
-    eval_every_steps=64, eval_baselines=False, time_budget_minutes=0.0, labels="truth",
+    preset="beginner",
+    rows=5,
+    cols=5,
+    mines=3,
+    channels=4,
+    blocks=1,
+    workers=1,
+    games_per_iteration=12,
+    gradient_steps_per_iteration=3,
+    bc_batch_size=16,
+    dagger_iterations=1,
+    total_timesteps=128,
+    n_envs=2,
+    n_steps=32,
+    batch_size=32,
+    n_epochs=1,
+    eval_games=4,
+    eval_every_steps=64,
+    eval_baselines=False,
+    time_budget_minutes=0.0,
+    labels="truth",
 )
 
 
@@ -39,8 +56,12 @@ def tiny_run(tmp_path: Path, **changes: object) -> Path:
 
 def optimizer_tensors(model: object) -> list[th.Tensor]:
     state = model.policy.optimizer.state_dict()["state"]  # type: ignore[attr-defined]
-    return [value for key in sorted(state) for value in state[key].values()
-            if isinstance(value, th.Tensor)]
+    return [
+        value
+        for key in sorted(state)
+        for value in state[key].values()
+        if isinstance(value, th.Tensor)
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +107,9 @@ def test_checkpoint__save_load_round_trip_gives_same_actions(finished_run: Path)
     first, _ = model.predict(boards, deterministic=True, action_masks=masks)
     second, _ = again.predict(boards, deterministic=True, action_masks=masks)
     assert np.array_equal(first, second)
-    for a, b in zip(model.policy.state_dict().values(), again.policy.state_dict().values()):
+    for a, b in zip(
+        model.policy.state_dict().values(), again.policy.state_dict().values(), strict=True
+    ):
         assert th.equal(a, b)
 
 
@@ -126,11 +149,11 @@ def test_agent__wrong_board_size_is_a_clear_error(finished_run: Path) -> None:
 
 
 def test_agent__missing_or_corrupt_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(FileNotFoundError, match="nowhere.zip"):
+    with pytest.raises(FileNotFoundError, match=r"nowhere\.zip"):
         load_ppo_agent(str(tmp_path / "nowhere.zip"))
     corrupt = tmp_path / "corrupt.zip"
     corrupt.write_bytes(b"not a zip at all")
-    with pytest.raises(ValueError, match="corrupt.zip"):
+    with pytest.raises(ValueError, match=r"corrupt\.zip"):
         load_ppo_agent(str(corrupt))
     with pytest.raises(TypeError, match="colour"):
         load_ppo_agent(str(corrupt), colour="red")
@@ -174,7 +197,7 @@ def test_train__resume_after_interruption_keeps_steps_and_optimizer(
     assert resumed == run_dir
     steps_at_load, optimizer_at_load = loaded[0]  # type: ignore[misc]
     assert steps_at_load == 64
-    assert all(th.equal(a, b) for a, b in zip(optimizer_at_load, saved_optimizer))
+    assert all(th.equal(a, b) for a, b in zip(optimizer_at_load, saved_optimizer, strict=True))
     final = read_state(run_dir)
     assert final.num_timesteps == 256
     assert final.name == run_dir.name
@@ -195,8 +218,9 @@ def test_rollout__labels_every_visited_position_on_its_hidden_cells() -> None:
 
     net = CellNet(BoardTrunk(3, 4, 1), th.nn.Conv2d(4, 2, 1)).eval()
     spec = GameSpec(5, 5, 3)
-    positions, stats = collect_positions(net, spec, 6, np.random.default_rng(0),
-                                         RolloutConfig(labels="truth"))
+    positions, stats = collect_positions(
+        net, spec, 6, np.random.default_rng(0), RolloutConfig(labels="truth")
+    )
     assert len(positions) == stats["positions"] >= 6
     assert np.array_equal(positions.mine_masks, positions.boards == HIDDEN)
     assert ((positions.mine_targets >= 0) & (positions.mine_targets <= 1)).all()
@@ -208,29 +232,40 @@ def test_dataset__round_trip_and_bad_files(tmp_path: Path) -> None:
     from train.network import BoardTrunk, CellNet
 
     net = CellNet(BoardTrunk(3, 4, 1), th.nn.Conv2d(4, 2, 1)).eval()
-    positions, _ = collect_positions(net, GameSpec(5, 5, 3), 3, np.random.default_rng(0),
-                                     RolloutConfig(labels="truth"))
+    positions, _ = collect_positions(
+        net, GameSpec(5, 5, 3), 3, np.random.default_rng(0), RolloutConfig(labels="truth")
+    )
     path = tmp_path / "data.npz"
     save_positions(path, positions, {"rows": 5})
     again, meta = load_positions(path)
     assert meta["rows"] == 5 and again.boards.dtype == np.int8
     assert np.array_equal(again.mine_targets, positions.mine_targets)
-    with pytest.raises(FileNotFoundError, match="missing.npz"):
+    with pytest.raises(FileNotFoundError, match=r"missing\.npz"):
         load_positions(tmp_path / "missing.npz")
     (tmp_path / "bad.npz").write_bytes(b"junk")
-    with pytest.raises(ValueError, match="bad.npz"):
+    with pytest.raises(ValueError, match=r"bad\.npz"):
         load_positions(tmp_path / "bad.npz")
 
 
 def test_settings__flags_config_and_errors(tmp_path: Path) -> None:
-    settings = settings_from_args(["--preset", "intermediate", "--seed", "7", "--eval-baselines",
-                                   "false", "--total-timesteps", "1000"])
+    settings = settings_from_args(
+        [
+            "--preset",
+            "intermediate",
+            "--seed",
+            "7",
+            "--eval-baselines",
+            "false",
+            "--total-timesteps",
+            "1000",
+        ]
+    )
     assert settings.board == (16, 16, 40)
     assert (settings.seed, settings.eval_baselines, settings.total_timesteps) == (7, False, 1000)
     config = tmp_path / "c.toml"
-    config.write_text('channels = 8\nlearning_rate = 0.5\n')
+    config.write_text("channels = 8\nlearning_rate = 0.5\n")
     assert settings_from_args(["--config", str(config)]).channels == 8
-    config.write_text('chanels = 8\n')
+    config.write_text("chanels = 8\n")
     with pytest.raises(ValueError, match="chanels"):
         read_toml(config)
     with pytest.raises(ValueError, match="'huge'"):
@@ -261,8 +296,9 @@ def test_train__init_copies_the_network_to_any_board_and_rejects_another_shape(
     network = [key for key in source if not key.startswith("action_net.")]
     assert all(th.equal(copied[key], source[key]) for key in network)
     assert float(copied["action_net.log_beta"].exp()) == pytest.approx(50.0)  # the run's beta
-    other_board = tiny_run(tmp_path / "board", algo="ppo", total_timesteps=0, rows=6, mines=4,
-                           init=str(finished_run))
+    other_board = tiny_run(
+        tmp_path / "board", algo="ppo", total_timesteps=0, rows=6, mines=4, init=str(finished_run)
+    )
     moved = load_model(other_board).policy
     assert moved.board == (6, 5, 4)
     assert all(th.equal(moved.state_dict()[key], source[key]) for key in network)

@@ -24,9 +24,22 @@ from train.network import BoardTrunk, CellNet
 from train.settings import TrainSettings
 
 MIX = TrainSettings(
-    preset="beginner", rows=5, cols=5, mines=3, channels=4, blocks=1, workers=1, algo="imitation",
-    games_per_iteration=8, gradient_steps_per_iteration=4, bc_batch_size=8, dagger_iterations=1,
-    eval_games=4, eval_baselines=False, labels="truth", boards="5x5/3,4x7/5",
+    preset="beginner",
+    rows=5,
+    cols=5,
+    mines=3,
+    channels=4,
+    blocks=1,
+    workers=1,
+    algo="imitation",
+    games_per_iteration=8,
+    gradient_steps_per_iteration=4,
+    bc_batch_size=8,
+    dagger_iterations=1,
+    eval_games=4,
+    eval_baselines=False,
+    labels="truth",
+    boards="5x5/3,4x7/5",
 )
 
 
@@ -38,8 +51,14 @@ def generalist_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_parse_boards__reads_a_mix_and_names_bad_entries() -> None:
     specs = parse_boards("9x9/10, 16x30/99", "safe")
     assert [(s.rows, s.cols, s.mines) for s in specs] == [(9, 9, 10), (16, 30, 99)]
-    for text, needle in (("9x9", "'9x9'"), ("9x9/81", "1..80"), ("9x9/10,9x9/10", "twice"),
-                         ("3x3/1", None), ("0x5/1", "'0x5/1'"), ("200x200/10", "cells")):
+    for text, needle in (
+        ("9x9", "'9x9'"),
+        ("9x9/81", "1..80"),
+        ("9x9/10,9x9/10", "twice"),
+        ("3x3/1", None),
+        ("0x5/1", "'0x5/1'"),
+        ("200x200/10", "cells"),
+    ):
         if needle is None:
             with pytest.raises(ValueError, match="opening"):
                 parse_boards(text, "opening")
@@ -68,8 +87,13 @@ def test_board_window__keeps_the_newest_rounds_holding_the_limit() -> None:
 
 def _positions(count: int) -> PositionSet:
     shape = (count, 5, 5)
-    return PositionSet(np.full(shape, -1, np.int8), np.zeros(shape, np.float32),
-                       np.ones(shape, bool), np.zeros(shape, np.float32), np.ones(shape, bool))
+    return PositionSet(
+        np.full(shape, -1, np.int8),
+        np.zeros(shape, np.float32),
+        np.ones(shape, bool),
+        np.zeros(shape, np.float32),
+        np.ones(shape, bool),
+    )
 
 
 def test_network__mine_count_per_call_matches_the_stored_one_and_changes_the_output() -> None:
@@ -83,10 +107,10 @@ def test_network__mine_count_per_call_matches_the_stored_one_and_changes_the_out
 
 
 def test_generalist__run_collects_every_board_and_ships_an_any_board_network(
-        generalist_run: Path) -> None:
+    generalist_run: Path,
+) -> None:
     state = read_state(generalist_run)
-    assert sorted(state.positions_files) == ["positions-0001-4x7x5.npz",
-                                                "positions-0001-5x5x3.npz"]
+    assert sorted(state.positions_files) == ["positions-0001-4x7x5.npz", "positions-0001-5x5x3.npz"]
     agent = load_ppo_agent(str(generalist_run))
     assert agent.any_board
     for rows, cols, mines in ((6, 7, 5), (3, 12, 4), (5, 5, 3)):
@@ -96,8 +120,9 @@ def test_generalist__run_collects_every_board_and_ships_an_any_board_network(
 
 
 def test_generalist__resume_continues_with_both_boards(generalist_run: Path) -> None:
-    resumed = run_module.train(replace(MIX, resume=str(generalist_run),
-                                       dagger_iterations=2).check())
+    resumed = run_module.train(
+        replace(MIX, resume=str(generalist_run), dagger_iterations=2).check()
+    )
     state = read_state(resumed)
     assert state.iteration == 2
     assert len(state.positions_files) == 4
@@ -123,15 +148,16 @@ def test_shipped_names__load_or_say_what_is_shipped() -> None:
         if (SHIPPED_DIR / f"{name}.zip").is_file():
             assert agents.make(f"ppo:{name}").source.endswith(f"{name}.zip")
         else:
-            with pytest.raises(FileNotFoundError, match="shipped: .*beginner"):
+            with pytest.raises(FileNotFoundError, match=r"shipped: .*beginner"):
                 agents.make(f"ppo:{name}")
     with pytest.raises(ValueError, match="shipped names"):
         shipped_checkpoint("nonsense")
 
 
 def test_round_times__shares_and_rate() -> None:
-    times = RoundTimes(network=1.0, labels=2.0, collect=4.0, gradients=4.0, evaluation=2.0,
-                       position_gradients=800)
+    times = RoundTimes(
+        network=1.0, labels=2.0, collect=4.0, gradients=4.0, evaluation=2.0, position_gradients=800
+    )
     line = times.describe()
     assert times.engine == pytest.approx(1.0)
     assert "network (gradients) 4.0s 40%" in line and "labels 2.0s 20%" in line
@@ -157,8 +183,11 @@ def test_resolve_device__auto_falls_back_to_cpu_and_cuda_needs_a_gpu() -> None:
         replace(MIX, device="tpu").check()
 
 
-@pytest.mark.parametrize("config", sorted((Path(__file__).parents[1] / "train" / "configs")
-                                          .glob("*.toml")), ids=lambda path: path.stem)
+@pytest.mark.parametrize(
+    "config",
+    sorted((Path(__file__).parents[1] / "train" / "configs").glob("*.toml")),
+    ids=lambda path: path.stem,
+)
 def test_configs__every_recipe_is_valid(config: Path) -> None:
     from train.settings import settings_from_args
 

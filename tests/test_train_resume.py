@@ -23,10 +23,27 @@ from train.settings import TrainSettings, settings_from_args
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = TrainSettings(
-    preset="beginner", rows=5, cols=5, mines=3, channels=4, blocks=1, workers=1,
-    games_per_iteration=12, gradient_steps_per_iteration=3, bc_batch_size=16, dagger_iterations=2,
-    total_timesteps=192, n_envs=2, n_steps=32, batch_size=32, n_epochs=1, eval_games=4,
-    eval_every_steps=64, eval_baselines=False, time_budget_minutes=0.0, labels="truth",
+    preset="beginner",
+    rows=5,
+    cols=5,
+    mines=3,
+    channels=4,
+    blocks=1,
+    workers=1,
+    games_per_iteration=12,
+    gradient_steps_per_iteration=3,
+    bc_batch_size=16,
+    dagger_iterations=2,
+    total_timesteps=192,
+    n_envs=2,
+    n_steps=32,
+    batch_size=32,
+    n_epochs=1,
+    eval_games=4,
+    eval_every_steps=64,
+    eval_baselines=False,
+    time_budget_minutes=0.0,
+    labels="truth",
 )
 
 
@@ -41,12 +58,21 @@ def cli_args(settings: TrainSettings) -> list[str]:
     return args
 
 
-def train_in_subprocess(args: list[str], kill_after: int | None = None) -> subprocess.CompletedProcess[str]:
+def train_in_subprocess(
+    args: list[str], kill_after: int | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     if kill_after is not None:
         env[KILL_HOOK] = str(kill_after)
-    return subprocess.run([sys.executable, "-m", "train", *args], check=False, cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "train", *args],
+        check=False,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def weights(run_dir: Path) -> dict[str, th.Tensor]:
@@ -60,8 +86,9 @@ def test_train__killed_and_resumed_run_is_bit_identical_to_an_uninterrupted_one(
     settings = replace(TINY, algo=algo)
     whole = run_module.train(replace(settings, out=str(tmp_path / "whole")))
 
-    killed = train_in_subprocess(cli_args(replace(settings, out=str(tmp_path / "killed"))),
-                                 kill_after)
+    killed = train_in_subprocess(
+        cli_args(replace(settings, out=str(tmp_path / "killed"))), kill_after
+    )
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     (run_dir,) = (tmp_path / "killed").iterdir()
     resumed = train_in_subprocess(["--resume", str(run_dir)])
@@ -128,8 +155,13 @@ def test_settings__resume_keeps_the_saved_settings_and_refuses_other_changes(
     run_module.train(longer)
     assert "total_timesteps 64 -> 128" in capsys.readouterr().out
     assert read_state(run_dir).num_timesteps == 128
-    for flags in (["--seed", "3"], ["--init", str(run_dir)], ["--preset", "expert"],
-                  ["--channels", "8"], ["--learning-rate", "0.1"]):
+    for flags in (
+        ["--seed", "3"],
+        ["--init", str(run_dir)],
+        ["--preset", "expert"],
+        ["--channels", "8"],
+        ["--learning-rate", "0.1"],
+    ):
         with pytest.raises(ValueError, match=flags[0]):
             settings_from_args(["--resume", str(run_dir), *flags])
 
@@ -157,9 +189,14 @@ time.sleep(120)
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
 def test_train__collectors_and_subproc_envs_die_with_a_killed_parent() -> None:
-    parent = subprocess.Popen([sys.executable, "-c", COLLECTOR_SCRIPT], cwd=ROOT, text=True,
-                              env={**os.environ, "PYTHONPATH": str(ROOT)},
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    parent = subprocess.Popen(
+        [sys.executable, "-c", COLLECTOR_SCRIPT],
+        cwd=ROOT,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
     assert parent.stdout is not None and parent.stdout.readline().strip() == "ready"
     workers = children(parent.pid)
     assert len(workers) >= 4  # 2 collectors, 2 env workers (and their helpers)
@@ -178,8 +215,9 @@ def test_train__run_split_over_sittings_is_bit_identical_to_one_long_run(
     settings = replace(TINY, algo=algo, dagger_iterations=3)
     whole = run_module.train(replace(settings, out=str(tmp_path / "whole")).check())
     # A sitting of ~0 minutes stops at every first checkpoint it reaches.
-    split = run_module.train(replace(settings, out=str(tmp_path / "split"),
-                                     sitting_minutes=1e-9).check())
+    split = run_module.train(
+        replace(settings, out=str(tmp_path / "split"), sitting_minutes=1e-9).check()
+    )
     sittings = 1
     while read_state(split).phase != "done":
         sittings += 1

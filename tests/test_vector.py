@@ -77,7 +77,8 @@ def pick_actions(masks: np.ndarray, n_actions: int, rng: np.random.Generator) ->
 def test_vector_env__matches_sync_vector_env_of_single_envs_step_by_step(
     mode: AutoresetMode, config: dict[str, Any]
 ) -> None:
-    """Same seeds, same actions: the batch equals SyncVectorEnv over MinesweeperEnv, autoresets included."""
+    """Same seeds, same actions: the batch equals SyncVectorEnv over MinesweeperEnv, autoresets
+    included."""
     num_envs = 6
     single_config = {k: v for k, v in config.items() if k != "flood"}
     ours = gym.make_vec(
@@ -317,7 +318,7 @@ def test_vector_env__rejects_bad_actions() -> None:
         env.step(np.array([0, 1]))
     with pytest.raises(ValueError, match="action 9 of board 2"):
         env.step(np.array([0, 1, 9]))
-    with pytest.raises(ValueError, match="action 0.5 of board 0 is not an integer"):
+    with pytest.raises(ValueError, match=r"action 0\.5 of board 0 is not an integer"):
         env.step(np.array([0.5, 1, 2]))
     with pytest.raises(ValueError, match="action inf of board 1 is not an integer"):
         env.step(np.array([0, np.inf, 2]))
@@ -331,8 +332,9 @@ def test_vector_env__revealing_a_flag_first_does_not_spend_the_first_click(
     first_click: str, placement: str
 ) -> None:
     b = 512
-    env = MinesweeperVectorEnv(b, 9, 9, 30, first_click=first_click, flag_actions=True,
-                               placement=placement)
+    env = MinesweeperVectorEnv(
+        b, 9, 9, 30, first_click=first_click, flag_actions=True, placement=placement
+    )
     env.reset(seed=0)
     env.step(np.full(b, 81 + 40))
     _obs, _r, _t, _tr, info = env.step(np.full(b, 40))
@@ -347,7 +349,9 @@ def test_vector_env__step_before_reset_raises() -> None:
         env.step(np.zeros(2, dtype=np.int64))
 
 
-@pytest.mark.parametrize(("prob", "noise"), [(0.6, "exact"), (1.0, "optimistic"), (0.8, "cautious")])
+@pytest.mark.parametrize(
+    ("prob", "noise"), [(0.6, "exact"), (1.0, "optimistic"), (0.8, "cautious")]
+)
 def test_vector_env__clue_models_match_single_envs(prob: float, noise: str) -> None:
     # placement="generator": board i plays exactly what MinesweeperEnv plays after reset(seed=s+i).
     b, seed = 4, 11
@@ -377,8 +381,16 @@ def test_vector_env__clue_models_match_single_envs(prob: float, noise: str) -> N
 
 def test_vector_env__batched_clue_draws_are_reproducible_and_never_flood() -> None:
     def play(seed: int) -> np.ndarray:
-        env = MinesweeperVectorEnv(8, 9, 9, 10, first_click="opening", clue_reveal_prob=0.5,
-                                   clue_noise="optimistic", autoreset_mode=AutoresetMode.DISABLED)
+        env = MinesweeperVectorEnv(
+            8,
+            9,
+            9,
+            10,
+            first_click="opening",
+            clue_reveal_prob=0.5,
+            clue_noise="optimistic",
+            autoreset_mode=AutoresetMode.DISABLED,
+        )
         env.reset(seed=seed)
         _obs, _r, _t, _tr, info = env.step(np.full(8, 40))
         assert (info["cells_revealed"] == 1).all()  # an opening, but no flood fill

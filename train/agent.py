@@ -43,7 +43,10 @@ class PolicyAgent(SeededAgent):
     name = "ppo"
 
     def __init__(
-        self, policy: BoardPolicy, seed: int | None = None, deterministic: bool = True,
+        self,
+        policy: BoardPolicy,
+        seed: int | None = None,
+        deterministic: bool = True,
         source: str = "policy",
     ) -> None:
         super().__init__(seed)
@@ -67,13 +70,20 @@ class PolicyAgent(SeededAgent):
         Neither was trained on score mode or uncertain clues.
         """
         if spec.score_mode or not spec.exact_clues:
-            return (f"checkpoint {self.source} was trained on the classic game (exact clues, the "
-                    f"game ends at a mine); it cannot play score mode or uncertain clues")
+            return (
+                f"checkpoint {self.source} was trained on the classic game (exact clues, the "
+                f"game ends at a mine); it cannot play score mode or uncertain clues"
+            )
         if not self.any_board and (spec.rows, spec.cols, spec.mines) != (
-                self.rows, self.cols, self.mines):
-            return (f"checkpoint {self.source} was trained on {self.rows}x{self.cols} with "
-                    f"{self.mines} mines; it cannot play {spec.rows}x{spec.cols} with "
-                    f"{spec.mines} (the generalist, agents.make('ppo:generalist'), plays any board)")
+            self.rows,
+            self.cols,
+            self.mines,
+        ):
+            return (
+                f"checkpoint {self.source} was trained on {self.rows}x{self.cols} with "
+                f"{self.mines} mines; it cannot play {spec.rows}x{spec.cols} with "
+                f"{spec.mines} (the generalist, agents.make('ppo:generalist'), plays any board)"
+            )
         return None
 
     def reset(self, seed: int | None = None, spec: GameSpec | None = None) -> None:
@@ -150,8 +160,10 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
     """
     unknown = set(kwargs) - {"seed", "deterministic", "torch_threads"}
     if unknown:
-        raise TypeError(f"load_ppo_agent got unknown arguments {sorted(unknown)}; "
-                        f"accepted: seed, deterministic, torch_threads")
+        raise TypeError(
+            f"load_ppo_agent got unknown arguments {sorted(unknown)}; "
+            f"accepted: seed, deterministic, torch_threads"
+        )
     threads = kwargs.pop("torch_threads", 1)
     if threads is not None:
         th.set_num_threads(int(threads))

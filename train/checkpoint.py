@@ -29,8 +29,17 @@ from mswp_gym.atomic import atomic_path
 from train.policy import BoardPolicy
 from train.state import STATE_FILE, RunState, commit_state, read_state
 
-__all__ = ["STATE_FILE", "RunState", "commit_state", "load_model", "read_state",
-           "resolve_model_path", "restore_runtime", "save_model_atomic", "save_runtime"]
+__all__ = [
+    "STATE_FILE",
+    "RunState",
+    "commit_state",
+    "load_model",
+    "read_state",
+    "resolve_model_path",
+    "restore_runtime",
+    "save_model_atomic",
+    "save_runtime",
+]
 
 SHIPPED_DIR = Path(__file__).with_name("checkpoints")
 SHIPPED_NAMES: tuple[str, ...] = ("beginner", "intermediate", "expert", "generalist")
@@ -53,15 +62,17 @@ def shipped_checkpoint(name: str) -> Path:
         FileNotFoundError: the name is known but its checkpoint is not packaged yet.
     """
     if name not in SHIPPED_NAMES:
-        raise ValueError(f"no shipped checkpoint called {name!r}; shipped names: "
-                         f"{', '.join(SHIPPED_NAMES)}")
+        raise ValueError(
+            f"no shipped checkpoint called {name!r}; shipped names: {', '.join(SHIPPED_NAMES)}"
+        )
     path = SHIPPED_DIR / f"{name}.zip"
     if not path.is_file():
         available = [n for n in SHIPPED_NAMES if (SHIPPED_DIR / f"{n}.zip").is_file()]
         raise FileNotFoundError(
             f"the {name!r} checkpoint is not shipped in this version (shipped: "
             f"{', '.join(available) or 'none'}); train one as docs/train.md shows and load it "
-            f"with agents.make('ppo:PATH')")
+            f"with agents.make('ppo:PATH')"
+        )
     return path
 
 
@@ -86,8 +97,9 @@ def save_runtime(path: Path, model: MaskablePPO) -> bool:
     monitor = env if isinstance(env, VecMonitor) else None
     runtime = {
         "venv": inner,  # the VecMonitor wrapper itself does not pickle
-        "monitor": None if monitor is None else (
-            monitor.episode_returns, monitor.episode_lengths, monitor.episode_count),
+        "monitor": None
+        if monitor is None
+        else (monitor.episode_returns, monitor.episode_lengths, monitor.episode_count),
         "last_obs": model._last_obs,
         "last_episode_starts": model._last_episode_starts,
         "last_original_obs": model._last_original_obs,
@@ -157,7 +169,9 @@ def resolve_model_path(path: str | Path) -> Path:
     return path
 
 
-def load_model(path: str | Path, env: Any = None, device: str = "cpu", **kwargs: Any) -> MaskablePPO:
+def load_model(
+    path: str | Path, env: Any = None, device: str = "cpu", **kwargs: Any
+) -> MaskablePPO:
     """Load a MaskablePPO checkpoint whose policy is a :class:`BoardPolicy` onto ``device``.
 
     Raises:
@@ -171,14 +185,15 @@ def load_model(path: str | Path, env: Any = None, device: str = "cpu", **kwargs:
     except (zipfile.BadZipFile, OSError, EOFError) as exc:
         raise ValueError(f"{str(model_path)!r} is not a checkpoint (not a zip file)") from exc
     if "data" not in names or "policy.pth" not in names:
-        raise ValueError(f"{str(model_path)!r} is not a stable-baselines3 checkpoint "
-                         f"(has {sorted(names)})")
+        raise ValueError(
+            f"{str(model_path)!r} is not a stable-baselines3 checkpoint (has {sorted(names)})"
+        )
     try:
         model = MaskablePPO.load(model_path, env=env, device=device, **kwargs)
     except Exception as exc:  # SB3 raises many kinds on a damaged zip
         raise ValueError(f"could not load checkpoint {str(model_path)!r}: {exc}") from exc
     if not isinstance(model.policy, BoardPolicy):
-        raise ValueError(  # noqa: TRY004 - a bad file's content, not a bad argument type
+        raise ValueError(  # a bad file's content, not a bad argument type
             f"{str(model_path)!r} holds a {type(model.policy).__name__}, not a BoardPolicy"
         )
     return model

@@ -33,8 +33,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
         return INTERRUPTED
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted before the first checkpoint; nothing to resume",
-              file=sys.stderr)
+        print(
+            f"{PROG}: interrupted before the first checkpoint; nothing to resume", file=sys.stderr
+        )
         return INTERRUPTED
     print(run_dir)
     return 0

@@ -47,8 +47,11 @@ class PositionSet:
         """A set with no positions."""
         shape = (0, rows, cols)
         return cls(
-            np.zeros(shape, np.int8), np.zeros(shape, np.float32), np.zeros(shape, bool),
-            np.zeros(shape, np.float32), np.zeros(shape, bool),
+            np.zeros(shape, np.int8),
+            np.zeros(shape, np.float32),
+            np.zeros(shape, bool),
+            np.zeros(shape, np.float32),
+            np.zeros(shape, bool),
         )
 
     @classmethod
@@ -71,7 +74,8 @@ def save_positions(path: str | Path, positions: PositionSet, meta: dict[str, obj
     full_meta = {"format_version": FORMAT_VERSION, **meta}
     with atomic_path(path) as temporary:
         np.savez_compressed(
-            temporary, **{name: getattr(positions, name) for name in _ARRAYS},
+            temporary,
+            **{name: getattr(positions, name) for name in _ARRAYS},
             meta=json.dumps(full_meta),
         )
 
@@ -93,6 +97,7 @@ def load_positions(path: str | Path) -> tuple[PositionSet, dict[str, object]]:
     except (OSError, KeyError, ValueError) as exc:
         raise ValueError(f"{str(path)!r} is not a readable imitation data set: {exc}") from exc
     if meta.get("format_version") != FORMAT_VERSION:
-        raise ValueError(f"{str(path)!r} has format {meta.get('format_version')!r}, "
-                         f"expected {FORMAT_VERSION}")
+        raise ValueError(
+            f"{str(path)!r} has format {meta.get('format_version')!r}, expected {FORMAT_VERSION}"
+        )
     return PositionSet(**arrays), meta

@@ -43,8 +43,10 @@ class WinRate:
 
     def __str__(self) -> str:
         low, high = self.interval
-        return (f"{self.name}: {self.rate:.1%} ({self.wins}/{self.games}, 95% CI "
-                f"{low:.1%}-{high:.1%}, {self.seconds:.1f}s)")
+        return (
+            f"{self.name}: {self.rate:.1%} ({self.wins}/{self.games}, 95% CI "
+            f"{low:.1%}-{high:.1%}, {self.seconds:.1f}s)"
+        )
 
 
 def eval_seeds(games: int) -> list[int]:
@@ -67,7 +69,9 @@ def evaluate_net(
     """
     start = time.perf_counter()
     envs = [make_env(spec) for _ in range(games)]
-    observations = [env.reset(seed=seed)[0] for env, seed in zip(envs, eval_seeds(games))]
+    observations = [
+        env.reset(seed=seed)[0] for env, seed in zip(envs, eval_seeds(games), strict=True)
+    ]
     live = list(range(games))
     wins = 0
     net.eval()

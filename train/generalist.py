@@ -31,17 +31,23 @@ def parse_boards(text: str, first_click: str) -> tuple[GameSpec, ...]:
     for entry in text.split(","):
         match = _BOARD.match(entry)
         if match is None:
-            raise ValueError(f"bad board {entry.strip()!r} in boards={text!r}; "
-                             f"expected ROWSxCOLS/MINES, e.g. 16x30/99")
+            raise ValueError(
+                f"bad board {entry.strip()!r} in boards={text!r}; "
+                f"expected ROWSxCOLS/MINES, e.g. 16x30/99"
+            )
         rows, cols, mines = (int(group) for group in match.groups())
         cells = rows * cols
         if rows < 1 or cols < 1 or cells > MAX_MIX_CELLS:
-            raise ValueError(f"board {entry.strip()!r}: rows and cols must be >= 1 with at most "
-                             f"{MAX_MIX_CELLS} cells")
+            raise ValueError(
+                f"board {entry.strip()!r}: rows and cols must be >= 1 with at most "
+                f"{MAX_MIX_CELLS} cells"
+            )
         cleared = min(rows, 3) * min(cols, 3) if first_click == "opening" else 1
         if mines < 1 or mines > cells - cleared:
-            raise ValueError(f"board {entry.strip()!r}: mines must be in 1..{cells - cleared} "
-                             f"under first_click={first_click!r}")
+            raise ValueError(
+                f"board {entry.strip()!r}: mines must be in 1..{cells - cleared} "
+                f"under first_click={first_click!r}"
+            )
         spec = GameSpec(rows, cols, mines, first_click)
         if spec in specs:
             raise ValueError(f"board {entry.strip()!r} is listed twice in boards={text!r}")

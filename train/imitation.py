@@ -60,10 +60,13 @@ class Collector:
         ImportError: ``ray`` asked for but not installed (with the install hint).
     """
 
-    def __init__(self, workers: int, backend: str = "local", ray_address: str | None = None) -> None:
+    def __init__(
+        self, workers: int, backend: str = "local", ray_address: str | None = None
+    ) -> None:
         if backend not in COLLECTION_BACKENDS:
-            raise ValueError(f"unknown backend {backend!r}; choose one of "
-                             f"{', '.join(COLLECTION_BACKENDS)}")
+            raise ValueError(
+                f"unknown backend {backend!r}; choose one of {', '.join(COLLECTION_BACKENDS)}"
+            )
         self.workers = workers
         self.backend = backend
         self._pool: ProcessPoolExecutor | None = None
@@ -80,24 +83,30 @@ class Collector:
             self._remote = ray.remote(_collect_job)
         elif workers > 1:
             self._pool = ProcessPoolExecutor(
-                workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker,
+                workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_init_worker,
                 initargs=(os.getpid(),),
             )
 
     def collect(
-        self, net: CellNet, spec: GameSpec, games: int, rng: np.random.Generator,
+        self,
+        net: CellNet,
+        spec: GameSpec,
+        games: int,
+        rng: np.random.Generator,
         config: RolloutConfig,
     ) -> tuple[PositionSet, dict[str, float]]:
         """Play ``games`` games with ``net``; seeds for the jobs are drawn from ``rng``."""
         shares = split_games(games, self.workers)
         seeds = [int(s) for s in rng.integers(0, 2**63 - 1, size=self.workers)]
-        jobs = [(net, spec, n, s, config) for n, s in zip(shares, seeds) if n > 0]
+        jobs = [(net, spec, n, s, config) for n, s in zip(shares, seeds, strict=True) if n > 0]
         if self._remote is not None:
             results = self._ray.get([self._remote.remote(*job) for job in jobs])
         elif self._pool is None:
             results = [_collect_job(*job) for job in jobs]
         else:
-            results = list(self._pool.map(_collect_job, *zip(*jobs)))
+            results = list(self._pool.map(_collect_job, *zip(*jobs, strict=True)))
         positions = PositionSet.concatenate([r[0] for r in results])
         stats = {key: sum(r[1][key] for r in results) for key in results[0][1]}
         return positions, stats
@@ -137,10 +146,16 @@ class RoundTimes:
     def describe(self) -> str:
         """One line: each part's seconds and share, and position-gradients per second."""
         total = self.collect + self.gradients + self.evaluation
-        parts = (("network (play)", self.network), ("network (gradients)", self.gradients),
-                 ("labels", self.labels), ("engine", self.engine), ("eval", self.evaluation))
-        shares = ", ".join(f"{name} {seconds:.1f}s {seconds / max(total, 1e-9):.0%}"
-                           for name, seconds in parts)
+        parts = (
+            ("network (play)", self.network),
+            ("network (gradients)", self.gradients),
+            ("labels", self.labels),
+            ("engine", self.engine),
+            ("eval", self.evaluation),
+        )
+        shares = ", ".join(
+            f"{name} {seconds:.1f}s {seconds / max(total, 1e-9):.0%}" for name, seconds in parts
+        )
         rate = self.position_gradients / max(self.gradients, 1e-9)
         return f"time: {shares}; {rate:,.0f} position-gradients/s"
 
@@ -148,7 +163,10 @@ class RoundTimes:
 def symmetries(square: bool) -> list[Callable[[th.Tensor], th.Tensor]]:
     """Board symmetries on ``(B, rows, cols)`` tensors: 8 for a square board, else 4."""
     flips: list[Callable[[th.Tensor], th.Tensor]] = [
-        lambda x: x, lambda x: x.flip(1), lambda x: x.flip(2), lambda x: x.flip(1, 2),
+        lambda x: x,
+        lambda x: x.flip(1),
+        lambda x: x.flip(2),
+        lambda x: x.flip(1, 2),
     ]
     if not square:
         return flips
@@ -171,8 +189,12 @@ class BoardBuffer:
 
 
 def train_steps(
-    net: CellNet, optimizer: th.optim.Optimizer, buffers: PositionSet | list[BoardBuffer],
-    steps: int, batch_size: int, rng: np.random.Generator,
+    net: CellNet,
+    optimizer: th.optim.Optimizer,
+    buffers: PositionSet | list[BoardBuffer],
+    steps: int,
+    batch_size: int,
+    rng: np.random.Generator,
 ) -> float:
     """``steps`` Adam steps on random minibatches; returns the mean loss.
 
@@ -195,12 +217,18 @@ def train_steps(
         transform = transforms[int(rng.integers(len(transforms)))]
         boards, mine_t, mine_m, open_t, open_m = (
             transform(th.as_tensor(array[index], device=device))
-            for array in (buffer.boards, buffer.mine_targets, buffer.mine_masks,
-                          buffer.open_targets, buffer.open_masks)
+            for array in (
+                buffer.boards,
+                buffer.mine_targets,
+                buffer.mine_masks,
+                buffer.open_targets,
+                buffer.open_masks,
+            )
         )
         logits = net(boards.to(th.float32), buffers[which].mines)
         loss = masked_bce(logits[:, MINE_HEAD], mine_t, mine_m) + masked_bce(
-            logits[:, OPENING_HEAD], open_t, open_m)
+            logits[:, OPENING_HEAD], open_t, open_m
+        )
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()

@@ -85,7 +85,10 @@ class BoardFeatures(BaseFeaturesExtractor):
     """
 
     def __init__(
-        self, observation_space: gym.Space, mines: int | None = None, channels: int = 48,
+        self,
+        observation_space: gym.Space,
+        mines: int | None = None,
+        channels: int = 48,
         blocks: int = 4,
     ) -> None:
         if mines is None:
@@ -208,7 +211,9 @@ class BoardPolicy(MaskableActorCriticPolicy):
         self.action_net = InverseTemperature(self.beta)
         self.value_net = nn.Linear(VALUE_LATENT, 1)
         self.optimizer = self.optimizer_class(
-            self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs  # type: ignore[call-arg]
+            self.parameters(),
+            lr=lr_schedule(1),
+            **self.optimizer_kwargs,  # type: ignore[call-arg]
         )
 
     def _get_constructor_parameters(self) -> dict[str, Any]:

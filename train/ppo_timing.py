@@ -42,13 +42,17 @@ class TimedVecMonitor(VecMonitor):
         finally:
             self.env_seconds += time.perf_counter() - start
 
-    def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None,
-                   **method_kwargs: Any) -> list[Any]:
+    def env_method(
+        self,
+        method_name: str,
+        *method_args: Any,
+        indices: VecEnvIndices = None,
+        **method_kwargs: Any,
+    ) -> list[Any]:
         """See :meth:`VecEnvWrapper.env_method` (sb3-contrib reads the action masks here)."""
         start = time.perf_counter()
         try:
-            return super().env_method(method_name, *method_args, indices=indices,
-                                      **method_kwargs)
+            return super().env_method(method_name, *method_args, indices=indices, **method_kwargs)
         finally:
             self.env_seconds += time.perf_counter() - start
 
@@ -66,9 +70,11 @@ class IterationTimes:
 
     def as_record(self) -> Sequence[tuple[str, float]]:
         """``(progress.csv column, seconds)`` pairs, the column names of DAgger rounds."""
-        return (("time/engine_seconds", self.env),
-                ("time/network_play_seconds", self.network_play),
-                ("time/gradients_seconds", self.gradients))
+        return (
+            ("time/engine_seconds", self.env),
+            ("time/network_play_seconds", self.network_play),
+            ("time/gradients_seconds", self.gradients),
+        )
 
 
 class PPOClock:

@@ -45,7 +45,8 @@ class RolloutConfig:
     """How the learner plays while collecting."""
 
     epsilon: float = 0.05
-    """Chance of a uniformly random legal move instead of the learner's (and a random first click)."""
+    """Chance of a uniformly random legal move instead of the learner's (and of a random first
+    click)."""
     rescue: float = 0.8
     """Chance that a losing move is replaced by the learner's best truly safe cell."""
     opening_weight: float = 0.05
@@ -75,7 +76,11 @@ def choose_moves(
 
 
 def _label(
-    board: Board, visible: np.ndarray, first: int | None, spec: GameSpec, labeller: MineLabeller | None
+    board: Board,
+    visible: np.ndarray,
+    first: int | None,
+    spec: GameSpec,
+    labeller: MineLabeller | None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Targets and masks of one position (``first``: the flat first click, for the start)."""
     hidden = visible == HIDDEN
@@ -148,9 +153,18 @@ def collect_positions(
             board = boards[g]
             assert board is not None
             tick = time.perf_counter()
-            parts.append((visible.copy(), *_label(
-                board, visible, move if not started[g] and generator.needs_first_click else None,
-                spec, labeller)))
+            parts.append(
+                (
+                    visible.copy(),
+                    *_label(
+                        board,
+                        visible,
+                        move if not started[g] and generator.needs_first_click else None,
+                        spec,
+                        labeller,
+                    ),
+                )
+            )
             label_seconds += time.perf_counter() - tick
             started[g] = True
             if board.mines[row, col]:
@@ -167,9 +181,14 @@ def collect_positions(
                 continue
             still.append(g)
         live = still
-    boards_array, mine_t, mine_m, open_t, open_m = (np.stack(a) for a in zip(*parts))
+    boards_array, mine_t, mine_m, open_t, open_m = (np.stack(a) for a in zip(*parts, strict=True))
     positions = PositionSet(boards_array, mine_t, mine_m, open_t, open_m)
-    stats = {"wins": float(wins), "clean_games": float(clean.sum()), "positions": float(len(parts)),
-             "network_seconds": network_seconds, "label_seconds": label_seconds,
-             "total_seconds": time.perf_counter() - started_at}
+    stats = {
+        "wins": float(wins),
+        "clean_games": float(clean.sum()),
+        "positions": float(len(parts)),
+        "network_seconds": network_seconds,
+        "label_seconds": label_seconds,
+        "total_seconds": time.perf_counter() - started_at,
+    }
     return positions, stats

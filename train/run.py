@@ -60,8 +60,19 @@ from train.rollout import RolloutConfig, solver_labeller
 from train.settings import TrainSettings, resumed_settings, saved_settings
 from train.state import RunState, read_state
 
-CURVE_FIELDS = ("phase", "iteration", "wall_seconds", "env_steps", "positions", "gradient_samples",
-                "wins", "games", "win_rate", "low95", "high95")
+CURVE_FIELDS = (
+    "phase",
+    "iteration",
+    "wall_seconds",
+    "env_steps",
+    "positions",
+    "gradient_samples",
+    "wins",
+    "games",
+    "win_rate",
+    "low95",
+    "high95",
+)
 
 
 class LinearDecay:
@@ -137,8 +148,11 @@ def eval_command(settings: TrainSettings, model_path: Path) -> str:
         else:
             where.append(f"--rows {spec.rows} --cols {spec.cols} --mines {spec.mines}")
     agents_list = f"ppo:{model_path},logic,logic:global,solver"
-    return " ; ".join(f"python -m eval --agents {agents_list} {board} --first-click "
-                      f"{settings.first_click} --games 2000" for board in dict.fromkeys(where))
+    return " ; ".join(
+        f"python -m eval --agents {agents_list} {board} --first-click "
+        f"{settings.first_click} --games 2000"
+        for board in dict.fromkeys(where)
+    )
 
 
 def resolve_device(device: str) -> str:
@@ -154,22 +168,35 @@ def resolve_device(device: str) -> str:
     return device
 
 
-def build_model(settings: TrainSettings, spec: GameSpec, env: VecEnv, tb_dir: Path | None) -> MaskablePPO:
+def build_model(
+    settings: TrainSettings, spec: GameSpec, env: VecEnv, tb_dir: Path | None
+) -> MaskablePPO:
     """A fresh MaskablePPO with the fully-convolutional :class:`BoardPolicy`."""
     policy_kwargs: dict[str, Any] = {
         "features_extractor_kwargs": {
-            "mines": spec.mines, "channels": settings.channels, "blocks": settings.blocks,
+            "mines": spec.mines,
+            "channels": settings.channels,
+            "blocks": settings.blocks,
         },
         "opening_weight": settings.opening_weight,
         "beta": settings.beta,
         "any_board": bool(settings.boards),
     }
     return MaskablePPO(
-        BoardPolicy, env, learning_rate=LinearDecay(settings.learning_rate, 0.0),
-        n_steps=settings.n_steps, batch_size=settings.batch_size, n_epochs=settings.n_epochs,
-        gamma=settings.gamma, gae_lambda=settings.gae_lambda, clip_range=settings.clip_range,
-        ent_coef=settings.ent_coef, vf_coef=settings.vf_coef, policy_kwargs=policy_kwargs,
-        tensorboard_log=None if tb_dir is None else str(tb_dir), seed=settings.seed,
+        BoardPolicy,
+        env,
+        learning_rate=LinearDecay(settings.learning_rate, 0.0),
+        n_steps=settings.n_steps,
+        batch_size=settings.batch_size,
+        n_epochs=settings.n_epochs,
+        gamma=settings.gamma,
+        gae_lambda=settings.gae_lambda,
+        clip_range=settings.clip_range,
+        ent_coef=settings.ent_coef,
+        vf_coef=settings.vf_coef,
+        policy_kwargs=policy_kwargs,
+        tensorboard_log=None if tb_dir is None else str(tb_dir),
+        seed=settings.seed,
         device=resolve_device(settings.device),
         verbose=0,
     )
@@ -208,8 +235,11 @@ class Run:
         the run) is spent: the run stops at its next checkpoint, to be resumed. Every sitting
         commits at least one round or PPO checkpoint, so a split run always moves on."""
         sitting = self.settings.sitting_minutes * 60
-        return (sitting > 0 and self.progress_checkpoints > 0
-                and time.monotonic() - self.started >= sitting)
+        return (
+            sitting > 0
+            and self.progress_checkpoints > 0
+            and time.monotonic() - self.started >= sitting
+        )
 
     def eta(self, done: int, total: int) -> str:
         """Time left, ``H:MM:SS``: the mean time per unit of work so far times the units left,
@@ -226,15 +256,28 @@ class Run:
 
     def evaluate(self, policy: BoardPolicy, phase: str, extra: dict[str, float]) -> WinRate:
         """Evaluate ``policy`` on the fixed seeds and append a curve point."""
-        result = evaluate_net(policy.cell_net_copy(), self.spec, self.settings.eval_games,
-                              self.settings.opening_weight)
+        result = evaluate_net(
+            policy.cell_net_copy(),
+            self.spec,
+            self.settings.eval_games,
+            self.settings.opening_weight,
+        )
         low, high = result.interval
         state = self.state
-        point = {"phase": phase, "iteration": state.iteration,
-                 "wall_seconds": round(self.wall_seconds, 1), "env_steps": state.num_timesteps,
-                 "positions": state.positions_seen, "gradient_samples": state.gradient_samples,
-                 "wins": result.wins, "games": result.games, "win_rate": result.rate,
-                 "low95": low, "high95": high, **extra}
+        point = {
+            "phase": phase,
+            "iteration": state.iteration,
+            "wall_seconds": round(self.wall_seconds, 1),
+            "env_steps": state.num_timesteps,
+            "positions": state.positions_seen,
+            "gradient_samples": state.gradient_samples,
+            "wins": result.wins,
+            "games": result.games,
+            "win_rate": result.rate,
+            "low95": low,
+            "high95": high,
+            **extra,
+        }
         state.curve.append(point)
         buffer = io.StringIO(newline="")
         writer = csv.DictWriter(buffer, CURVE_FIELDS, extrasaction="ignore")
@@ -315,19 +358,35 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
     collector = Collector(settings.workers, settings.backend, settings.ray_address or None)
     bar = progress_bar(settings.dagger_iterations, state.iteration, "dagger", "round")
     try:
-        while (state.iteration < settings.dagger_iterations and not run.out_of_time()
-               and not run.sitting_over()):
+        while (
+            state.iteration < settings.dagger_iterations
+            and not run.out_of_time()
+            and not run.sitting_over()
+        ):
             iteration = state.iteration + 1
             learner = policy.cell_net_copy()
             round_positions = 0
             wins = clean = network_seconds = label_seconds = collect_seconds = 0.0
-            for spec, games in zip(specs, split_games(settings.games_per_iteration, len(specs))):
+            for spec, games in zip(
+                specs, split_games(settings.games_per_iteration, len(specs)), strict=True
+            ):
                 positions, stats = collector.collect(learner, spec, games, rng, config)
-                name = (f"positions-{iteration:04d}.npz" if len(specs) == 1
-                        else f"positions-{iteration:04d}-{board_tag(spec)}.npz")
-                save_positions(run.run_dir / name, positions, {
-                    "rows": spec.rows, "cols": spec.cols, "mines": spec.mines,
-                    "first_click": spec.first_click, "labels": labels})
+                name = (
+                    f"positions-{iteration:04d}.npz"
+                    if len(specs) == 1
+                    else f"positions-{iteration:04d}-{board_tag(spec)}.npz"
+                )
+                save_positions(
+                    run.run_dir / name,
+                    positions,
+                    {
+                        "rows": spec.rows,
+                        "cols": spec.cols,
+                        "mines": spec.mines,
+                        "first_click": spec.first_click,
+                        "labels": labels,
+                    },
+                )
                 windows[spec].add(name, positions, limit)
                 round_positions += len(positions)
                 wins += stats["wins"]
@@ -336,8 +395,9 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
                 label_seconds += stats["label_seconds"]
                 collect_seconds += stats["total_seconds"]
             files = [name for window in windows.values() for name in window.files]
-            buffers = [BoardBuffer(spec.mines, window.positions())
-                       for spec, window in windows.items()]
+            buffers = [
+                BoardBuffer(spec.mines, window.positions()) for spec, window in windows.items()
+            ]
             buffered = sum(len(b.positions) for b in buffers)
             fraction = (iteration - 1) / max(settings.dagger_iterations - 1, 1)
             if settings.time_budget_minutes > 0:
@@ -346,30 +406,51 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
             for group in optimizer.param_groups:
                 group["lr"] = settings.bc_learning_rate * (1.0 - 0.9 * fraction)
             tick = time.perf_counter()
-            loss = train_steps(net, optimizer, buffers, settings.gradient_steps_per_iteration,
-                               settings.bc_batch_size, rng)
+            loss = train_steps(
+                net,
+                optimizer,
+                buffers,
+                settings.gradient_steps_per_iteration,
+                settings.bc_batch_size,
+                rng,
+            )
             gradient_seconds = time.perf_counter() - tick
             state.iteration = iteration
             state.positions_files = files
             state.positions_seen += round_positions
             state.gradient_samples += settings.gradient_steps_per_iteration * settings.bc_batch_size
-            run.say(f"dagger {iteration}/{settings.dagger_iterations}: {round_positions} new "
-                    f"positions, buffer {buffered}, loss {loss:.4f}, "
-                    f"clean wins {wins:.0f}/{clean:.0f}")
+            run.say(
+                f"dagger {iteration}/{settings.dagger_iterations}: {round_positions} new "
+                f"positions, buffer {buffered}, loss {loss:.4f}, "
+                f"clean wins {wins:.0f}/{clean:.0f}"
+            )
             tick = time.perf_counter()
             result = run.evaluate(policy, "imitation", {"loss": loss})
-            times = RoundTimes(network_seconds, label_seconds, collect_seconds, gradient_seconds,
-                               time.perf_counter() - tick,
-                               settings.gradient_steps_per_iteration * settings.bc_batch_size)
+            times = RoundTimes(
+                network_seconds,
+                label_seconds,
+                collect_seconds,
+                gradient_seconds,
+                time.perf_counter() - tick,
+                settings.gradient_steps_per_iteration * settings.bc_batch_size,
+            )
             run.say(f"{times.describe()}; ETA {run.eta(iteration, settings.dagger_iterations)}")
             bar.set_postfix(win=f"{result.rate:.1%}", loss=f"{loss:.3f}")
             bar.update(1)
-            for key, value in (("network_play", times.network), ("labels", times.labels),
-                               ("engine", times.engine), ("gradients", times.gradients),
-                               ("eval", times.evaluation)):
+            for key, value in (
+                ("network_play", times.network),
+                ("labels", times.labels),
+                ("engine", times.engine),
+                ("gradients", times.gradients),
+                ("eval", times.evaluation),
+            ):
                 run.logger.record(f"time/{key}_seconds", value)
-            for key, value in (("loss", loss), ("win_rate", result.rate),
-                               ("buffer", buffered), ("wall_seconds", run.wall_seconds)):
+            for key, value in (
+                ("loss", loss),
+                ("win_rate", result.rate),
+                ("buffer", buffered),
+                ("wall_seconds", run.wall_seconds),
+            ):
                 run.logger.record(f"imitation/{key}", value)
             run.logger.dump(iteration)
             state.rng_state = dict(rng.bit_generator.state)
@@ -382,8 +463,15 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
 def progress_bar(total: int, done: int, what: str, unit: str) -> tqdm:
     """A terminal progress bar (rounds or env steps, the latest win rate, ETA); silent when
     stderr is not a terminal, where the log lines already say the same."""
-    return tqdm(total=total, initial=min(done, total), desc=what, unit=unit, disable=None,
-                dynamic_ncols=True, leave=False)
+    return tqdm(
+        total=total,
+        initial=min(done, total),
+        desc=what,
+        unit=unit,
+        disable=None,
+        dynamic_ncols=True,
+        leave=False,
+    )
 
 
 class PPOProgress(BaseCallback):
@@ -396,7 +484,9 @@ class PPOProgress(BaseCallback):
         self.last_eval = run.state.ppo_last_eval
         self.sitting_done = False
         self.clock = PPOClock()
-        self.bar = progress_bar(run.settings.total_timesteps, run.state.num_timesteps, "ppo", "step")
+        self.bar = progress_bar(
+            run.settings.total_timesteps, run.state.num_timesteps, "ppo", "step"
+        )
 
     def _on_training_end(self) -> None:
         self.bar.close()
@@ -441,8 +531,7 @@ def run_ppo(run: Run, model: MaskablePPO) -> None:
         return
     run.say(f"ppo: {model.num_timesteps} -> {run.settings.total_timesteps} env steps")
     model.set_logger(run.logger)
-    model.learn(remaining, callback=PPOProgress(run), reset_num_timesteps=False,
-                progress_bar=False)
+    model.learn(remaining, callback=PPOProgress(run), reset_num_timesteps=False, progress_bar=False)
     run.state.num_timesteps = int(model.num_timesteps)
 
 
@@ -454,8 +543,7 @@ def read_init(checkpoint: str) -> MaskablePPO:
         FileNotFoundError: nothing at ``checkpoint``.
         ValueError: not a readable checkpoint.
     """
-    return load_model(shipped_checkpoint(checkpoint) if checkpoint in SHIPPED_NAMES
-                      else checkpoint)
+    return load_model(shipped_checkpoint(checkpoint) if checkpoint in SHIPPED_NAMES else checkpoint)
 
 
 def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
@@ -479,20 +567,25 @@ def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
     assert isinstance(policy, BoardPolicy) and isinstance(target, BoardPolicy)
     note = f"network initialised from {checkpoint}"
     if policy.board != target.board:
-        note += (f" (trained on rows, cols, mines = {policy.board}; this run plays "
-                 f"{target.board})")
-    weights = {key: value for key, value in policy.state_dict().items()
-               if not key.startswith("action_net.")}
+        note += f" (trained on rows, cols, mines = {policy.board}; this run plays {target.board})"
+    weights = {
+        key: value
+        for key, value in policy.state_dict().items()
+        if not key.startswith("action_net.")
+    }
     try:
         result = target.load_state_dict(weights, strict=False)
     except RuntimeError as exc:
         first = str(exc).strip().splitlines()[0]
-        raise ValueError(f"--init {checkpoint!r} has another network shape "
-                         f"(channels/blocks): {first}") from None
+        raise ValueError(
+            f"--init {checkpoint!r} has another network shape (channels/blocks): {first}"
+        ) from None
     missing = [key for key in result.missing_keys if not key.startswith("action_net.")]
     if missing or result.unexpected_keys:
-        raise ValueError(f"--init {checkpoint!r} has another network shape (channels/blocks): "
-                         f"missing {missing[:3]}, unexpected {result.unexpected_keys[:3]}")
+        raise ValueError(
+            f"--init {checkpoint!r} has another network shape (channels/blocks): "
+            f"missing {missing[:3]}, unexpected {result.unexpected_keys[:3]}"
+        )
     return note
 
 
@@ -525,12 +618,16 @@ def open_run(settings: TrainSettings) -> tuple[TrainSettings, Path, RunState, Ma
             print(notice, flush=True)
         removed = remove_stale_temporaries(run_dir)
         if removed:
-            print(f"removed {len(removed)} temporary file(s) a killed save left: "
-                  f"{', '.join(p.name for p in removed)}", flush=True)
+            print(
+                f"removed {len(removed)} temporary file(s) a killed save left: "
+                f"{', '.join(p.name for p in removed)}",
+                flush=True,
+            )
         missing = [name for name in state.files() if not (run_dir / name).is_file()]
         if missing:
-            raise FileNotFoundError(f"run {str(run_dir)!r} is damaged: its state names missing "
-                                    f"files {missing}")
+            raise FileNotFoundError(
+                f"run {str(run_dir)!r} is damaged: its state names missing files {missing}"
+            )
         return settings, run_dir, state, None
     settings.check()
     out = check_output_folder(settings.out)
@@ -570,15 +667,22 @@ class RunInterrupted(KeyboardInterrupt):
         self.run_dir = run_dir
 
 
-def _train(settings: TrainSettings, run_dir: Path, state: RunState, source: MaskablePPO | None,
-           resumed: bool) -> Path:
+def _train(
+    settings: TrainSettings,
+    run_dir: Path,
+    state: RunState,
+    source: MaskablePPO | None,
+    resumed: bool,
+) -> Path:
     kill_point(0)
     state.settings = settings.to_dict()
     if resumed:
         state.phase = phase_after_resume(settings, state)
     run = Run(settings, run_dir, state)
-    run.say(f"run {run_dir} ({'resumed' if resumed else 'new'}), board "
-            f"{run.spec.rows}x{run.spec.cols}/{run.spec.mines} first_click={run.spec.first_click}")
+    run.say(
+        f"run {run_dir} ({'resumed' if resumed else 'new'}), board "
+        f"{run.spec.rows}x{run.spec.cols}/{run.spec.mines} first_click={run.spec.first_click}"
+    )
 
     # ---- seeding: the one place randomness is set up --------------------------------------
     th.set_num_threads(settings.torch_threads)
@@ -592,8 +696,9 @@ def _train(settings: TrainSettings, run_dir: Path, state: RunState, source: Mask
 
     env = make_vec_env(settings, run.spec)
     if state.model_file:
-        model = load_model(run_dir / state.model_file, env=env,
-                           device=resolve_device(settings.device))
+        model = load_model(
+            run_dir / state.model_file, env=env, device=resolve_device(settings.device)
+        )
         model.tensorboard_log = str(run_dir / "tb")
         if state.runtime_file:
             restore_runtime(run_dir / state.runtime_file, model)
@@ -606,15 +711,20 @@ def _train(settings: TrainSettings, run_dir: Path, state: RunState, source: Mask
         baselines(run)
         if state.phase == "imitation":
             run_imitation(run, model, rng)
-            if (settings.algo == "imitation+ppo" and not run.out_of_time()
-                    and not run.sitting_over()):
+            if (
+                settings.algo == "imitation+ppo"
+                and not run.out_of_time()
+                and not run.sitting_over()
+            ):
                 state.phase = "ppo"
                 run.checkpoint(model, "ppo000000000")
         if state.phase == "ppo" and not run.sitting_over():
             run_ppo(run, model)
         if run.sitting_over() and not run.out_of_time() and state.phase != "done":
-            run.say(f"sitting over after {settings.sitting_minutes:g} minutes at the last "
-                    f"checkpoint: continue with python -m train --resume {run_dir}")
+            run.say(
+                f"sitting over after {settings.sitting_minutes:g} minutes at the last "
+                f"checkpoint: continue with python -m train --resume {run_dir}"
+            )
             return run_dir
         policy = model.policy
         assert isinstance(policy, BoardPolicy)
@@ -622,12 +732,18 @@ def _train(settings: TrainSettings, run_dir: Path, state: RunState, source: Mask
             run.evaluate(policy, "final", {})
             state.phase = "done"
             run.checkpoint(model, "final")
-        if settings.final_eval_games and (state.final_eval is None
-                                          or state.final_eval["games"] != settings.final_eval_games):
-            result = evaluate_net(policy.cell_net_copy(), run.spec, settings.final_eval_games,
-                                  settings.opening_weight)
-            state.final_eval = {"wins": result.wins, "games": result.games,
-                                "win_rate": result.rate, "interval": list(result.interval)}
+        if settings.final_eval_games and (
+            state.final_eval is None or state.final_eval["games"] != settings.final_eval_games
+        ):
+            result = evaluate_net(
+                policy.cell_net_copy(), run.spec, settings.final_eval_games, settings.opening_weight
+            )
+            state.final_eval = {
+                "wins": result.wins,
+                "games": result.games,
+                "win_rate": result.rate,
+                "interval": list(result.interval),
+            }
             run.say(f"final evaluation: {result}")
             commit(run.run_dir, state)
         run.say(f"done: {run_dir / state.model_file}")

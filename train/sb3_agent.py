@@ -1,4 +1,5 @@
-"""Any Stable-Baselines3 PPO or sb3-contrib MaskablePPO zip as an agent: ``agents.make("sb3:PATH")``.
+"""Any Stable-Baselines3 PPO or sb3-contrib MaskablePPO zip as an agent:
+``agents.make("sb3:PATH")``.
 
 Bring your own model: a model trained on a Minesweeper env with any policy (``MlpPolicy``,
 :class:`~train.policy.BoardPolicy`, your own) and any observation form (``board``, ``channels``,
@@ -70,7 +71,10 @@ class SB3Agent(SeededAgent):
     name = "sb3"
 
     def __init__(
-        self, model: BaseAlgorithm, seed: int | None = None, deterministic: bool = True,
+        self,
+        model: BaseAlgorithm,
+        seed: int | None = None,
+        deterministic: bool = True,
         source: str = "model",
     ) -> None:
         super().__init__(seed)
@@ -143,10 +147,12 @@ def load_sb3_model(path: str | Path) -> BaseAlgorithm:
     try:
         data, _params, _variables = load_from_zip_file(model_path, device="cpu")
     except Exception as exc:  # SB3 raises many kinds on a file that is not its zip
-        raise ValueError(f"{str(model_path)!r} is not a stable-baselines3 model zip: {exc}") from exc
+        raise ValueError(
+            f"{str(model_path)!r} is not a stable-baselines3 model zip: {exc}"
+        ) from exc
     policy_class = (data or {}).get("policy_class")
     if not isinstance(policy_class, type):
-        raise ValueError(  # noqa: TRY004 - a bad file's content, not a bad argument type
+        raise ValueError(  # a bad file's content, not a bad argument type
             f"{str(model_path)!r} names no policy class; is it an SB3 PPO zip?"
         )
     algorithm = MaskablePPO if issubclass(policy_class, MaskableActorCriticPolicy) else PPO
@@ -174,8 +180,10 @@ def load_sb3_agent(path: str | Path | None = None, **kwargs: Any) -> SB3Agent:
     """
     unknown = set(kwargs) - {"seed", "deterministic", "torch_threads"}
     if unknown:
-        raise TypeError(f"load_sb3_agent got unknown arguments {sorted(unknown)}; "
-                        f"accepted: seed, deterministic, torch_threads")
+        raise TypeError(
+            f"load_sb3_agent got unknown arguments {sorted(unknown)}; "
+            f"accepted: seed, deterministic, torch_threads"
+        )
     if path is None:
         raise ValueError("the sb3 agent needs a model: sb3:PATH (a PPO or MaskablePPO .zip)")
     threads = kwargs.pop("torch_threads", 1)

@@ -68,7 +68,8 @@ class TrainSettings:
     first_click: str = "safe"
     """First-click rule of the env (any, safe, opening)."""
     algo: str = "imitation+ppo"
-    """ppo (from scratch), imitation (DAgger only) or imitation+ppo (DAgger, then PPO fine-tuning)."""
+    """ppo (from scratch), imitation (DAgger only) or imitation+ppo (DAgger, then PPO
+    fine-tuning)."""
     seed: int = 0
     """Seeds everything: torch, layouts, exploration, env seeds."""
     out: str = "runs"
@@ -185,6 +186,13 @@ class TrainSettings:
         """
         for item in fields(self):
             check_type(item.name, str(item.type), getattr(self, item.name))
+        self._check_choices_and_board()
+        self._check_counts_and_ranges()
+        self._check_ppo_batches()
+        return self
+
+    def _check_choices_and_board(self) -> None:
+        """The choices, the seed, the board overrides and the board itself."""
         preset(self.preset)
         choose("algo", self.algo, ALGOS)
         choose("vec_env", self.vec_env, VEC_ENVS)
@@ -194,38 +202,68 @@ class TrainSettings:
             raise ValueError(f"seed must be an integer in [0, {MAX_SEED}], got {self.seed}")
         for name in ("rows", "cols", "mines"):
             if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be >= 0 (0 takes the preset's), got {getattr(self, name)}")
+                raise ValueError(
+                    f"{name} must be >= 0 (0 takes the preset's), got {getattr(self, name)}"
+                )
         choose("backend", self.backend, ("local", "ray"))
         if self.ray_address and self.backend != "ray":
-            raise ValueError(f"ray_address={self.ray_address!r} needs backend ray, "
-                             f"got {self.backend!r}")
+            raise ValueError(
+                f"ray_address={self.ray_address!r} needs backend ray, got {self.backend!r}"
+            )
         choose("device", self.device, DEVICES)
         if self.boards:
             parse_boards(self.boards, self.first_click)
             if self.algo != "imitation":
-                raise ValueError(f"boards={self.boards!r} (a generalist run) needs algo imitation, "
-                                 f"got {self.algo!r}")
+                raise ValueError(
+                    f"boards={self.boards!r} (a generalist run) needs algo imitation, "
+                    f"got {self.algo!r}"
+                )
         rows, cols, mines = self.board
         GameConfig(rows, cols, mines, first_click=self.first_click)  # the envs' own checks
-        for name in ("total_timesteps", "dagger_iterations", "eval_games", "final_eval_games",
-                     "blocks"):
+
+    def _check_counts_and_ranges(self) -> None:
+        """Counts (``>= 0`` or ``>= 1``) and the float ranges of ``FLOAT_RANGES``."""
+        for name in (
+            "total_timesteps",
+            "dagger_iterations",
+            "eval_games",
+            "final_eval_games",
+            "blocks",
+        ):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
-        for name in ("n_envs", "n_steps", "batch_size", "n_epochs", "workers", "channels",
-                     "games_per_iteration", "gradient_steps_per_iteration", "bc_batch_size",
-                     "torch_threads", "eval_every_steps", "buffer_positions"):
+        for name in (
+            "n_envs",
+            "n_steps",
+            "batch_size",
+            "n_epochs",
+            "workers",
+            "channels",
+            "games_per_iteration",
+            "gradient_steps_per_iteration",
+            "bc_batch_size",
+            "torch_threads",
+            "eval_every_steps",
+            "buffer_positions",
+        ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
         for name, low, high, low_open, high_open in FLOAT_RANGES:
             in_range(name, getattr(self, name), low, high, low_open, high_open)
+
+    def _check_ppo_batches(self) -> None:
+        """Batch shapes that would make SB3 divide by zero or normalise over one sample."""
         rollout = self.n_steps * self.n_envs
         if rollout < 2:
-            raise ValueError(f"n_steps * n_envs must be >= 2 (PPO normalises advantages over a "
-                             f"rollout), got {self.n_steps} * {self.n_envs} = {rollout}")
+            raise ValueError(
+                f"n_steps * n_envs must be >= 2 (PPO normalises advantages over a "
+                f"rollout), got {self.n_steps} * {self.n_envs} = {rollout}"
+            )
         if not 2 <= self.batch_size <= rollout:
-            raise ValueError(f"batch_size must be in [2, n_steps * n_envs = {rollout}] (a "
-                             f"minibatch of 1 gives NaN advantages), got {self.batch_size}")
-        return self
+            raise ValueError(
+                f"batch_size must be in [2, n_steps * n_envs = {rollout}] (a "
+                f"minibatch of 1 gives NaN advantages), got {self.batch_size}"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict (JSON- and TOML-friendly)."""
@@ -233,7 +271,7 @@ class TrainSettings:
 
 
 def check_type(name: str, kind: str, value: Any) -> None:
-    """Raise a ValueError unless ``value`` is of the field's type (``kind``: int, float, bool, str)."""
+    """Raise a ValueError unless ``value`` has the field's type, ``kind``: int, float, bool, str."""
     ok = {
         "bool": isinstance(value, bool),
         "int": isinstance(value, int) and not isinstance(value, bool),
@@ -252,7 +290,9 @@ def choose(name: str, value: str, allowed: tuple[str, ...]) -> None:
         raise ValueError(f"unknown {name} {value!r}; choose one of {', '.join(allowed)}")
 
 
-def in_range(name: str, value: float, low: float, high: float, low_open: bool, high_open: bool) -> None:
+def in_range(
+    name: str, value: float, low: float, high: float, low_open: bool, high_open: bool
+) -> None:
     """Raise a ValueError unless ``value`` lies in the interval (brackets as in the message)."""
     above = value > low if low_open else value >= low
     below = value < high if high_open else value <= high
@@ -268,8 +308,12 @@ def field_docs() -> dict[str, str]:
     body = tree.body[0].body  # type: ignore[attr-defined]
     docs: dict[str, str] = {}
     for node, following in itertools.pairwise(body):
-        if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
-                and isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant)):
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and isinstance(following, ast.Expr)
+            and isinstance(following.value, ast.Constant)
+        ):
             docs[node.target.id] = " ".join(str(following.value.value).split())
     return docs
 
@@ -312,8 +356,14 @@ def _parse_bool(text: str) -> bool:
 
 
 RESUME_OVERRIDES: tuple[str, ...] = (
-    "total_timesteps", "time_budget_minutes", "sitting_minutes", "dagger_iterations", "final_eval_games",
-    "eval_baselines", "torch_threads", "device",
+    "total_timesteps",
+    "time_budget_minutes",
+    "sitting_minutes",
+    "dagger_iterations",
+    "final_eval_games",
+    "eval_baselines",
+    "torch_threads",
+    "device",
 )
 """Settings a ``--resume`` may change (each change is printed); any other differing value is
 refused, so a resumed run stays the run it was."""
@@ -323,7 +373,9 @@ IGNORED_ON_RESUME: tuple[str, ...] = ("resume", "out", "init")
 """Fields a resumed run takes from the folder, whatever the settings passed say."""
 
 
-def resumed_settings(saved: TrainSettings, requested: dict[str, Any]) -> tuple[TrainSettings, list[str]]:
+def resumed_settings(
+    saved: TrainSettings, requested: dict[str, Any]
+) -> tuple[TrainSettings, list[str]]:
     """The settings of a resumed run: ``saved``, with the allowed changes of ``requested``.
 
     Args:
@@ -346,10 +398,13 @@ def resumed_settings(saved: TrainSettings, requested: dict[str, Any]) -> tuple[T
             raise ValueError(
                 f"{flag(name)} cannot change on --resume (the run was saved with "
                 f"{name}={saved_values.get(name)!r}, asked for {value!r}); with --resume only "
-                f"{', '.join(flag(n) for n in RESUME_OVERRIDES)} may change")
+                f"{', '.join(flag(n) for n in RESUME_OVERRIDES)} may change"
+            )
         changes[name] = value
-        notices.append(f"--resume: {name} {saved_values.get(name)!r} -> {value!r} "
-                       f"(overrides the saved setting)")
+        notices.append(
+            f"--resume: {name} {saved_values.get(name)!r} -> {value!r} "
+            f"(overrides the saved setting)"
+        )
     settings = replace(saved, resume=str(requested.get("resume", "")), **changes).check()
     return settings, notices
 
@@ -372,7 +427,9 @@ def flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
-def build_parser(defaults: TrainSettings | None = None, source: str = "") -> argparse.ArgumentParser:
+def build_parser(
+    defaults: TrainSettings | None = None, source: str = ""
+) -> argparse.ArgumentParser:
     """The CLI: one flag per settings field, plus ``--config``.
 
     Args:
@@ -393,9 +450,14 @@ def build_parser(defaults: TrainSettings | None = None, source: str = "") -> arg
         kinds: dict[str, Callable[[str], Any]] = {"bool": _parse_bool, "int": int, "float": float}
         kind = kinds.get(str(item.type), str)
         where = f", {source}" if source else ""
-        parser.add_argument(flag, dest=item.name, type=kind, default=None,
-                            help=f"{docs.get(item.name, '')} (default {getattr(shown, item.name)!r}"
-                            f"{where})".replace("%", "%%"))
+        parser.add_argument(
+            flag,
+            dest=item.name,
+            type=kind,
+            default=None,
+            help=f"{docs.get(item.name, '')} (default {getattr(shown, item.name)!r}"
+            f"{where})".replace("%", "%%"),
+        )
     return parser
 
 
@@ -436,9 +498,11 @@ def settings_from_args(argv: list[str] | None = None) -> TrainSettings:
     if "resume" in given:
         refused = [flag(n) for n in RESUME_REFUSED if n in given or (n == "config" and config_path)]
         if refused:
-            raise ValueError(f"{', '.join(refused)} cannot be used with --resume: a resumed run "
-                             f"keeps its saved settings (allowed with --resume: "
-                             f"{', '.join(flag(n) for n in RESUME_OVERRIDES)})")
+            raise ValueError(
+                f"{', '.join(refused)} cannot be used with --resume: a resumed run "
+                f"keeps its saved settings (allowed with --resume: "
+                f"{', '.join(flag(n) for n in RESUME_OVERRIDES)})"
+            )
         from train.state import read_state
 
         saved = saved_settings(read_state(given["resume"]).settings)

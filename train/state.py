@@ -64,7 +64,9 @@ class RunState:
 
     def files(self) -> set[str]:
         """The files of the run folder this state needs."""
-        return {name for name in (self.model_file, self.runtime_file, *self.positions_files) if name}
+        return {
+            name for name in (self.model_file, self.runtime_file, *self.positions_files) if name
+        }
 
     def to_json(self) -> str:
         """``state.json``'s text."""
@@ -91,7 +93,8 @@ def read_state(run_dir: str | Path) -> RunState:
     if not path.is_file():
         raise FileNotFoundError(
             f"{str(folder)!r} has no {STATE_FILE}: the run stopped before its first checkpoint, "
-            f"so there is nothing to resume; start it again without --resume")
+            f"so there is nothing to resume; start it again without --resume"
+        )
     try:
         data = json.loads(path.read_text())
         if not isinstance(data, dict):

@@ -166,30 +166,40 @@ class BoundedKnowledge:
             found = self._sentences.get(key)
             if found is None:
                 continue
-            lo, hi = found
-            if hi == 0:
-                for cell in sorted(key):
-                    self.mark_safe(cell)
-                continue
-            if lo == len(key):
-                for cell in sorted(key):
-                    self.mark_mine(cell)
-                continue
-            others: set[CellSet] = set()
-            for cell in key:
-                others.update(self._by_cell.get(cell, ()))
-            others.discard(key)
-            for other in others:
-                if key not in self._sentences:
-                    break
-                if other not in self._sentences:
-                    continue
-                if other < key:
-                    self._subset(other, key)
-                elif key < other:
-                    self._subset(key, other)
+            if not self._settle(key, *found):
+                self._combine_with_overlapping(key)
 
     # ------------------------------------------------------------------ internals
+    def _settle(self, key: CellSet, lo: int, hi: int) -> bool:
+        """Mark every cell of ``key`` safe (``hi == 0``) or a mine (``lo == len(key)``); True if
+        the sentence settled its cells."""
+        if hi == 0:
+            for cell in sorted(key):
+                self.mark_safe(cell)
+            return True
+        if lo == len(key):
+            for cell in sorted(key):
+                self.mark_mine(cell)
+            return True
+        return False
+
+    def _combine_with_overlapping(self, key: CellSet) -> None:
+        """The subset rule between ``key`` and each sentence sharing a cell with it (while
+        ``key`` is still a sentence)."""
+        others: set[CellSet] = set()
+        for cell in key:
+            others.update(self._by_cell.get(cell, ()))
+        others.discard(key)
+        for other in others:
+            if key not in self._sentences:
+                break
+            if other not in self._sentences:
+                continue
+            if other < key:
+                self._subset(other, key)
+            elif key < other:
+                self._subset(key, other)
+
     def _subset(self, small: CellSet, big: CellSet) -> None:
         lo_a, hi_a = self._sentences[small]
         lo_b, hi_b = self._sentences[big]

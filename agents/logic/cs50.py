@@ -195,29 +195,46 @@ class MinesweeperAI(MoveChoices):
         """
         changed = True
         while changed:
-            changed = False
-            for sentence in self.knowledge:
-                for mine in sentence.cells & self.mines:
-                    sentence.mark_mine(mine)
-                for safe in sentence.cells & self.safes:
-                    sentence.mark_safe(safe)
-            self.knowledge = [s for s in self.knowledge if s.cells]
-            for sentence in list(self.knowledge):
-                for mine in sentence.known_mines():
-                    if mine not in self.mines:
-                        self.mark_mine(mine)
+            self._apply_known_cells()
+            marked = self._mark_proven_cells()
+            derived = self._add_subset_sentences()
+            changed = marked or derived
+
+    def _apply_known_cells(self) -> None:
+        """Take ``self.mines`` and ``self.safes`` out of every sentence; drop the empty ones."""
+        for sentence in self.knowledge:
+            for mine in sentence.cells & self.mines:
+                sentence.mark_mine(mine)
+            for safe in sentence.cells & self.safes:
+                sentence.mark_safe(safe)
+        self.knowledge = [s for s in self.knowledge if s.cells]
+
+    def _mark_proven_cells(self) -> bool:
+        """Mark the cells each sentence proves; True if any was new."""
+        changed = False
+        for sentence in list(self.knowledge):
+            for mine in sentence.known_mines():
+                if mine not in self.mines:
+                    self.mark_mine(mine)
+                    changed = True
+            for safe in sentence.known_safes():
+                if safe not in self.safes:
+                    self.mark_safe(safe)
+                    changed = True
+        return changed
+
+    def _add_subset_sentences(self) -> bool:
+        """Add ``B.cells - A.cells = B.count - A.count`` for every ``A.cells < B.cells``; True if
+        any sentence was new."""
+        changed = False
+        for smaller in list(self.knowledge):
+            for larger in list(self.knowledge):
+                if smaller.cells and smaller.cells < larger.cells:
+                    derived = Sentence(larger.cells - smaller.cells, larger.count - smaller.count)
+                    if derived not in self.knowledge:
+                        self.knowledge.append(derived)
                         changed = True
-                for safe in sentence.known_safes():
-                    if safe not in self.safes:
-                        self.mark_safe(safe)
-                        changed = True
-            for smaller in list(self.knowledge):
-                for larger in list(self.knowledge):
-                    if smaller.cells and smaller.cells < larger.cells:
-                        derived = Sentence(larger.cells - smaller.cells, larger.count - smaller.count)
-                        if derived not in self.knowledge:
-                            self.knowledge.append(derived)
-                            changed = True
+        return changed
 
     def sentence_items(self) -> list[tuple[set[Cell], int]]:
         """``(cells, count)`` of every non-empty sentence (for the guess policies)."""

@@ -9,7 +9,8 @@ Notation for one decision:
     F  = U - C, the unconstrained cells
 
 Policies (``GUESS_POLICIES``):
-    ``random``        CS50: a uniform draw over the legal cells that are not known mines. No risk map.
+    ``random``        CS50: a uniform draw over the legal cells that are not known mines. No risk
+                      map.
     ``sentence-max``  CS280: risk(c) = max over the sentences holding c of count / len(cells);
                       an unconstrained cell gets the global density R / |U|. Guess the least risky.
     ``global``        CS520's improvement: as ``sentence-max`` on C, but the unconstrained cells get

@@ -1,4 +1,5 @@
-"""The ``mswp-play`` window: the board on the left, the controls and the agent's reasoning on the right.
+"""The ``mswp-play`` window: the board on the left, the controls and the agent's reasoning on the
+right.
 
 Left click reveals, right click flags. The panel's buttons (and keys) make one agent move, start
 autoplay at a chosen speed, start a new game or replay this one, pick the agent, the board and the
@@ -119,9 +120,13 @@ class PlayApp:
         self.pygame = import_pygame()
         self.pygame.display.init()  # display and fonts only: no sound device is needed
         self.pygame.font.init()
-        if not headless and self.pygame.display.get_driver() in INVISIBLE_DRIVERS:
-            print(f"mswp-play: warning: SDL video driver {self.pygame.display.get_driver()!r} shows no "
-                  "window (no display?); use --headless to play to the end and exit", file=sys.stderr)
+        driver = self.pygame.display.get_driver()
+        if not headless and driver in INVISIBLE_DRIVERS:
+            print(
+                f"mswp-play: warning: SDL video driver {driver!r} shows no window (no display?); "
+                "use --headless to play to the end and exit",
+                file=sys.stderr,
+            )
         self.session = session
         self.specs = specs
         self.agent_index = 0
@@ -167,23 +172,39 @@ class PlayApp:
         rows: list[list[tuple[str, str, bool]]] = [
             [("ai_move", "AI Move  [space]", False)],
             [("autoplay", f"Autoplay: {'on' if self.autoplay else 'off'}  [a]", self.autoplay)],
-            [("slower", "-", False), ("speed", f"Speed: {speed_label(SPEEDS[self.speed_index])}", False),
-             ("faster", "+", False)],
+            [
+                ("slower", "-", False),
+                ("speed", f"Speed: {speed_label(SPEEDS[self.speed_index])}", False),
+                ("faster", "+", False),
+            ],
             [("new_game", "New game  [r]", False), ("replay", "Replay", False)],
             [("agent", f"Agent: {self.specs[self.agent_index].label}", False)],
-            [(f"board:{i}", setup.name.capitalize(), self._is_current_board(setup))
-             for i, setup in enumerate(self.setups)],
+            [
+                (f"board:{i}", setup.name.capitalize(), self._is_current_board(setup))
+                for i, setup in enumerate(self.setups)
+            ],
             [("rule", f"First click: {self.session.board.first_click}", False)],
-            [("knowledge", f"Known safe/mines: {'on' if self.overlays.knowledge else 'off'}  [k]",
-              self.overlays.knowledge)],
-            [("heat", f"Heat map: {HEAT_LABELS[self.overlays.heat]}  [h]", self.overlays.heat != "off")],
+            [
+                (
+                    "knowledge",
+                    f"Known safe/mines: {'on' if self.overlays.knowledge else 'off'}  [k]",
+                    self.overlays.knowledge,
+                )
+            ],
+            [
+                (
+                    "heat",
+                    f"Heat map: {HEAT_LABELS[self.overlays.heat]}  [h]",
+                    self.overlays.heat != "off",
+                )
+            ],
         ]
         buttons: list[Button] = []
         top = BUTTONS_TOP
         for row in rows:
             widths = self._row_widths(row, width)
             x = left
-            for (key, label, on), w in zip(row, widths):
+            for (key, label, on), w in zip(row, widths, strict=True):
                 buttons.append(Button(key, (x, top, w, BUTTON_HEIGHT), label, on))
                 x += w + BUTTON_GAP
             top += BUTTON_HEIGHT + BUTTON_GAP
@@ -240,9 +261,15 @@ class PlayApp:
         s screenshot, q/Esc quit."""
         pygame = self.pygame
         actions = {
-            pygame.K_SPACE: "ai_move", pygame.K_a: "autoplay", pygame.K_r: "new_game",
-            pygame.K_k: "knowledge", pygame.K_h: "heat", pygame.K_PLUS: "faster",
-            pygame.K_EQUALS: "faster", pygame.K_MINUS: "slower", pygame.K_s: "screenshot",
+            pygame.K_SPACE: "ai_move",
+            pygame.K_a: "autoplay",
+            pygame.K_r: "new_game",
+            pygame.K_k: "knowledge",
+            pygame.K_h: "heat",
+            pygame.K_PLUS: "faster",
+            pygame.K_EQUALS: "faster",
+            pygame.K_MINUS: "slower",
+            pygame.K_s: "screenshot",
         }
         if key in (pygame.K_q, pygame.K_ESCAPE):
             self.running = False
@@ -266,11 +293,15 @@ class PlayApp:
         elif key == "agent":
             self._next_agent()
         elif key.startswith("board:"):
-            self._set_board(self.setups[int(key.partition(":")[2])].with_rule(self.session.board.first_click))
+            self._set_board(
+                self.setups[int(key.partition(":")[2])].with_rule(self.session.board.first_click)
+            )
         elif key == "rule":
             rules = FIRST_CLICK_RULES
             current = self.session.board.first_click
-            following = rules[(rules.index(current) + 1) % len(rules)] if current in rules else rules[0]
+            following = (
+                rules[(rules.index(current) + 1) % len(rules)] if current in rules else rules[0]
+            )
             self._set_board(self.session.board.with_rule(following))
         elif key == "knowledge":
             self.overlays.knowledge = not self.overlays.knowledge
@@ -289,7 +320,7 @@ class PlayApp:
             return
         try:
             self.session.ai_move()
-        except Exception as err:  # noqa: BLE001 - the window shows any agent failure instead of dying
+        except Exception as err:  # the window shows any agent failure instead of dying
             self.autoplay = False
             self.failed = True
             self._say(f"agent error: {type(err).__name__}: {err}", error=True)
@@ -305,7 +336,9 @@ class PlayApp:
             self.ai_move()
 
     def _after_move(self) -> None:
-        if self.session.over or (self.stop_after is not None and self.session.counts.ai >= self.stop_after):
+        if self.session.over or (
+            self.stop_after is not None and self.session.counts.ai >= self.stop_after
+        ):
             self.autoplay = False
 
     def _next_agent(self) -> None:
@@ -342,7 +375,9 @@ class PlayApp:
     def _draw_board(self) -> None:
         session, layout = self.session, self.layout
         origin, size = layout.board_origin, layout.cell_px
-        self.screen.blit(board_surface(session.visible, size, session.layout, session.exploded), origin)
+        self.screen.blit(
+            board_surface(session.visible, size, session.layout, session.exploded), origin
+        )
         if not session.over:
             values, _, _ = self._heat_values()
             if values is not None:
@@ -368,15 +403,27 @@ class PlayApp:
             return None, None, False
         if self.overlays.heat == "solver":
             heat, problem = self.session.heat_map()
-            return (None, problem, False) if heat is None else (heat.probability, None, heat.approximate)
+            return (
+                (None, problem, False)
+                if heat is None
+                else (heat.probability, None, heat.approximate)
+            )
         plan = self._plan()
         risk = None if plan is None else plan.move.explanation.risk
         if risk is None:
-            return None, f"agent {self.specs[self.agent_index].label!r} gives no risk map now", False
+            return (
+                None,
+                f"agent {self.specs[self.agent_index].label!r} gives no risk map now",
+                False,
+            )
         visible = self.session.visible
         values = np.asarray(risk, dtype=float)
         if values.shape != visible.shape:
-            return None, f"the agent's risk map has shape {values.shape}, the board {visible.shape}", False
+            return (
+                None,
+                f"the agent's risk map has shape {values.shape}, the board {visible.shape}",
+                False,
+            )
         values = np.clip(values, 0.0, 1.0)
         for cell in plan.move.explanation.mines:  # risk maps may leave settled cells at 0
             values[cell] = 1.0
@@ -388,7 +435,7 @@ class PlayApp:
     def _plan(self) -> Any:
         try:
             return self.session.plan()
-        except Exception as err:  # noqa: BLE001 - shown, not raised: the overlay is optional
+        except Exception as err:  # shown, not raised: the overlay is optional
             self.overlays.knowledge = False
             self._say(f"agent error while planning: {type(err).__name__}: {err}", error=True)
             return None
@@ -407,20 +454,52 @@ class PlayApp:
         screen, fonts = self.screen, self.fonts
         y += draw_text(screen, fonts, "Minesweeper", (x, y), 40) + 4
         y += draw_text(screen, fonts, session.board.describe(session.spec.mines), (x, y), 24) + 2
-        y += draw_text(screen, fonts, f"first click: {session.board.first_click}   game {session.game + 1}, "
-                       f"seed {session.game_seed}", (x, y), 20, MUTED_RGB) + 8
+        y += (
+            draw_text(
+                screen,
+                fonts,
+                f"first click: {session.board.first_click}   game {session.game + 1}, "
+                f"seed {session.game_seed}",
+                (x, y),
+                20,
+                MUTED_RGB,
+            )
+            + 8
+        )
         status, colour = self._status()
         y += draw_text(screen, fonts, status, (x, y), 40, colour) + 4
-        y += draw_text(screen, fonts, f"Mines left: {session.mines_left}    Moves: {counts.reveals}", (x, y)) + 2
-        y += draw_text(screen, fonts, f"Agent moves: {counts.ai}  ({counts.certain} certain, "
-                       f"{counts.guessed} guessed)", (x, y), 20) + 2
+        y += (
+            draw_text(
+                screen,
+                fonts,
+                f"Mines left: {session.mines_left}    Moves: {counts.reveals}",
+                (x, y),
+            )
+            + 2
+        )
+        y += (
+            draw_text(
+                screen,
+                fonts,
+                f"Agent moves: {counts.ai}  ({counts.certain} certain, {counts.guessed} guessed)",
+                (x, y),
+                20,
+            )
+            + 2
+        )
         last = session.last_ai
         if last is not None:
             kind = "certain" if last.certain else "a guess"
             if last.risk is not None:
                 kind += f", P(mine) {last.risk:.3f}"
-            draw_text(screen, fonts, f"Last agent move: {last.cell}, {kind}", (x, y), 20,
-                      (140, 220, 160) if last.certain else (255, 200, 120))
+            draw_text(
+                screen,
+                fonts,
+                f"Last agent move: {last.cell}, {kind}",
+                (x, y),
+                20,
+                (140, 220, 160) if last.certain else (255, 200, 120),
+            )
         for button in self.buttons():
             draw_button(screen, fonts, button)
         y = BUTTONS_TOP + 9 * (BUTTON_HEIGHT + BUTTON_GAP) + 4
@@ -429,7 +508,14 @@ class PlayApp:
             y = self._draw_legend(x, y)
         if self.message:
             for line in wrap(self.message, fonts, 20, PANEL_WIDTH):
-                y += draw_text(screen, fonts, line, (x, y), 20, ERROR_RGB if self.message_is_error else MUTED_RGB)
+                y += draw_text(
+                    screen,
+                    fonts,
+                    line,
+                    (x, y),
+                    20,
+                    ERROR_RGB if self.message_is_error else MUTED_RGB,
+                )
 
     def _draw_hover_info(self, x: int, y: int) -> int:
         screen, fonts = self.screen, self.fonts
@@ -444,12 +530,23 @@ class PlayApp:
         name = "P(mine)" if self.overlays.heat == "solver" else "agent's risk"
         if cell is not None and np.isfinite(values[cell]):
             p = float(values[cell])
-            y += draw_text(screen, fonts, f"{name} at {cell} = {p:.4f}", (x, y), 24, heat_colour(p)) + 2
+            y += (
+                draw_text(screen, fonts, f"{name} at {cell} = {p:.4f}", (x, y), 24, heat_colour(p))
+                + 2
+            )
             self._draw_tooltip(f"{p:.4f}", heat_colour(p))
         else:
-            y += draw_text(screen, fonts, f"hover a hidden cell for its {name}", (x, y), 20, MUTED_RGB) + 2
+            y += (
+                draw_text(
+                    screen, fonts, f"hover a hidden cell for its {name}", (x, y), 20, MUTED_RGB
+                )
+                + 2
+            )
         if approximate:
-            y += draw_text(screen, fonts, "(some probabilities approximate)", (x, y), 20, MUTED_RGB) + 2
+            y += (
+                draw_text(screen, fonts, "(some probabilities approximate)", (x, y), 20, MUTED_RGB)
+                + 2
+            )
         return y
 
     def _draw_tooltip(self, text: str, colour: tuple[int, int, int]) -> None:
@@ -469,12 +566,19 @@ class PlayApp:
         if self.overlays.heat != "off":
             ramp_width = PANEL_WIDTH - 80
             for i in range(ramp_width):
-                pygame.draw.line(screen, heat_colour(i / (ramp_width - 1)), (x + 40 + i, y + 2), (x + 40 + i, y + 14))
+                pygame.draw.line(
+                    screen,
+                    heat_colour(i / (ramp_width - 1)),
+                    (x + 40 + i, y + 2),
+                    (x + 40 + i, y + 14),
+                )
             draw_text(screen, fonts, "safe", (x, y), 20, MUTED_RGB)
             draw_text(screen, fonts, "mine", (x + ramp_width + 44, y), 20, MUTED_RGB)
             y += 20
         if self.overlays.knowledge:
-            y += draw_text(screen, fonts, "green ring: proven safe; red X: proven mine", (x, y), 20, MUTED_RGB)
+            y += draw_text(
+                screen, fonts, "green ring: proven safe; red X: proven mine", (x, y), 20, MUTED_RGB
+            )
             y += draw_text(screen, fonts, "blue box: agent's next move", (x, y), 20, MUTED_RGB)
         y += draw_text(screen, fonts, "yellow box: last move", (x, y), 20, MUTED_RGB) + 4
         return y
@@ -496,7 +600,11 @@ class PlayApp:
             0, or 1 if the agent failed during a headless run.
         """
         clock = self.pygame.time.Clock()
-        limit = max_frames if max_frames is not None else (10 * self.session.spec.cells + 10 if self.headless else None)
+        limit = (
+            max_frames
+            if max_frames is not None
+            else (10 * self.session.spec.cells + 10 if self.headless else None)
+        )
         frames = 0
         while self.running:
             self.frame()

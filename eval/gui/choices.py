@@ -42,7 +42,9 @@ class BoardSetup:
         Raises:
             ValueError/TypeError: naming a bad size, count or rule.
         """
-        return GameConfig(self.rows, self.cols, self.mines, first_click=self.first_click, flag_actions=True)
+        return GameConfig(
+            self.rows, self.cols, self.mines, first_click=self.first_click, flag_actions=True
+        )
 
     def with_rule(self, first_click: str) -> BoardSetup:
         """The same board under another first-click rule."""

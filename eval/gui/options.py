@@ -59,30 +59,66 @@ def build_parser() -> argparse.ArgumentParser:
         "right click flags; space: AI move, a: autoplay, r: new game, k: known safe/mines, "
         "h: heat map, s: screenshot, q: quit.",
     )
-    parser.add_argument("--preset", choices=sorted(PRESETS), default=None, help="standard board (default beginner)")
+    parser.add_argument(
+        "--preset", choices=sorted(PRESETS), default=None, help="standard board (default beginner)"
+    )
     parser.add_argument("--rows", type=int, default=None, help="custom board height")
     parser.add_argument("--cols", type=int, default=None, help="custom board width")
-    parser.add_argument("--mines", type=int, default=None, help="mine count (default: the Beginner density)")
-    parser.add_argument("--first-click", choices=FIRST_CLICK_RULES, default="safe", help="first-click rule")
+    parser.add_argument(
+        "--mines", type=int, default=None, help="mine count (default: the Beginner density)"
+    )
+    parser.add_argument(
+        "--first-click", choices=FIRST_CLICK_RULES, default="safe", help="first-click rule"
+    )
     parser.add_argument("--agent", default=None, help=AGENT_HELP + f" (default {DEFAULT_AGENT})")
-    parser.add_argument("--guess", default=None,
-                        help=f"guess policy of the logic agent: {', '.join(GUESS_POLICIES)} "
-                        "(same as --agent logic:POLICY)")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the first game (game k uses seed+k)")
+    parser.add_argument(
+        "--guess",
+        default=None,
+        help=f"guess policy of the logic agent: {', '.join(GUESS_POLICIES)} "
+        "(same as --agent logic:POLICY)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="seed of the first game (game k uses seed+k)"
+    )
     parser.add_argument("--autoplay", action="store_true", help="start with autoplay on")
-    parser.add_argument("--speed", type=float, default=DEFAULT_SPEED, help="autoplay moves per second (0 = max)")
-    parser.add_argument("--knowledge", action="store_true", help="start with the known safe/mines overlay on")
-    parser.add_argument("--heat", nargs="?", const="solver", default="off", choices=HEAT_MODES,
-                        help="start with a heat map: solver (exact P(mine), the default for a bare "
-                        "--heat) or agent (the agent's own risk map)")
-    parser.add_argument("--moves", type=int, default=None,
-                        help="autoplay stops after this many agent moves (turns autoplay on)")
-    parser.add_argument("--hover", default=None, metavar="ROW,COL",
-                        help="put the mouse over this cell (screenshots of the P(mine) tooltip)")
-    parser.add_argument("--headless", action="store_true",
-                        help="no display: autoplay to the end (or --moves) and exit")
-    parser.add_argument("--screenshot", type=Path, default=None,
-                        help="save the final window as this PNG (the name must end in .png)")
+    parser.add_argument(
+        "--speed", type=float, default=DEFAULT_SPEED, help="autoplay moves per second (0 = max)"
+    )
+    parser.add_argument(
+        "--knowledge", action="store_true", help="start with the known safe/mines overlay on"
+    )
+    parser.add_argument(
+        "--heat",
+        nargs="?",
+        const="solver",
+        default="off",
+        choices=HEAT_MODES,
+        help="start with a heat map: solver (exact P(mine), the default for a bare "
+        "--heat) or agent (the agent's own risk map)",
+    )
+    parser.add_argument(
+        "--moves",
+        type=int,
+        default=None,
+        help="autoplay stops after this many agent moves (turns autoplay on)",
+    )
+    parser.add_argument(
+        "--hover",
+        default=None,
+        metavar="ROW,COL",
+        help="put the mouse over this cell (screenshots of the P(mine) tooltip)",
+    )
+    parser.add_argument(
+        "--headless",
+        action="store_true",
+        help="no display: autoplay to the end (or --moves) and exit",
+    )
+    parser.add_argument(
+        "--screenshot",
+        type=Path,
+        default=None,
+        help="save the final window as this PNG (the name must end in .png)",
+    )
     return parser
 
 
@@ -117,15 +153,18 @@ def agent_from_args(args: argparse.Namespace) -> AgentSpec:
     check_guess(args.guess)
     spec = parse_agent_spec(args.agent or "logic")
     if spec.make_name != "logic" or spec.options:
-        raise ValueError(f"--guess {args.guess!r} applies to the plain 'logic' agent, not {args.agent!r}")
+        raise ValueError(
+            f"--guess {args.guess!r} applies to the plain 'logic' agent, not {args.agent!r}"
+        )
     return parse_agent_spec(f"logic:{args.guess}")
 
 
 def check_guess(policy: str) -> None:
     """Raise a ValueError naming ``policy`` and the allowed ones unless it is a guess policy."""
     if policy not in GUESS_POLICIES:
-        raise ValueError(f"--guess {policy!r} is not a guess policy; choose one of "
-                         f"{', '.join(GUESS_POLICIES)}")
+        raise ValueError(
+            f"--guess {policy!r} is not a guess policy; choose one of {', '.join(GUESS_POLICIES)}"
+        )
 
 
 def parse_cell(text: str) -> tuple[int, int]:

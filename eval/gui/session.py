@@ -215,7 +215,7 @@ class GameSession:
         return opened
 
     def toggle_flag(self, cell: Cell) -> bool:
-        """Flag or unflag a hidden cell. Returns False if the game is over or the cell is revealed."""
+        """Flag or unflag a hidden cell. Returns False if the game is over or the cell is open."""
         if self.over or self.visible[cell] not in (HIDDEN, FLAGGED):
             return False
         _, _, _, _, self._info = self.env.step(self.spec.cells + to_index(cell, self.spec.cols))
@@ -298,9 +298,7 @@ class GameSession:
         if not 0 <= action < self.spec.cells:
             raise ValueError(f"agent {agent.name!r} returned action {action}, not a reveal action")
         explanation = agent.explain()
-        return AiMove(
-            to_cell(action, self.spec.cols), explanation.certain, explanation
-        )
+        return AiMove(to_cell(action, self.spec.cols), explanation.certain, explanation)
 
     def _compute_heat(self) -> tuple[HeatMap | None, str | None]:
         try:

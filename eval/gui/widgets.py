@@ -51,7 +51,12 @@ class Fonts:
 
 
 def draw_text(
-    surface: Any, fonts: Fonts, text: str, pos: tuple[int, int], size: int = 24, colour: tuple[int, int, int] = TEXT_RGB
+    surface: Any,
+    fonts: Fonts,
+    text: str,
+    pos: tuple[int, int],
+    size: int = 24,
+    colour: tuple[int, int, int] = TEXT_RGB,
 ) -> int:
     """Draw one line of text with its top-left at ``pos``; returns the line's height."""
     rendered = fonts.get(size).render(text, True, colour)
@@ -88,14 +93,14 @@ def elide(text: str, fonts: Fonts, size: int, width: int) -> str:
             head -= 1
         else:
             tail -= 1
-        candidate = f"{text[:head]}...{text[len(text) - tail:]}"
+        candidate = f"{text[:head]}...{text[len(text) - tail :]}"
         if font.size(candidate)[0] <= width:
             return candidate
     return "..."
 
 
 def wrap(text: str, fonts: Fonts, size: int, width: int) -> list[str]:
-    """Split ``text`` into lines no wider than ``width`` pixels (words longer than that stay whole)."""
+    """Split ``text`` into lines at most ``width`` pixels wide (longer words stay whole)."""
     font = fonts.get(size)
     lines: list[str] = []
     line = ""

@@ -26,14 +26,16 @@ KNOWN_MINE_RGB = (200, 0, 0)
 HEAT_ALPHA = 150
 """Opacity (0..255) of the heat-map tint over a hidden cell."""
 
-_HEAT_STOPS = np.array([
-    [0.0, 0, 190, 70],
-    [0.1, 190, 230, 60],
-    [0.2, 250, 220, 0],
-    [0.4, 250, 140, 0],
-    [0.7, 230, 30, 30],
-    [1.0, 140, 0, 50],
-])
+_HEAT_STOPS = np.array(
+    [
+        [0.0, 0, 190, 70],
+        [0.1, 190, 230, 60],
+        [0.2, 250, 220, 0],
+        [0.4, 250, 140, 0],
+        [0.7, 230, 30, 30],
+        [1.0, 140, 0, 50],
+    ]
+)
 """Heat-map colour ramp, (probability, R, G, B) stops: green (safe) through yellow and orange to
 dark red (mine). Most of the ramp is spent below 0.5, where a player's choices lie."""
 
@@ -49,7 +51,7 @@ def pygame_available() -> bool:
 
 
 def import_pygame() -> Any:
-    """Import pygame (without its start-up banner) or raise an ImportError saying how to install it."""
+    """Import pygame (without its start-up banner), or raise an ImportError with an install hint."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
         import pygame
@@ -83,7 +85,9 @@ def heat_colour(probability: float) -> tuple[int, int, int]:
     if not 0.0 <= probability <= 1.0:
         raise ValueError(f"probability must lie in [0, 1], got {probability!r}")
     stops = _HEAT_STOPS
-    red, green, blue = (round(float(np.interp(probability, stops[:, 0], stops[:, k]))) for k in (1, 2, 3))
+    red, green, blue = (
+        round(float(np.interp(probability, stops[:, 0], stops[:, k]))) for k in (1, 2, 3)
+    )
     return red, green, blue
 
 
@@ -125,7 +129,7 @@ def draw_heat_map(
     layer = pygame.Surface((cols * cell_px, rows * cell_px), pygame.SRCALPHA)
     inset = max(1, cell_px // 12)
     frame = max(2, cell_px // 8)
-    for r, c in zip(*np.nonzero(np.isfinite(probability))):
+    for r, c in zip(*np.nonzero(np.isfinite(probability)), strict=True):
         colour = (*heat_colour(float(probability[r, c])), HEAT_ALPHA)
         rect = (c * cell_px + inset, r * cell_px + inset, cell_px - inset, cell_px - inset)
         if frame_only is not None and frame_only[r, c]:
@@ -154,7 +158,12 @@ def draw_knowledge(
 
 
 def draw_cell_outline(
-    target: Any, cell: Cell, origin: Point, cell_px: int, colour: tuple[int, int, int], width: int = 3
+    target: Any,
+    cell: Cell,
+    origin: Point,
+    cell_px: int,
+    colour: tuple[int, int, int],
+    width: int = 3,
 ) -> None:
     """Frame one cell (the last move, the agent's next move, the cell under the mouse)."""
     pygame = import_pygame()

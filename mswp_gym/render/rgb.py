@@ -29,8 +29,14 @@ FLAG_RGB = (220, 0, 0)
 WRONG_FLAG_RGB = (150, 60, 200)
 MINE_RGB = (20, 20, 20)
 DIGIT_RGB: dict[int, tuple[int, int, int]] = {
-    1: (0, 0, 255), 2: (0, 128, 0), 3: (255, 0, 0), 4: (0, 0, 128),
-    5: (128, 0, 0), 6: (0, 128, 128), 7: (0, 0, 0), 8: (96, 96, 96),
+    1: (0, 0, 255),
+    2: (0, 128, 0),
+    3: (255, 0, 0),
+    4: (0, 0, 128),
+    5: (128, 0, 0),
+    6: (0, 128, 128),
+    7: (0, 0, 0),
+    8: (96, 96, 96),
 }
 
 # 5x7 bitmaps, scaled by an integer factor that fits the cell.
@@ -48,7 +54,9 @@ _GLYPHS: dict[str, tuple[str, ...]] = {
     "mine": ("..#..", "#####", "##.##", "#####", "#####", "#####", "..#.."),
     "cross": ("#...#", "#...#", ".#.#.", "..#..", ".#.#.", "#...#", "#...#"),
 }
-_BITMAPS = {name: np.array([[ch == "#" for ch in line] for line in rows]) for name, rows in _GLYPHS.items()}
+_BITMAPS = {
+    name: np.array([[ch == "#" for ch in line] for line in rows]) for name, rows in _GLYPHS.items()
+}
 
 
 def glyph_scale(cell_px: int) -> int:
@@ -82,7 +90,9 @@ def _tiles(cell_px: int) -> np.ndarray:
     return tiles
 
 
-def _stamp(image: np.ndarray, cell: Cell, glyph: str, rgb: tuple[int, int, int], cell_px: int) -> None:
+def _stamp(
+    image: np.ndarray, cell: Cell, glyph: str, rgb: tuple[int, int, int], cell_px: int
+) -> None:
     mask = _glyph_mask(glyph, glyph_scale(cell_px))
     top = cell[0] * cell_px + (cell_px - mask.shape[0] + 1) // 2
     left = cell[1] * cell_px + (cell_px - mask.shape[1] + 1) // 2
@@ -109,14 +119,19 @@ def render_rgb(
         ``(rows * cell_px, cols * cell_px, 3)`` uint8 RGB image.
 
     Raises:
-        ValueError: ``visible`` is not 2-D, ``mines`` has another shape, or ``cell_px`` is too small.
+        ValueError: ``visible`` is not 2-D, ``mines`` has another shape, or ``cell_px`` is too
+            small.
     """
     visible = np.asarray(visible)
     if visible.ndim != 2:
         raise ValueError(f"visible must be a (rows, cols) board, got shape {visible.shape}")
     if mines is not None and np.shape(mines) != visible.shape:
         raise ValueError(f"mines has shape {np.shape(mines)}, the board {visible.shape}")
-    if isinstance(cell_px, bool) or not isinstance(cell_px, (int, np.integer)) or cell_px < MIN_CELL_PX:
+    if (
+        isinstance(cell_px, bool)
+        or not isinstance(cell_px, (int, np.integer))
+        or cell_px < MIN_CELL_PX
+    ):
         raise ValueError(f"cell_px must be an integer >= {MIN_CELL_PX}, got {cell_px!r}")
     cell_px = int(cell_px)
     kind = np.full(visible.shape, _RAISED, dtype=np.intp)
@@ -125,25 +140,37 @@ def render_rgb(
     if exploded is not None:
         kind[exploded] = _BLOWN
     rows, cols = visible.shape
-    image = _tiles(cell_px)[kind].transpose(0, 2, 1, 3, 4).reshape(rows * cell_px, cols * cell_px, 3)
+    image = (
+        _tiles(cell_px)[kind].transpose(0, 2, 1, 3, 4).reshape(rows * cell_px, cols * cell_px, 3)
+    )
     image[::cell_px, :] = GRID_RGB
     image[:, ::cell_px] = GRID_RGB
     image[-1, :] = GRID_RGB
     image[:, -1] = GRID_RGB
-    wrong_flag = (visible == FLAGGED) & ~np.asarray(mines, dtype=bool) if mines is not None else None
-    for r, c in zip(*np.nonzero(visible != HIDDEN)):
+    wrong_flag = (
+        (visible == FLAGGED) & ~np.asarray(mines, dtype=bool) if mines is not None else None
+    )
+    for r, c in zip(*np.nonzero(visible != HIDDEN), strict=True):
         code = int(visible[r, c])
         cell = (int(r), int(c))
         if 1 <= code <= 8:
             _stamp(image, cell, str(code), DIGIT_RGB[code], cell_px)
         elif code == FLAGGED:
             wrong = wrong_flag is not None and wrong_flag[r, c]
-            _stamp(image, cell, "cross" if wrong else "flag", WRONG_FLAG_RGB if wrong else FLAG_RGB, cell_px)
+            _stamp(
+                image,
+                cell,
+                "cross" if wrong else "flag",
+                WRONG_FLAG_RGB if wrong else FLAG_RGB,
+                cell_px,
+            )
         elif code in (EXPLODED, MINE):
             _stamp(image, cell, "mine", MINE_RGB, cell_px)
         elif code == NO_CLUE:
             _stamp(image, cell, "?", MINE_RGB, cell_px)
     if mines is not None:
-        for r, c in zip(*np.nonzero(np.asarray(mines, dtype=bool) & (visible == HIDDEN))):
+        for r, c in zip(
+            *np.nonzero(np.asarray(mines, dtype=bool) & (visible == HIDDEN)), strict=True
+        ):
             _stamp(image, (int(r), int(c)), "mine", MINE_RGB, cell_px)
     return image

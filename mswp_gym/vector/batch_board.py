@@ -144,9 +144,10 @@ class BatchBoards:
 
     # ---------------------------------------------------------------- moves
     def has_revealed_neighbour(self, boards: np.ndarray, cells: np.ndarray) -> np.ndarray:
-        """``(k,)`` bool: whether each hidden ``cells[j]`` of ``boards[j]`` touches a revealed cell."""
+        """``(k,)`` bool: whether hidden ``cells[j]`` of ``boards[j]`` touches a revealed cell."""
         flat = (boards * self.cells)[:, None] + self._around[cells]
-        return self._flat_revealed[flat].any(axis=1)
+        touches: np.ndarray = self._flat_revealed[flat].any(axis=1)
+        return touches
 
     def reveal(
         self, boards: np.ndarray, cells: np.ndarray, shown: np.ndarray | None = None
@@ -217,7 +218,7 @@ class BatchBoards:
             ``(k,)`` bool: whether each cell is flagged afterwards.
         """
         flat = boards * self.cells + cells
-        now = ~self._flat_flagged[flat]
+        now: np.ndarray = ~self._flat_flagged[flat]
         self._flat_flagged[flat] = now
         self._flat_visible[flat] = np.where(now, FLAGGED, HIDDEN)
         return now
@@ -238,4 +239,5 @@ class BatchBoards:
         self._flat_revealed[flat] = True
         self._flat_visible[flat] = counts.reshape(-1)[opened]
         self._flat_flagged[flat] = False
-        return region.sum(axis=1, dtype=np.int32)
+        opened_per_board: np.ndarray = region.sum(axis=1, dtype=np.int32)
+        return opened_per_board

@@ -37,7 +37,7 @@ _LOW32 = np.uint64(0xFFFFFFFF)
 
 def mix64(x: np.ndarray) -> np.ndarray:
     """SplitMix64's finaliser: a bijective scramble of every uint64 in ``x`` (a new array)."""
-    z = x ^ (x >> np.uint64(30))
+    z: np.ndarray = x ^ (x >> np.uint64(30))
     z *= _MIX1
     z ^= z >> np.uint64(27)
     z *= _MIX2

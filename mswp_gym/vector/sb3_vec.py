@@ -88,17 +88,18 @@ class MinesweeperSB3VecEnv(VecEnv):
                 )
             if venv.autoreset_mode != AutoresetMode.SAME_STEP:
                 raise ValueError(
-                    f"SB3 needs same-step autoreset; the venv has autoreset_mode={venv.autoreset_mode}"
+                    "SB3 needs same-step autoreset; "
+                    f"the venv has autoreset_mode={venv.autoreset_mode}"
                 )
         self.venv = venv
         self.last_info: dict[str, Any] = {}
-        """The batched env's last info dict (Gymnasium vector layout, arrays with ``_key`` masks)."""
+        """The batched env's last info dict (Gymnasium's vector layout: arrays, ``_key`` masks)."""
         self._actions: np.ndarray | None = None
         super().__init__(venv.num_envs, venv.single_observation_space, venv.single_action_space)
 
     @classmethod
     def from_id(cls, env_id: str, num_envs: int, **kwargs: Any) -> MinesweeperSB3VecEnv:
-        """Build from a registered id (e.g. ``"Minesweeper-Expert-v0"``) via ``gymnasium.make_vec``."""
+        """Build from a registered id (``"Minesweeper-Expert-v0"``) with ``gymnasium.make_vec``."""
         venv = gym.make_vec(
             env_id,
             num_envs=num_envs,
@@ -117,6 +118,7 @@ class MinesweeperSB3VecEnv(VecEnv):
         """Reset every board, using the seeds/options set by ``seed()``/``set_options()`` once."""
         seeds = None if all(s is None for s in self._seeds) else list(self._seeds)
         options = self._options[0] if self._options and self._options[0] else None
+        obs: VecEnvObs
         obs, info = self.venv.reset(seed=seeds, options=options)
         self.last_info = info
         self.reset_infos = [{} for _ in range(self.num_envs)]
@@ -164,7 +166,7 @@ class MinesweeperSB3VecEnv(VecEnv):
         return [value for _ in self._get_indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
-        """Set an attribute of the batched env (shared by every board, so ``indices`` must be all)."""
+        """Set an attribute of the batched env (shared by every board: ``indices`` must be all)."""
         chosen = list(self._get_indices(indices))
         if len(chosen) != self.num_envs:
             raise ValueError(

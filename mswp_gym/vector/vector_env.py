@@ -4,7 +4,8 @@
 builds :class:`MinesweeperVectorEnv`; so does calling the class directly. The game logic lives in
 :mod:`mswp_gym.vector.batch_board` (state and moves), :mod:`mswp_gym.vector.batch_place` (mine
 placement and clues), :mod:`mswp_gym.vector.batch_flood` (flood fill) and
-:mod:`mswp_gym.vector.batch_rng` (per-board random streams); this module is the adapter that adds spaces, rewards, info, seeding and autoreset.
+:mod:`mswp_gym.vector.batch_rng` (per-board random streams); this module is the adapter that
+adds spaces, rewards, info, seeding and autoreset.
 """
 
 from __future__ import annotations
@@ -164,9 +165,13 @@ class MinesweeperVectorEnv(VectorEnv):
         if max_episode_steps is not None:
             # make_vec passes the registered step limit under Gymnasium's name.
             resolve_max_steps(max_episode_steps, 1, 1)
-            if not (isinstance(max_steps, str) and max_steps == "auto") and max_steps != max_episode_steps:
+            if (
+                not (isinstance(max_steps, str) and max_steps == "auto")
+                and max_steps != max_episode_steps
+            ):
                 raise ValueError(
-                    f"max_steps={max_steps} and max_episode_steps={max_episode_steps} disagree; give one"
+                    f"max_steps={max_steps} and max_episode_steps={max_episode_steps} disagree; "
+                    "give one"
                 )
             max_steps = max_episode_steps
         fixed_layouts = None
@@ -201,13 +206,13 @@ class MinesweeperVectorEnv(VectorEnv):
                 "placement='generator'; the batched placement draws its own layouts"
             )
         self.config = config
-        self.generator: Generator = config.generator  # type: ignore[assignment]
+        self.generator: Generator = config.generator
         self.rule = config.first_click
         self.clues = config.clues
         self.num_envs = int(num_envs)
         self.rows, self.cols, self.mines = config.rows, config.cols, config.mines
         self.game_spec = config.spec
-        self.rewards: RewardConfig = config.rewards  # type: ignore[assignment]
+        self.rewards: RewardConfig = config.rewards
         self.obs_mode = config.obs_mode
         self.flag_actions = config.flag_actions
         self.score_mode = config.score_mode

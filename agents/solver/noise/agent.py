@@ -18,7 +18,12 @@ from agents.base import Explanation
 from agents.logic.bounded import BoundedKnowledge
 from agents.observe import ObservationFeeder
 from agents.solver import SolverAgent
-from agents.solver.noise.probability import DEFAULT_NOISE_BUDGET, NoisyAnalysis, noisy_analysis
+from agents.solver.noise.probability import (
+    DEFAULT_NOISE_BUDGET,
+    NoisyAnalysis,
+    RegionCache,
+    noisy_analysis,
+)
 from mswp_gym.cells import to_cell, to_index
 from mswp_gym.constants import is_unknown
 from mswp_gym.spec import GameSpec
@@ -28,7 +33,7 @@ TIE_TOLERANCE = 1e-9
 
 
 class NoisySolverAgent(SolverAgent):
-    """The solver for any clue model: :class:`SolverAgent` on exact numbers, posterior play on noisy ones.
+    """The solver for any clue model: :class:`SolverAgent` on exact clues, posteriors on noisy ones.
 
     Args:
         noise_budget: search nodes per frontier region under noisy clues before approximating.
@@ -46,10 +51,10 @@ class NoisySolverAgent(SolverAgent):
         self._feeder: ObservationFeeder | None = None
         self._noisy: NoisyAnalysis | None = None
         self._noisy_board: np.ndarray | None = None
-        self._regions: dict[tuple, Any] = {}
+        self._regions: RegionCache = {}
 
     @property
-    def last_move_certain(self) -> bool:  # type: ignore[override]
+    def last_move_certain(self) -> bool:
         """Whether the last move was proven safe (``explain().certain``)."""
         return bool(self._certain)
 
@@ -130,8 +135,15 @@ class NoisySolverAgent(SolverAgent):
         hidden = is_unknown(flat)
         known_mines = {to_index(c, cols) for c in knowledge.mines}
         known_safe = {i for i in (to_index(c, cols) for c in knowledge.safes) if hidden[i]}
-        analysis = noisy_analysis(board, self.spec.clue_noise, self.spec.mines, known_mines, known_safe,
-                                  self.noise_budget, self._regions)
+        analysis = noisy_analysis(
+            board,
+            self.spec.clue_noise,
+            self.spec.mines,
+            known_mines,
+            known_safe,
+            self.noise_budget,
+            self._regions,
+        )
         # What the enumeration proves is fed back, so later sentences start from it.
         for cell in sorted(analysis.safe - known_safe):
             knowledge.mark_safe(to_cell(cell, cols))

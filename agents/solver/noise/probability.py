@@ -87,8 +87,16 @@ class _Clue:
 class _Region:
     cells: list[int]
     weight: dict[int, int]  # mines in region -> total weight
-    cell_weight: dict[int, list[int]]  # mines in region -> per-cell weight of being a mine, times its group size
-    group_size: list[int]  # per cell: the size of its group (cell_weight / group_size is the weight)
+    # mines in region -> per-cell weight of being a mine, times its group size
+    cell_weight: dict[int, list[int]]
+    # per cell: the size of its group (cell_weight / group_size is the weight)
+    group_size: list[int]
+
+
+RegionKey = tuple[tuple[int, int, int, tuple[int, ...]], ...]
+"""A region's clues, ``(shown, known, size, cells)`` each, sorted: the key of its cached result."""
+RegionCache = dict[RegionKey, _Region | None]
+"""Region results (None: too large) by their clues, reused between the moves of one game."""
 
 
 def noisy_analysis(
@@ -98,7 +106,7 @@ def noisy_analysis(
     known_mines: set[int],
     known_safe: set[int],
     node_budget: int = DEFAULT_NOISE_BUDGET,
-    cache: dict[tuple, _Region | None] | None = None,
+    cache: RegionCache | None = None,
 ) -> NoisyAnalysis:
     """Posterior mine probabilities and certain cells of a position with noisy clues.
 
@@ -160,8 +168,9 @@ def noisy_analysis(
         _combine_exact(regions, off, mines_left, probability, safe, mines)
         approximate = False
     else:
-        _combine_approximate(regions, too_large, off, mines_left, int(unknown.sum()), noise,
-                             probability, safe, mines)
+        _combine_approximate(
+            regions, too_large, off, mines_left, int(unknown.sum()), noise, probability, safe, mines
+        )
         approximate = True
     return NoisyAnalysis(probability, frozenset(safe), frozenset(mines), approximate)
 
@@ -196,6 +205,30 @@ def _enumerate(clues: list[_Clue], noise: str, node_budget: int) -> _Region:
     ``m`` mines in a group of ``s`` cells stand for ``comb(s, m)`` layouts, each cell a mine in
     ``m / s`` of them. The per-cell weights are kept as ``s *`` weight so they stay integers.
     """
+    groups = _groups_by_clues(clues)
+    sizes = [len(cells) for _, cells in groups]
+    if sum(math.log(size + 1) for size in sizes) > math.log(node_budget) + SEARCH_SPACE_SLACK:
+        raise _TooLarge  # hopeless: skip the search rather than spend the budget finding out
+    search = _RegionSearch(clues, noise, node_budget, [list(sig) for sig, _ in groups], sizes)
+    search.search(0, 0, 1)
+    if not search.weight:
+        raise ValueError("the clues of a region admit no layout under the noise model")
+    cells: list[int] = []
+    cell_weight: dict[int, list[int]] = {k: [] for k in search.weight}
+    for g, (_, group_cells) in enumerate(groups):
+        for cell in group_cells:
+            cells.append(cell)
+            for k in search.weight:
+                # mines-weight of the group, shared evenly by its cells; scaled by the group size
+                # per cell so it stays an integer, compared below against size * weight.
+                cell_weight[k].append(search.group_weight[k][g])
+    group_size = [sizes[g] for g, (_, group_cells) in enumerate(groups) for _ in group_cells]
+    return _Region(cells, search.weight, cell_weight, group_size)
+
+
+def _groups_by_clues(clues: list[_Clue]) -> list[tuple[tuple[int, ...], list[int]]]:
+    """The region's cells grouped by the clues they lie under: ``(clue indices, cells)`` each,
+    ordered by their first clue."""
     signature: dict[int, list[int]] = {}
     for j, clue in enumerate(clues):
         for cell in clue.cells:
@@ -203,84 +236,98 @@ def _enumerate(clues: list[_Clue], noise: str, node_budget: int) -> _Region:
     by_signature: dict[tuple[int, ...], list[int]] = {}
     for cell, sig in signature.items():
         by_signature.setdefault(tuple(sig), []).append(cell)
-    groups = sorted(by_signature.items(), key=lambda item: (min(item[0]), item[0]))
-    sizes = [len(cells) for _, cells in groups]
-    if sum(math.log(size + 1) for size in sizes) > math.log(node_budget) + SEARCH_SPACE_SLACK:
-        raise _TooLarge  # hopeless: skip the search rather than spend the budget finding out
-    clues_of = [list(sig) for sig, _ in groups]
-    last = [0] * len(clues)
-    for g, sig in enumerate(clues_of):
-        for j in sig:
-            last[j] = max(last[j], g)
-    closes: list[list[int]] = [[] for _ in groups]
-    for j, at in enumerate(last):
-        closes[at].append(j)
-    count = [0] * len(clues)
-    left = [len(clue.cells) for clue in clues]
-    assignment = [0] * len(groups)
-    weight: dict[int, int] = {}
-    group_weight: dict[int, list[int]] = {}
-    nodes = 0
+    return sorted(by_signature.items(), key=lambda item: (min(item[0]), item[0]))
 
-    def feasible(j: int) -> bool:
-        clue = clues[j]
-        low = clue.known + count[j]
-        if noise == "optimistic":
-            return low + left[j] >= clue.shown
-        if noise == "cautious":
-            return low <= clue.shown
-        return low <= clue.shown <= low + left[j]
 
-    def search(g: int, mines: int, w: int) -> None:
-        nonlocal nodes
-        nodes += 1
-        if nodes > node_budget:
+class _RegionSearch:
+    """The backtracking of :func:`_enumerate`: a mine count per group, in order, pruned by the
+    clue bounds; each clue's likelihood enters once its last group is assigned.
+
+    Attributes:
+        weight: mines in region -> total weight of the admitted layouts.
+        group_weight: mines in region -> per group, the weight times the group's mine count.
+    """
+
+    def __init__(
+        self,
+        clues: list[_Clue],
+        noise: str,
+        node_budget: int,
+        clues_of: list[list[int]],
+        sizes: list[int],
+    ) -> None:
+        self.clues = clues
+        self.noise = noise
+        self.node_budget = node_budget
+        self.clues_of = clues_of  # per group: the clues it lies under
+        self.sizes = sizes  # per group: its number of cells
+        last = [0] * len(clues)
+        for g, sig in enumerate(clues_of):
+            for j in sig:
+                last[j] = max(last[j], g)
+        self.closes: list[list[int]] = [[] for _ in sizes]  # per group: the clues it completes
+        for j, at in enumerate(last):
+            self.closes[at].append(j)
+        self.count = [0] * len(clues)  # per clue: mines assigned around it so far
+        self.left = [len(clue.cells) for clue in clues]  # per clue: its cells not yet assigned
+        self.assignment = [0] * len(sizes)
+        self.weight: dict[int, int] = {}
+        self.group_weight: dict[int, list[int]] = {}
+        self.nodes = 0
+
+    def search(self, g: int, mines: int, w: int) -> None:
+        """Assign groups ``g..`` given ``mines`` mines and weight ``w`` so far."""
+        self.nodes += 1
+        if self.nodes > self.node_budget:
             raise _TooLarge
-        if g == len(groups):
-            weight[mines] = weight.get(mines, 0) + w
-            row = group_weight.setdefault(mines, [0] * len(groups))
-            for k, value in enumerate(assignment):
-                if value:
-                    row[k] += w * value
+        if g == len(self.sizes):
+            self._record(mines, w)
             return
-        size = sizes[g]
-        for j in clues_of[g]:
+        size = self.sizes[g]
+        under = self.clues_of[g]
+        count, left = self.count, self.left
+        for j in under:
             left[j] -= size
         for value in range(size + 1):
-            for j in clues_of[g]:
+            for j in under:
                 count[j] += value
-            factor = math.comb(size, value)
-            for j in clues_of[g]:
-                if not feasible(j):
-                    factor = 0
-                    break
+            factor = self._factor(g, value)
             if factor:
-                for j in closes[g]:
-                    clue = clues[j]
-                    factor *= likelihood(noise, clue.shown, clue.known + count[j], clue.size)
-            if factor:
-                assignment[g] = value
-                search(g + 1, mines + value, w * factor)
-                assignment[g] = 0
-            for j in clues_of[g]:
+                self.assignment[g] = value
+                self.search(g + 1, mines + value, w * factor)
+                self.assignment[g] = 0
+            for j in under:
                 count[j] -= value
-        for j in clues_of[g]:
+        for j in under:
             left[j] += size
 
-    search(0, 0, 1)
-    if not weight:
-        raise ValueError("the clues of a region admit no layout under the noise model")
-    cells: list[int] = []
-    cell_weight: dict[int, list[int]] = {k: [] for k in weight}
-    for g, (_, group_cells) in enumerate(groups):
-        for cell in group_cells:
-            cells.append(cell)
-            for k in weight:
-                # mines-weight of the group, shared evenly by its cells; scaled by the group size
-                # per cell so it stays an integer, compared below against size * weight.
-                cell_weight[k].append(group_weight[k][g])
-    group_size = [sizes[g] for g, (_, group_cells) in enumerate(groups) for _ in group_cells]
-    return _Region(cells, weight, cell_weight, group_size)
+    def _factor(self, g: int, value: int) -> int:
+        """The weight of ``value`` mines in group ``g``: its layouts times the likelihoods of the
+        clues it completes; 0 when a clue over it can no longer be met."""
+        for j in self.clues_of[g]:
+            if not self._feasible(j):
+                return 0
+        factor = math.comb(self.sizes[g], value)
+        for j in self.closes[g]:
+            clue = self.clues[j]
+            factor *= likelihood(self.noise, clue.shown, clue.known + self.count[j], clue.size)
+        return factor
+
+    def _feasible(self, j: int) -> bool:
+        clue = self.clues[j]
+        low = clue.known + self.count[j]
+        if self.noise == "optimistic":
+            return low + self.left[j] >= clue.shown
+        if self.noise == "cautious":
+            return low <= clue.shown
+        return low <= clue.shown <= low + self.left[j]
+
+    def _record(self, mines: int, w: int) -> None:
+        self.weight[mines] = self.weight.get(mines, 0) + w
+        row = self.group_weight.setdefault(mines, [0] * len(self.sizes))
+        for k, value in enumerate(self.assignment):
+            if value:
+                row[k] += w * value
 
 
 def _log_comb(n: int, k: int) -> float:
@@ -301,8 +348,12 @@ def _convolve(a: dict[int, float], b: dict[int, float]) -> dict[int, float]:
 
 
 def _combine_exact(
-    regions: list[_Region], off: list[int], mines_left: int, probability: np.ndarray,
-    safe: set[int], mines: set[int],
+    regions: list[_Region],
+    off: list[int],
+    mines_left: int,
+    probability: np.ndarray,
+    safe: set[int],
+    mines: set[int],
 ) -> None:
     """Exact posterior: regions and off-frontier cells combined by mine count."""
     n_off = len(off)
@@ -330,36 +381,85 @@ def _combine_exact(
                 others = _convolve(others, dist)
         rest = {k: sum(w * ways.get(k + s, 0.0) for s, w in others.items()) for k in region.weight}
         live = [k for k in region.weight if any(fits(k + s) for s in others)]
-        norm = sum(scaled[i][k] * rest[k] for k in region.weight)
-        biggest = max(region.weight.values())
-        for c, cell in enumerate(region.cells):
-            size = region.group_size[c]
-            if all(region.cell_weight[k][c] == 0 for k in live):
-                probability[cell] = 0.0
-                safe.add(cell)
-            elif all(region.cell_weight[k][c] == size * region.weight[k] for k in live):
-                probability[cell] = 1.0
-                mines.add(cell)
-            else:
-                numer = sum(region.cell_weight[k][c] / (size * biggest) * rest[k] for k in region.weight)
-                probability[cell] = min(max(numer / norm, 1e-12), 1 - 1e-12) if norm > 0 else 0.5
+        _region_posterior(region, scaled[i], rest, live, probability, safe, mines)
     if n_off:
-        off_mines = [mines_left - t for t in possible_totals]
-        if all(m == 0 for m in off_mines):
-            probability[off] = 0.0
-            safe.update(off)
-        elif all(m == n_off for m in off_mines):
-            probability[off] = 1.0
-            mines.update(off)
+        _off_posterior(
+            off,
+            [mines_left - t for t in possible_totals],
+            [all_dist[t] * ways[t] for t in possible_totals],
+            probability,
+            safe,
+            mines,
+        )
+
+
+def _region_posterior(
+    region: _Region,
+    scaled: dict[int, float],
+    rest: dict[int, float],
+    live: list[int],
+    probability: np.ndarray,
+    safe: set[int],
+    mines: set[int],
+) -> None:
+    """Set the region's cells in ``probability``, ``safe`` and ``mines``.
+
+    Args:
+        scaled: the region's weight per mine count, scaled to at most 1.
+        rest: per mine count of the region, the weight of the other regions and off-frontier
+            cells that complete it to the game's count.
+        live: the region's mine counts that some completion admits (certainty is over these).
+    """
+    norm = sum(scaled[k] * rest[k] for k in region.weight)
+    biggest = max(region.weight.values())
+    for c, cell in enumerate(region.cells):
+        size = region.group_size[c]
+        if all(region.cell_weight[k][c] == 0 for k in live):
+            probability[cell] = 0.0
+            safe.add(cell)
+        elif all(region.cell_weight[k][c] == size * region.weight[k] for k in live):
+            probability[cell] = 1.0
+            mines.add(cell)
         else:
-            total = sum(all_dist[t] * ways[t] for t in possible_totals)
-            expected = sum(all_dist[t] * ways[t] * (mines_left - t) for t in possible_totals) / total
-            probability[off] = min(max(expected / n_off, 1e-12), 1 - 1e-12)
+            numer = sum(
+                region.cell_weight[k][c] / (size * biggest) * rest[k] for k in region.weight
+            )
+            probability[cell] = min(max(numer / norm, 1e-12), 1 - 1e-12) if norm > 0 else 0.5
+
+
+def _off_posterior(
+    off: list[int],
+    off_mines: list[int],
+    weights: list[float],
+    probability: np.ndarray,
+    safe: set[int],
+    mines: set[int],
+) -> None:
+    """Set the off-frontier cells ``off``, given per possible total its mines left for them and
+    its weight."""
+    n_off = len(off)
+    if all(m == 0 for m in off_mines):
+        probability[off] = 0.0
+        safe.update(off)
+    elif all(m == n_off for m in off_mines):
+        probability[off] = 1.0
+        mines.update(off)
+    else:
+        total = sum(weights)
+        expected = sum(w * m for w, m in zip(weights, off_mines, strict=True)) / total
+        probability[off] = min(max(expected / n_off, 1e-12), 1 - 1e-12)
 
 
 def _combine_approximate(
-    regions: list[_Region], too_large: list[list[_Clue]], off: list[int], mines_left: int,
-    n_unknown: int, noise: str, probability: np.ndarray, safe: set[int], mines: set[int],
+    regions: list[_Region],
+    too_large: list[list[_Clue]],
+    off: list[int],
+    mines_left: int,
+    n_unknown: int,
+    noise: str,
+    probability: np.ndarray,
+    safe: set[int],
+    mines: set[int],
 ) -> None:
     """Independent regions under a binomial prior; per-clue estimates on too-large regions."""
     density = min(max(mines_left / n_unknown, 1e-6), 1 - 1e-6) if n_unknown else 0.5
@@ -378,8 +478,13 @@ def _combine_approximate(
                 probability[cell] = 1.0
                 mines.add(cell)
             else:
-                p = sum(prior[k] * region.cell_weight[k][c] / (size * region.weight[k])
-                        for k in region.weight) / norm
+                p = (
+                    sum(
+                        prior[k] * region.cell_weight[k][c] / (size * region.weight[k])
+                        for k in region.weight
+                    )
+                    / norm
+                )
                 probability[cell] = min(max(p, 1e-12), 1 - 1e-12)
             expected_frontier += float(probability[cell])
     for region_clues in too_large:
@@ -396,7 +501,7 @@ def _combine_approximate(
 
 
 def _clue_fraction(clue: _Clue, noise: str, density: float) -> float:
-    """Posterior expected fraction of mines among one clue's unknown cells, under a binomial prior."""
+    """Posterior expected fraction of mines in one clue's unknown cells, under a binomial prior."""
     u = len(clue.cells)
     weights = []
     for x in range(u + 1):
