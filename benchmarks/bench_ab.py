@@ -70,10 +70,12 @@ def measure(root: Path, loop: str, board: str, steps: int, batch: int) -> float:
     """Steps per CPU second of one loop in a fresh interpreter importing from ``root``."""
     rows, cols, mines = BOARDS[board]
     template = SINGLE if loop == "single" else VECTOR
-    code = template.format(root=str(root.resolve()), rows=rows, cols=cols, mines=mines,
-                           steps=steps, batch=batch)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, cwd=root)
+    code = template.format(
+        root=str(root.resolve()), rows=rows, cols=cols, mines=mines, steps=steps, batch=batch
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
+    )
     return float(out.stdout.strip().splitlines()[-1])
 
 
@@ -97,9 +99,11 @@ def main() -> None:
                     rates[side].append(measure(root, loop, board, steps, args.batch))
             before, after = (statistics.median(rates[s]) for s in ("before", "after"))
             rounds = "  ".join(f"{b:,.0f}/{a:,.0f}" for b, a in zip(*rates.values(), strict=True))
-            print(f"{loop:6} {board:8} before {before:>11,.0f}  after {after:>11,.0f} steps/cpu-s"
-                  f"  after/before {after / before:.2f}  (rounds before/after: {rounds})",
-                  flush=True)
+            print(
+                f"{loop:6} {board:8} before {before:>11,.0f}  after {after:>11,.0f} steps/cpu-s"
+                f"  after/before {after / before:.2f}  (rounds before/after: {rounds})",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -67,7 +67,9 @@ class Sample:
     mines: int
 
 
-def random_positions(rows: int, cols: int, count: int, rng: np.random.Generator) -> Iterator[Sample]:
+def random_positions(
+    rows: int, cols: int, count: int, rng: np.random.Generator
+) -> Iterator[Sample]:
     """Positions made by random safe reveals with flood fill (see the module docstring)."""
     cells = rows * cols
     made = 0
@@ -98,8 +100,15 @@ class PlayLog:
     """Moves whose analysis by the player itself used the relaxation (``explain()["approximate"]``)."""
 
 
-def play_positions(rows: int, cols: int, mines: int, count: int, rng: np.random.Generator,
-                   stride: int, log: PlayLog) -> list[Sample]:
+def play_positions(
+    rows: int,
+    cols: int,
+    mines: int,
+    count: int,
+    rng: np.random.Generator,
+    stride: int,
+    log: PlayLog,
+) -> list[Sample]:
     """Every ``stride``-th position our solver player meets in seeded games (``safe`` first click in
     the corner), until twice ``count`` are kept; ``count`` of them drawn at random."""
     spec = GameSpec(rows=rows, cols=cols, mines=mines, first_click="safe")
@@ -110,7 +119,9 @@ def play_positions(rows: int, cols: int, mines: int, count: int, rng: np.random.
         agent.reset(seed=game, spec=spec)
         hidden = np.full((rows, cols), HIDDEN, dtype=np.int8)
         first = divmod(int(agent.act(hidden, np.ones(rows * cols, dtype=bool))), cols)
-        layout = make_generator("safe").layout(rows, cols, mines, np.random.default_rng([7, game]), first)
+        layout = make_generator("safe").layout(
+            rows, cols, mines, np.random.default_rng([7, game]), first
+        )
         board = Board(layout)
         board.reveal(*first)
         moves = 0
@@ -178,8 +189,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--positions", type=int, default=1000, help="positions per class")
     parser.add_argument("--seed", type=int, default=20261123)
     args = parser.parse_args(argv)
-    header = (f"{'class':<20} {'N':>5} {'worst diff':>10} {'>1e-9':>5} {'relaxed':>7} "
-              f"{'ours s':>7} {'tlib s':>7} {'ours med ms':>11} {'tlib med ms':>11} {'ours max ms':>11} {'tlib max ms':>11}")
+    header = (
+        f"{'class':<20} {'N':>5} {'worst diff':>10} {'>1e-9':>5} {'relaxed':>7} "
+        f"{'ours s':>7} {'tlib s':>7} {'ours med ms':>11} {'tlib med ms':>11} {'ours max ms':>11} {'tlib max ms':>11}"
+    )
     print(header)
     totals = {"ours": 0.0, "theirs": 0.0}
     for name in args.classes.split(","):
@@ -194,13 +207,17 @@ def main(argv: list[str] | None = None) -> None:
         row = compare(samples)
         totals["ours"] += row["ours_total_s"]
         totals["theirs"] += row["theirs_total_s"]
-        print(f"{name:<20} {row['positions']:>5} {row['worst']:>10.2e} {row['over_1e-9']:>5} {row['relaxed']:>7} "
-              f"{row['ours_total_s']:>7.2f} {row['theirs_total_s']:>7.2f} {row['ours_median_ms']:>11.3f} "
-              f"{row['theirs_median_ms']:>11.3f} {row['ours_max_ms']:>11.1f} {row['theirs_max_ms']:>11.1f}",
-              flush=True)
+        print(
+            f"{name:<20} {row['positions']:>5} {row['worst']:>10.2e} {row['over_1e-9']:>5} {row['relaxed']:>7} "
+            f"{row['ours_total_s']:>7.2f} {row['theirs_total_s']:>7.2f} {row['ours_median_ms']:>11.3f} "
+            f"{row['theirs_median_ms']:>11.3f} {row['ours_max_ms']:>11.1f} {row['theirs_max_ms']:>11.1f}",
+            flush=True,
+        )
         if kind == "play":
-            print(f"{'':<20} the player's own analyses used the relaxation on {log.approximate} of {log.moves} moves",
-                  flush=True)
+            print(
+                f"{'':<20} the player's own analyses used the relaxation on {log.approximate} of {log.moves} moves",
+                flush=True,
+            )
     print(f"total time: ours {totals['ours']:.2f} s, ms-toollib {totals['theirs']:.2f} s")
 
 

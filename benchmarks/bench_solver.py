@@ -103,7 +103,9 @@ def build_agent(name: str, kwargs: dict[str, Any]) -> Any:
     return agents.make(name, **kwargs)
 
 
-def play_game(agent: Any, rows: int, cols: int, mines: int, rule: str, seed: int, index: int) -> GameResult:
+def play_game(
+    agent: Any, rows: int, cols: int, mines: int, rule: str, seed: int, index: int
+) -> GameResult:
     """Play game ``index`` of the seeded series to its end (first click included)."""
     from mswp_gym.board import Board
     from mswp_gym.constants import Outcome
@@ -145,20 +147,33 @@ def play_game(agent: Any, rows: int, cols: int, mines: int, rule: str, seed: int
     )
 
 
-def _run_chunk(job: tuple[str, dict[str, Any], int, int, int, str, int, list[int]]) -> list[GameResult]:
+def _run_chunk(
+    job: tuple[str, dict[str, Any], int, int, int, str, int, list[int]],
+) -> list[GameResult]:
     name, kwargs, rows, cols, mines, rule, seed, indices = job
     agent = build_agent(name, kwargs)
     return [play_game(agent, rows, cols, mines, rule, seed, i) for i in indices]
 
 
 def run_series(
-    agent: str, rows: int, cols: int, mines: int, rule: str, games: int, seed: int, workers: int, start: int = 0
+    agent: str,
+    rows: int,
+    cols: int,
+    mines: int,
+    rule: str,
+    games: int,
+    seed: int,
+    workers: int,
+    start: int = 0,
 ) -> dict[str, Any]:
     """Play ``games`` seeded games (indices ``start..start+games-1``) and summarise them."""
     name, kwargs = parse_agent(agent)
     indices = list(range(start, start + games))
     chunk = max(1, min(50, games // (4 * max(workers, 1)) or 1))
-    jobs = [(name, kwargs, rows, cols, mines, rule, seed, indices[i:i + chunk]) for i in range(0, games, chunk)]
+    jobs = [
+        (name, kwargs, rows, cols, mines, rule, seed, indices[i : i + chunk])
+        for i in range(0, games, chunk)
+    ]
     tic = time.perf_counter()
     if workers > 1:
         with get_context("spawn").Pool(workers) as pool:
@@ -206,26 +221,41 @@ def loss_breakdown(results: list[GameResult]) -> dict[str, dict[str, int]]:
         if result.won:
             continue
         by_move[result.losing_move or "?"] = by_move.get(result.losing_move or "?", 0) + 1
-        stage = next((f"<{round(100 * b)}%" for b in LOSS_STAGES if result.progress < b), f">={round(100 * LOSS_STAGES[-1])}%")
+        stage = next(
+            (f"<{round(100 * b)}%" for b in LOSS_STAGES if result.progress < b),
+            f">={round(100 * LOSS_STAGES[-1])}%",
+        )
         by_stage[stage] = by_stage.get(stage, 0) + 1
     return {"by_move": by_move, "by_stage": by_stage}
 
 
 def main(argv: list[str] | None = None) -> None:
     """Command line entry point."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--boards", default="beginner,intermediate,expert",
-                        help="comma list of beginner/intermediate/expert or ROWSxCOLSxMINES")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--boards",
+        default="beginner,intermediate,expert",
+        help="comma list of beginner/intermediate/expert or ROWSxCOLSxMINES",
+    )
     parser.add_argument("--rules", default="safe,opening", help="comma list of first-click rules")
-    parser.add_argument("--agent", action="append", default=[],
-                        help="agent spec, e.g. solver, solver:depth=0, logic (repeatable; default solver)")
+    parser.add_argument(
+        "--agent",
+        action="append",
+        default=[],
+        help="agent spec, e.g. solver, solver:depth=0, logic (repeatable; default solver)",
+    )
     parser.add_argument("--games", type=int, default=200, help="games per (agent, board, rule)")
     parser.add_argument("--start", type=int, default=0, help="index of the first game")
     parser.add_argument("--workers", type=int, default=1, help="processes")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--json", default="", help="write the results to this file")
-    parser.add_argument("--losses", action="store_true",
-                        help="also print the lost games by fatal move and by stage (share of safe cells revealed)")
+    parser.add_argument(
+        "--losses",
+        action="store_true",
+        help="also print the lost games by fatal move and by stage (share of safe cells revealed)",
+    )
     args = parser.parse_args(argv)
     agents_ = args.agent or ["solver"]
     rows_out = []
@@ -233,7 +263,9 @@ def main(argv: list[str] | None = None) -> None:
         for board_name in filter(None, args.boards.split(",")):
             rows, cols, mines = parse_board(board_name)
             for rule in filter(None, args.rules.split(",")):
-                summary = run_series(agent, rows, cols, mines, rule, args.games, args.seed, args.workers, args.start)
+                summary = run_series(
+                    agent, rows, cols, mines, rule, args.games, args.seed, args.workers, args.start
+                )
                 rows_out.append(summary)
                 low, high = summary["wilson95"]
                 print(
@@ -245,8 +277,10 @@ def main(argv: list[str] | None = None) -> None:
                     flush=True,
                 )
                 if args.losses:
-                    print(f"    losses by move {summary['losses']['by_move']}  by stage {summary['losses']['by_stage']}",
-                          flush=True)
+                    print(
+                        f"    losses by move {summary['losses']['by_move']}  by stage {summary['losses']['by_stage']}",
+                        flush=True,
+                    )
     if args.json:
         os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
         with open(args.json, "w") as handle:

@@ -17,14 +17,20 @@ from mswp_gym.spec import GameSpec
 BEGINNER = GameSpec(rows=9, cols=9, mines=10, first_click="safe")
 
 
-def play(agent: SolverAgent, spec: GameSpec, index: int, check: bool = False) -> tuple[Board, list[int]]:
+def play(
+    agent: SolverAgent, spec: GameSpec, index: int, check: bool = False
+) -> tuple[Board, list[int]]:
     """Play one seeded game; with ``check``, verify every certainty the agent states."""
     agent.reset(seed=index, spec=spec)
     cols = spec.cols
     hidden = np.full((spec.rows, cols), HIDDEN, dtype=np.int8)
     first = divmod(agent.act(hidden, np.ones(spec.cells, dtype=bool)), cols)
     layout = make_generator(spec.first_click).layout(
-        spec.rows, cols, spec.mines, np.random.default_rng(np.random.SeedSequence([99, index])), first
+        spec.rows,
+        cols,
+        spec.mines,
+        np.random.default_rng(np.random.SeedSequence([99, index])),
+        first,
     )
     board = Board(layout)
     board.reveal(*first)
@@ -73,9 +79,16 @@ def test_solver_agent__is_deterministic_given_the_seed() -> None:
 
 @pytest.mark.parametrize(
     ("rule", "shape", "cell"),
-    [("safe", (9, 9), (0, 0)), ("opening", (9, 9), (2, 2)), ("any", (16, 30), (0, 0)), ("opening", (2, 5), (1, 2))],
+    [
+        ("safe", (9, 9), (0, 0)),
+        ("opening", (9, 9), (2, 2)),
+        ("any", (16, 30), (0, 0)),
+        ("opening", (2, 5), (1, 2)),
+    ],
 )
-def test_solver_agent__first_click_follows_the_rule(rule: str, shape: tuple[int, int], cell: tuple[int, int]) -> None:
+def test_solver_agent__first_click_follows_the_rule(
+    rule: str, shape: tuple[int, int], cell: tuple[int, int]
+) -> None:
     spec = GameSpec(rows=shape[0], cols=shape[1], mines=3, first_click=rule)
     agent = SolverAgent(spec=spec)
     agent.reset(seed=0)
@@ -92,7 +105,10 @@ def test_solver_agent__safe_cells_are_every_zero_probability_cell() -> None:
     board.reveal(0, 0)
     checked = 0
     while board.outcome == Outcome.PLAYING and checked < 40:
-        expected = {tuple(int(v) for v in c) for c in np.argwhere(mine_probabilities(board.visible, 40) == 0.0)}
+        expected = {
+            tuple(int(v) for v in c)
+            for c in np.argwhere(mine_probabilities(board.visible, 40) == 0.0)
+        }
         assert set(agent.safe_cells(board.visible)) == expected
         checked += 1
         board.reveal(*divmod(agent.act(board.visible, ~board.revealed.ravel()), 16))
@@ -156,12 +172,16 @@ def test_endgame_move__respects_its_cell_and_node_limits() -> None:
     analysis = analyse(board, 1)
     legal = np.array([False] * 3 + [True] * 3)
     assert endgame_move(analysis, board, 1, legal, max_cells=2) is None  # three undecided cells
-    assert endgame_move(analysis, board, 1, legal, node_budget=0) is None  # the middle cell needs a node
+    assert (
+        endgame_move(analysis, board, 1, legal, node_budget=0) is None
+    )  # the middle cell needs a node
     assert endgame_move(analysis, board, 1, legal, node_budget=10) is not None
 
 
 @pytest.mark.parametrize("key", ["blend", "long_term", "near_off", "dominating"])
-def test_solver_agent__refuses_the_removed_variants(key: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_solver_agent__refuses_the_removed_variants(
+    key: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     from eval.cli import main
 
     with pytest.raises(TypeError, match=key):

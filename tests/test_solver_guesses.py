@@ -35,7 +35,9 @@ def layouts(board: np.ndarray, total_mines: int) -> list[frozenset[int]]:
 
 def small_position(rng: np.random.Generator) -> tuple[np.ndarray, int]:
     """A small position with many mines shown as known (so that walled-in pairs occur), no flags."""
-    board, total, _ = random_position(rng, max_rows=4, reveal=0.5, shown_mines=0.4, mine_code=MINE, flags=0.0)
+    board, total, _ = random_position(
+        rng, max_rows=4, reveal=0.5, shown_mines=0.4, mine_code=MINE, flags=0.0
+    )
     return board, total
 
 
@@ -108,12 +110,18 @@ def test_unavoidable_pairs__are_sound_against_every_layout(seed: int) -> None:
             found += 1
             for mines in fits:
                 assert not (a in mines and b in mines)
-                swapped = frozenset((mines - {a, b}) | ({b} if a in mines else set()) | ({a} if b in mines else set()))
+                swapped = frozenset(
+                    (mines - {a, b})
+                    | ({b} if a in mines else set())
+                    | ({a} if b in mines else set())
+                )
                 assert swapped in fits
                 for cell in range(rows * cols):
                     if cell in (a, b) or cell in mines:
                         continue
-                    same = sum(n in mines for n in table[cell]) == sum(n in swapped for n in table[cell])
+                    same = sum(n in mines for n in table[cell]) == sum(
+                        n in swapped for n in table[cell]
+                    )
                     assert same or board.ravel()[cell] == NO_CLUE
     assert found > 0, "the random positions should contain some unavoidable pairs"
 

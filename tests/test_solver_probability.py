@@ -94,7 +94,9 @@ def test_mine_probabilities__large_board_does_not_overflow() -> None:
     assert got[hidden].sum() == pytest.approx(2000, rel=1e-9)
 
 
-def test_analyse__relaxation_never_claims_a_false_certainty(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_analyse__relaxation_never_claims_a_false_certainty(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # every region goes straight to the sweep, whose tiny state budget forces the relaxation
     monkeypatch.setattr(probability, "_SEARCH_FIRST_CLUES", 0)
     rng = np.random.default_rng(11)
@@ -136,7 +138,9 @@ def test_deduce__single_and_pairwise_rules() -> None:
         (np.array([[0, -1, -1]], dtype=np.int8), 2, ValueError, "total_mines=2"),
     ],
 )
-def test_mine_probabilities__rejects_bad_input(board: object, total: object, error: type, words: str) -> None:
+def test_mine_probabilities__rejects_bad_input(
+    board: object, total: object, error: type, words: str
+) -> None:
     with pytest.raises(error, match=words.replace("(", r"\(").replace(")", r"\)")):
         mine_probabilities(board, total)  # type: ignore[arg-type]
 
@@ -154,7 +158,9 @@ def test_analyse_reveal__equals_analysing_the_board_with_the_clue_written_in() -
             written = board.copy()
             written[r, c] = counts[r, c]
             expected = analyse(written, total)
-            np.testing.assert_allclose(after.probability, expected.probability, atol=1e-9, equal_nan=True)
+            np.testing.assert_allclose(
+                after.probability, expected.probability, atol=1e-9, equal_nan=True
+            )
             assert after.safe == expected.safe and after.mines == expected.mines
             assert after.log_layouts == pytest.approx(expected.log_layouts, abs=1e-9)
             compared += 1
@@ -186,7 +192,9 @@ def _large_position(rng: np.random.Generator) -> tuple[np.ndarray, int]:
 def test_read_position__equals_the_numpy_reference(seed: int) -> None:
     rng = np.random.default_rng(seed)
     for _ in range(300):
-        board, total = _large_position(rng) if rng.random() < 0.5 else random_position(rng, max_rows=12)[:2]
+        board, total = (
+            _large_position(rng) if rng.random() < 0.5 else random_position(rng, max_rows=12)[:2]
+        )
         if rng.random() < 0.2:  # a wrong clue or mine total now and then: the same error either way
             board[tuple(rng.integers(0, board.shape))] = int(rng.integers(0, 9))
         if rng.random() < 0.1:
@@ -203,7 +211,10 @@ def test_combine__exact_integers_equal_the_float_combination(seed: int) -> None:
         board, total, _ = random_position(rng, max_rows=8)
         found = position.read_position(board, total)
         deduction = deduce(found.constraints)
-        regions = [probability._count_exact(region, 10_000) for region in split_regions(deduction.constraints)]
+        regions = [
+            probability._count_exact(region, 10_000)
+            for region in split_regions(deduction.constraints)
+        ]
         frontier = {cell for region in regions for group in region.groups for cell in group}
         settled = deduction.safe | deduction.mines
         off = sum(1 for cell in found.unknown if cell not in frontier and cell not in settled)
@@ -212,7 +223,10 @@ def test_combine__exact_integers_equal_the_float_combination(seed: int) -> None:
         for (p_exact, s_exact), (p_float, s_float) in zip(exact.groups, approx.groups, strict=True):
             assert s_exact == s_float
             np.testing.assert_allclose(p_exact, p_float, rtol=0, atol=1e-12)
-        assert (exact.off_state, exact.log_layouts) == (approx.off_state, pytest.approx(approx.log_layouts, abs=1e-9))
+        assert (exact.off_state, exact.log_layouts) == (
+            approx.off_state,
+            pytest.approx(approx.log_layouts, abs=1e-9),
+        )
         assert exact.off_probability == pytest.approx(approx.off_probability, abs=1e-12)
         compared += 1
     assert compared == 200
@@ -225,4 +239,8 @@ def test_deduce__repeated_constraints_change_nothing() -> None:
         constraints = position.read_position(board, total).constraints
         doubled = constraints + constraints[::2]
         # ``changed`` names every constraint: the path that keeps the copies
-        assert deduce(doubled) == deduce(doubled, changed=list(range(len(doubled)))) == deduce(constraints)
+        assert (
+            deduce(doubled)
+            == deduce(doubled, changed=list(range(len(doubled))))
+            == deduce(constraints)
+        )

@@ -19,12 +19,16 @@ from mswp_gym.board import Board
 from mswp_gym.constants import Outcome
 
 
-def by_group(counts: RegionCounts) -> tuple[int, tuple[int, ...], dict[tuple[int, ...], tuple[int, ...]]]:
+def by_group(
+    counts: RegionCounts,
+) -> tuple[int, tuple[int, ...], dict[tuple[int, ...], tuple[int, ...]]]:
     """The counts with the groups' order forgotten (the two searches order groups differently)."""
     return counts.min_mines, counts.layouts, dict(zip(counts.groups, counts.group_mines))
 
 
-def brute_force_counts(region: tuple[Constraint, ...]) -> tuple[int, tuple[int, ...], dict[int, tuple[int, ...]]]:
+def brute_force_counts(
+    region: tuple[Constraint, ...],
+) -> tuple[int, tuple[int, ...], dict[int, tuple[int, ...]]]:
     """``(min_mines, layouts, mines per cell)`` of a region by listing every assignment of its cells."""
     cells = sorted({cell for cells, _ in region for cell in cells})
     layouts: dict[int, int] = {}
@@ -38,11 +42,16 @@ def brute_force_counts(region: tuple[Constraint, ...]) -> tuple[int, tuple[int, 
                 per_cell[cell][k] = per_cell[cell].get(k, 0) + mine[cell]
     low, high = min(layouts), max(layouts)
     ks = range(low, high + 1)
-    return (low, tuple(layouts.get(k, 0) for k in ks),
-            {cell: tuple(per_cell[cell].get(k, 0) for k in ks) for cell in cells})
+    return (
+        low,
+        tuple(layouts.get(k, 0) for k in ks),
+        {cell: tuple(per_cell[cell].get(k, 0) for k in ks) for cell in cells},
+    )
 
 
-def regions_of_play(rng: np.random.Generator, rows: int, cols: int, positions: int) -> list[tuple[Constraint, ...]]:
+def regions_of_play(
+    rng: np.random.Generator, rows: int, cols: int, positions: int
+) -> list[tuple[Constraint, ...]]:
     """The regions left after the local rules, on positions made by random safe reveals (flood fill)."""
     found = []
     for _ in range(positions):
@@ -50,7 +59,9 @@ def regions_of_play(rng: np.random.Generator, rows: int, cols: int, positions: i
         flat = np.zeros(rows * cols, dtype=bool)
         flat[rng.choice(rows * cols, mines, replace=False)] = True
         board = Board(flat.reshape(rows, cols))
-        for cell in rng.permutation(np.flatnonzero(~flat))[: int(rng.integers(1, rows * cols // 3))].tolist():
+        for cell in rng.permutation(np.flatnonzero(~flat))[
+            : int(rng.integers(1, rows * cols // 3))
+        ].tolist():
             if board.outcome == Outcome.PLAYING and not board.revealed.flat[cell]:
                 board.reveal(*divmod(cell, cols))
         if board.outcome != Outcome.PLAYING:
@@ -80,7 +91,9 @@ def test_count_region_sweep__equals_brute_force(seed: int) -> None:
 
 
 @pytest.mark.parametrize("many", [False, True])
-def test_count_region_sweep__equals_backtracking_on_positions_of_play(many: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_count_region_sweep__equals_backtracking_on_positions_of_play(
+    many: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # many=True: every region tries all candidate orders (each must give the same counts)
     monkeypatch.setattr(sweep, "_MANY_ORDERS_FROM", 0 if many else 10**9)
     rng = np.random.default_rng(5)
@@ -101,8 +114,10 @@ def test_count_region_sweep__long_thin_frontier_in_linear_work() -> None:
     rng = np.random.default_rng(8)
     n = 300
     top = rng.random(n) < 0.3
-    clues = [int(top[max(0, i - 1):i + 2].sum()) for i in range(n)]
-    region = tuple(sorted((tuple(c for c in (i - 1, i, i + 1) if 0 <= c < n), clues[i]) for i in range(n)))
+    clues = [int(top[max(0, i - 1) : i + 2].sum()) for i in range(n)]
+    region = tuple(
+        sorted((tuple(c for c in (i - 1, i, i + 1) if 0 <= c < n), clues[i]) for i in range(n))
+    )
     got = count_region_sweep(region, state_budget=50)
     # transfer matrix over (mine at i-1, mine at i) after deciding cells 0..i (no cell -1: 0),
     # polynomials in the number of mines; deciding cell i+1 completes clue i
@@ -137,7 +152,9 @@ def test_count_region_sweep__group_sizes_weigh_by_binomials() -> None:
 def test_count_region_sweep__over_a_budget_raises_region_too_large() -> None:
     region = ((tuple(range(8)), 4),)  # one step with up to 5 states
     with pytest.raises(RegionTooLarge):
-        count_region_sweep(((tuple(range(4)), 2), ((2, 3, 4, 5, 6, 7), 3), ((6, 7, 8, 9), 2)), state_budget=1)
+        count_region_sweep(
+            ((tuple(range(4)), 2), ((2, 3, 4, 5, 6, 7), 3), ((6, 7, 8, 9), 2)), state_budget=1
+        )
     assert count_region_sweep(region, state_budget=1).layouts == (comb(8, 4),)
     with pytest.raises(RegionTooLarge):
         count_region_sweep(region, memory_budget=100)

@@ -88,11 +88,17 @@ class SolverAgent(SeededAgent):
     ) -> None:
         super().__init__(seed)
         if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
-            raise ValueError(f"depth={depth!r} is not implemented; expected an integer "
-                             f"0..{MAX_DEPTH}")
-        for label, value in (("candidates", candidates), ("endgame_layouts", endgame_layouts),
-                             ("endgame_nodes", endgame_nodes), ("endgame_cells", endgame_cells),
-                             ("node_budget", node_budget), ("opening_offset", opening_offset)):
+            raise ValueError(
+                f"depth={depth!r} is not implemented; expected an integer 0..{MAX_DEPTH}"
+            )
+        for label, value in (
+            ("candidates", candidates),
+            ("endgame_layouts", endgame_layouts),
+            ("endgame_nodes", endgame_nodes),
+            ("endgame_cells", endgame_cells),
+            ("node_budget", node_budget),
+            ("opening_offset", opening_offset),
+        ):
             if value < 0:
                 raise ValueError(f"{label}={value} must be >= 0")
         self.default_spec = spec
@@ -222,7 +228,9 @@ class SolverAgent(SeededAgent):
     # ------------------------------------------------------------------ internals
     def _require_spec(self) -> GameSpec:
         if self.spec is None:
-            raise ValueError("SolverAgent needs a GameSpec (for the mine count): pass spec= to reset or the constructor")
+            raise ValueError(
+                "SolverAgent needs a GameSpec (for the mine count): pass spec= to reset or the constructor"
+            )
         return self.spec
 
     def _read(self, observation: Any, action_mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -305,7 +313,9 @@ class SolverAgent(SeededAgent):
         if self._analysis is None or self._analysis_board is not board:
             if self.spec is None or is_unknown(board).all():
                 return None
-            self._analysis = analyse(self._marked(board), self.spec.mines, self.cache, self.node_budget)
+            self._analysis = analyse(
+                self._marked(board), self.spec.mines, self.cache, self.node_budget
+            )
             self._analysis_board = board
             self._proven_mines |= self._analysis.mines
         return self._analysis
@@ -315,16 +325,37 @@ class SolverAgent(SeededAgent):
         assert analysis is not None
         self._certain = False
         if self.endgame_layouts:
-            move = endgame_move(analysis, board, mines, legal, self.endgame_layouts, self.endgame_nodes, self.endgame_cells)
+            move = endgame_move(
+                analysis,
+                board,
+                mines,
+                legal,
+                self.endgame_layouts,
+                self.endgame_nodes,
+                self.endgame_cells,
+            )
             if move is not None:
                 cell, win = move
-                self._last = {"reason": "endgame", "risk": float(analysis.probability[cell]), "win": win}
+                self._last = {
+                    "reason": "endgame",
+                    "risk": float(analysis.probability[cell]),
+                    "win": win,
+                }
                 return cell
         try:
             guess: Guess = choose_guess(
-                analysis, board, mines, legal, self.rng, self.depth, self.cache,
-                self.candidates, self.tolerance, self.progress_weight,
-                self.linked, self.dead_last,
+                analysis,
+                board,
+                mines,
+                legal,
+                self.rng,
+                self.depth,
+                self.cache,
+                self.candidates,
+                self.tolerance,
+                self.progress_weight,
+                self.linked,
+                self.dead_last,
             )
         except ValueError:
             index = int(np.flatnonzero(legal)[0])

@@ -154,7 +154,13 @@ def deduce(
     )
 
 
-def _pairwise_pass(todo: list[int], cells_of: list[set[int]], need: list[int], touching: dict[int, list[int]], settle) -> bool:  # type: ignore[no-untyped-def]
+def _pairwise_pass(
+    todo: list[int],
+    cells_of: list[set[int]],
+    need: list[int],
+    touching: dict[int, list[int]],
+    settle,
+) -> bool:  # type: ignore[no-untyped-def]
     """The pairwise rule over every pair of clues that share a cell and include one in ``todo``,
     both ways round; True if it settled anything.
 
@@ -166,7 +172,9 @@ def _pairwise_pass(todo: list[int], cells_of: list[set[int]], need: list[int], t
         cells_a = cells_of[a]
         if not cells_a:
             continue
-        partners = {b for cell in cells_a for b in touching[cell] if b != a and (b > a or b not in in_todo)}
+        partners = {
+            b for cell in cells_a for b in touching[cell] if b != a and (b > a or b not in in_todo)
+        }
         for b in partners:
             for first, second in ((a, b), (b, a)):
                 cells_f, cells_s = cells_of[first], cells_of[second]

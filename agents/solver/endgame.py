@@ -146,7 +146,9 @@ def _layouts(
 class _Search:
     """Memoised win-probability search over sets of layouts (bitmasks)."""
 
-    def __init__(self, around: list[int], movable: list[int], node_budget: int = NODE_BUDGET) -> None:
+    def __init__(
+        self, around: list[int], movable: list[int], node_budget: int = NODE_BUDGET
+    ) -> None:
         self.around = around
         self.node_budget = node_budget
         self.movable = movable

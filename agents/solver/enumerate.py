@@ -75,7 +75,9 @@ def cells_by_signature(constraints: tuple[Constraint, ...]) -> dict[tuple[int, .
     return by_signature
 
 
-def count_region(constraints: tuple[Constraint, ...], node_budget: int = DEFAULT_NODE_BUDGET) -> RegionCounts:
+def count_region(
+    constraints: tuple[Constraint, ...], node_budget: int = DEFAULT_NODE_BUDGET
+) -> RegionCounts:
     """Count the layouts of one region exactly.
 
     Args:
@@ -106,7 +108,9 @@ def count_region(constraints: tuple[Constraint, ...], node_budget: int = DEFAULT
         nonlocal nodes
         nodes += 1
         if nodes > node_budget:
-            raise RegionTooLarge(f"region of {n_groups} groups needs more than {node_budget} search nodes")
+            raise RegionTooLarge(
+                f"region of {n_groups} groups needs more than {node_budget} search nodes"
+            )
         if position == n_groups:
             row = totals.get(mines)
             if row is None:

@@ -110,7 +110,9 @@ def choose_guess(
     if forced is not None:
         return Guess(cell=forced, risk=float(probability[forced]), score=None, forced=True, tried=0)
     if depth == 0:
-        ties = [c for c in order if probability[c] <= best + 1e-12 and openness[c] == openness[order[0]]]
+        ties = [
+            c for c in order if probability[c] <= best + 1e-12 and openness[c] == openness[order[0]]
+        ]
         cell = ties[int(rng.integers(len(ties)))] if len(ties) > 1 else ties[0]
         return Guess(cell=cell, risk=best, score=None, forced=False, tried=1)
 
@@ -164,7 +166,11 @@ class _Outcome:
 
 
 def _outcomes(
-    cell: int, analysis: Analysis, total_mines: int, legal: np.ndarray, cache: RegionCache,
+    cell: int,
+    analysis: Analysis,
+    total_mines: int,
+    legal: np.ndarray,
+    cache: RegionCache,
     table: tuple[tuple[int, ...], ...],
 ) -> list[_Outcome]:
     """For each number ``cell`` can show: its probability, and what the next position offers."""
@@ -178,7 +184,9 @@ def _outcomes(
             after = analyse_reveal(analysis, cell, value, total_mines, cache)
         except ValueError:
             continue
-        cells = np.fromiter(after.position.unknown, dtype=np.intp, count=len(after.position.unknown))
+        cells = np.fromiter(
+            after.position.unknown, dtype=np.intp, count=len(after.position.unknown)
+        )
         risks = after.probability[cells]
         # certain cells hold exactly 0.0 or 1.0 (never by rounding), so this drops after.safe/mines
         keep = legal[cells] & (risks > 0.0) & (risks < 1.0)
@@ -190,10 +198,7 @@ def _outcomes(
     top = max(item[0] for item in found)
     weights = [math.exp(item[0] - top) for item in found]
     total = sum(weights)
-    return [
-        _Outcome(w / total, safety, safe)
-        for w, (_, safety, safe) in zip(weights, found)
-    ]
+    return [_Outcome(w / total, safety, safe) for w, (_, safety, safe) in zip(weights, found)]
 
 
 def _two_step_score(
@@ -218,4 +223,3 @@ def _two_step_score(
         expected_safety += outcome.weight * (1.0 if moves_on else outcome.safety)
         progress += outcome.weight * moves_on
     return (1.0 - risk) * (expected_safety + progress_weight * progress)
-

@@ -31,6 +31,7 @@ with whole-board NumPy arrays, which cost less there."""
 Constraint = tuple[tuple[int, ...], int]
 """``(cells, mines)``: exactly ``mines`` of the flat ``cells`` (sorted, unknown) are mines."""
 
+
 @dataclass(frozen=True)
 class Position:
     """The constraints a visible board puts on the unknown cells.
@@ -65,11 +66,15 @@ def check_board(board: object) -> np.ndarray:
     if not np.issubdtype(board.dtype, np.integer):
         raise TypeError(f"board dtype must be an integer type (int8 codes), got {board.dtype}")
     if board.ndim != 2 or board.size == 0:
-        raise ValueError(f"board must be a non-empty 2-D (rows, cols) array, got shape {board.shape}")
+        raise ValueError(
+            f"board must be a non-empty 2-D (rows, cols) array, got shape {board.shape}"
+        )
     outside = (board < MIN_CODE) | (board > MAX_CODE)
     if outside.any():
         row, col = (int(v) for v in np.argwhere(outside)[0])
-        raise ValueError(f"board holds code {int(board[row, col])} at cell {(row, col)}, outside [{MIN_CODE}, {MAX_CODE}]")
+        raise ValueError(
+            f"board holds code {int(board[row, col])} at cell {(row, col)}, outside [{MIN_CODE}, {MAX_CODE}]"
+        )
     return board
 
 
@@ -114,7 +119,11 @@ def read_position_and_mines(board: np.ndarray, total_mines: int) -> tuple[Positi
         check_board(board)
     # per code, not per array: FLAGGED <= v <= HIDDEN is is_unknown and v >= 0 is is_clue
     unknown = [i for i, v in enumerate(values) if FLAGGED <= v <= HIDDEN]
-    mines = [i for i, v in enumerate(values) if v == EXPLODED or v == MINE] if MINE in values or EXPLODED in values else []
+    mines = (
+        [i for i, v in enumerate(values) if v == EXPLODED or v == MINE]
+        if MINE in values or EXPLODED in values
+        else []
+    )
     known_mines = len(mines)
     n_unknown = len(unknown)
     if not known_mines <= total_mines <= known_mines + n_unknown:
@@ -207,7 +216,7 @@ def _read_gathered(board: np.ndarray, total_mines: int) -> tuple[Position, list[
     constraints = []
     start = 0
     for count, need in zip(unknown_around[frontier].tolist(), missing[frontier].tolist()):
-        constraints.append((tuple(cells[start:start + count]), need))
+        constraints.append((tuple(cells[start : start + count]), need))
         start += count
     position = Position(
         rows=rows,

@@ -135,8 +135,15 @@ def analyse(
     if visible:
         template[visible] = 1.0
     return _solve(
-        position, position.constraints, frozenset(), frozenset(), template,
-        frozenset(visible), total_mines, cache if cache is not None else RegionCache(), node_budget,
+        position,
+        position.constraints,
+        frozenset(),
+        frozenset(),
+        template,
+        frozenset(visible),
+        total_mines,
+        cache if cache is not None else RegionCache(),
+        node_budget,
     )
 
 
@@ -191,8 +198,16 @@ def analyse_reveal(
     template = base.probability.copy()
     template[cell] = np.nan
     return _solve(
-        new_position, new_position.constraints, base.deduced_safe - {cell}, settled_mines, template,
-        base.visible_mines, total_mines, cache, node_budget, changed,
+        new_position,
+        new_position.constraints,
+        base.deduced_safe - {cell},
+        settled_mines,
+        template,
+        base.visible_mines,
+        total_mines,
+        cache,
+        node_budget,
+        changed,
     )
 
 
@@ -218,8 +233,16 @@ def analyse_assuming(
     constraints = (*base.reduced, *assumptions)
     first = len(base.reduced)
     return _solve(
-        base.position, constraints, base.deduced_safe, base.deduced_mines, base.probability.copy(),
-        base.visible_mines, total_mines, cache, node_budget, list(range(first, len(constraints))),
+        base.position,
+        constraints,
+        base.deduced_safe,
+        base.deduced_mines,
+        base.probability.copy(),
+        base.visible_mines,
+        total_mines,
+        cache,
+        node_budget,
+        list(range(first, len(constraints))),
     )
 
 
@@ -315,8 +338,13 @@ class _Combined:
 
 
 def _assign(
-    cells: list[int], values: list[float], group: tuple[int, ...] | list[int], p: float, state: int,
-    safe: set[int], mines: set[int],
+    cells: list[int],
+    values: list[float],
+    group: tuple[int, ...] | list[int],
+    p: float,
+    state: int,
+    safe: set[int],
+    mines: set[int],
 ) -> None:
     """Queue ``group``'s probability for writing; record it in ``safe``/``mines`` when certain."""
     cells.extend(group)
@@ -339,8 +367,14 @@ def _count_with_fallback(
         if not 0 <= mines <= len(cells):
             raise ValueError("the clues of a region admit no layout")
         ways = math.comb(len(cells), mines)
-        return [RegionCounts(groups=(tuple(sorted(cells)),), min_mines=mines, layouts=(ways,),
-                             group_mines=((ways * mines,),))], True
+        return [
+            RegionCounts(
+                groups=(tuple(sorted(cells)),),
+                min_mines=mines,
+                layouts=(ways,),
+                group_mines=((ways * mines,),),
+            )
+        ], True
     found = cache.get(region)
     if found is not None:
         return [found], True
@@ -348,7 +382,7 @@ def _count_with_fallback(
         counts = _count_exact(region, node_budget)
     except RegionTooLarge:
         widest = max(range(len(region)), key=lambda i: (len(region[i][0]), -i))
-        relaxed = region[:widest] + region[widest + 1:]
+        relaxed = region[:widest] + region[widest + 1 :]
         parts: list[RegionCounts] = []
         for part in split_regions(relaxed):
             counted, _ = _count_with_fallback(part, cache, node_budget)
@@ -391,7 +425,9 @@ def _free_cells(cells: tuple[int, ...]) -> RegionCounts:
 
 
 def _log_comb(n: int, k: np.ndarray) -> np.ndarray:
-    return math.lgamma(n + 1) - np.array([math.lgamma(x + 1) + math.lgamma(n - x + 1) for x in k.tolist()])
+    return math.lgamma(n + 1) - np.array(
+        [math.lgamma(x + 1) + math.lgamma(n - x + 1) for x in k.tolist()]
+    )
 
 
 _EXACT_COMBINE_WORK = 4096
@@ -400,7 +436,9 @@ products run on exact integers (:func:`_combine_exact`); larger ones (many regio
 boards) in float64 (:func:`_combine_float`)."""
 
 
-def _combine(regions: list[RegionCounts], off_cells: int, mines_left: int, total_mines: int) -> _Combined:
+def _combine(
+    regions: list[RegionCounts], off_cells: int, mines_left: int, total_mines: int
+) -> _Combined:
     """Combine independent regions and the off-frontier cells by mine count (see module docstring)."""
     work, length = 0, 1
     for region in regions:
@@ -420,7 +458,9 @@ def _convolve(a: list[int], b: tuple[int, ...] | list[int]) -> list[int]:
     return out
 
 
-def _combine_exact(regions: list[RegionCounts], off_cells: int, mines_left: int, total_mines: int) -> _Combined:
+def _combine_exact(
+    regions: list[RegionCounts], off_cells: int, mines_left: int, total_mines: int
+) -> _Combined:
     """:func:`_combine` on exact integers: every count is a Python int and each probability one
     correctly rounded division, so certainty is exact by construction (a count is 0 or all)."""
     if not regions and 0 <= mines_left <= off_cells:  # nothing on the frontier: one binomial
@@ -432,8 +472,12 @@ def _combine_exact(regions: list[RegionCounts], off_cells: int, mines_left: int,
                 off_state = 1
             else:
                 off_probability = mines_left / off_cells
-        return _Combined(groups=[], off_probability=off_probability, off_state=off_state,
-                         log_layouts=math.log(math.comb(off_cells, mines_left)))
+        return _Combined(
+            groups=[],
+            off_probability=off_probability,
+            off_state=off_state,
+            log_layouts=math.log(math.comb(off_cells, mines_left)),
+        )
     offset = sum(region.min_mines for region in regions)
     prefix: list[list[int]] = [[1]]
     for region in regions:
@@ -441,7 +485,10 @@ def _combine_exact(regions: list[RegionCounts], off_cells: int, mines_left: int,
     everything = prefix[-1]
     free = mines_left - offset  # mines for the frontier's extra mines and the off-frontier cells
     comb = math.comb
-    ways = [comb(off_cells, free - t) if 0 <= free - t <= off_cells else 0 for t in range(len(everything))]
+    ways = [
+        comb(off_cells, free - t) if 0 <= free - t <= off_cells else 0
+        for t in range(len(everything))
+    ]
     total = sum(map(mul, everything, ways))
     if not total:
         possible = [offset + t for t, f in enumerate(everything) if f]
@@ -456,7 +503,7 @@ def _combine_exact(regions: list[RegionCounts], off_cells: int, mines_left: int,
         region = regions[index]
         others = _convolve(prefix[index], suffix) if index else suffix
         span = len(others)
-        rest = [sum(map(mul, others, ways[k:k + span])) for k in range(len(region.layouts))]
+        rest = [sum(map(mul, others, ways[k : k + span])) for k in range(len(region.layouts))]
         probs, states = [], []
         for group, mines_by_k in zip(region.groups, region.group_mines):
             numer = sum(map(mul, mines_by_k, rest))
@@ -483,10 +530,17 @@ def _combine_exact(regions: list[RegionCounts], off_cells: int, mines_left: int,
             off_state = 1
         else:
             off_probability = off_numer / (off_cells * total)
-    return _Combined(groups=groups, off_probability=off_probability, off_state=off_state, log_layouts=math.log(total))
+    return _Combined(
+        groups=groups,
+        off_probability=off_probability,
+        off_state=off_state,
+        log_layouts=math.log(total),
+    )
 
 
-def _combine_float(regions: list[RegionCounts], off_cells: int, mines_left: int, total_mines: int) -> _Combined:
+def _combine_float(
+    regions: list[RegionCounts], off_cells: int, mines_left: int, total_mines: int
+) -> _Combined:
     """:func:`_combine` in float64 on per-region normalised counts, with which mine totals are
     possible tracked as booleans beside the floats (so it never overflows, even on 100x100 boards)."""
     scaled, possible, log_scale = [], [], 0.0
@@ -562,7 +616,9 @@ def _combine_float(regions: list[RegionCounts], off_cells: int, mines_left: int,
         else:
             expected = float(np.dot(everything * ways, np.where(fits, off_mines, 0))) / total
             off_probability = expected / off_cells
-    return _Combined(groups=groups, off_probability=off_probability, off_state=off_state, log_layouts=log_layouts)
+    return _Combined(
+        groups=groups, off_probability=off_probability, off_state=off_state, log_layouts=log_layouts
+    )
 
 
 def _without(cells: tuple[int, ...], cell: int) -> tuple[int, ...]:
@@ -571,4 +627,4 @@ def _without(cells: tuple[int, ...], cell: int) -> tuple[int, ...]:
         at = cells.index(cell)
     except ValueError:
         return cells
-    return cells[:at] + cells[at + 1:]
+    return cells[:at] + cells[at + 1 :]

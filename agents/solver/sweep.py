@@ -65,11 +65,18 @@ def count_region_sweep(
     by_signature = cells_by_signature(constraints)
     signatures = list(by_signature)
     sizes = [len(by_signature[sig]) for sig in signatures]
-    orders = candidate_orders(signatures, len(constraints), many=len(signatures) > _MANY_ORDERS_FROM)
-    plans = [_plan(tuple(signatures[g] for g in order), [sizes[g] for g in order], constraints) for order in orders]
+    orders = candidate_orders(
+        signatures, len(constraints), many=len(signatures) > _MANY_ORDERS_FROM
+    )
+    plans = [
+        _plan(tuple(signatures[g] for g in order), [sizes[g] for g in order], constraints)
+        for order in orders
+    ]
     chosen = _cheapest(plans, state_budget, memory_budget // _STATE_BYTES) if len(plans) > 1 else 0
     if chosen is None:
-        raise RegionTooLarge(f"region of {len(signatures)} groups needs more than {state_budget} sweep states")
+        raise RegionTooLarge(
+            f"region of {len(signatures)} groups needs more than {state_budget} sweep states"
+        )
     order, steps = orders[chosen], plans[chosen]
     del plans  # the other plans' remembered moves
     groups = tuple(tuple(sorted(by_signature[signatures[g]])) for g in order)
@@ -90,7 +97,8 @@ def count_region_sweep(
         if len(layer) > state_budget or held > memory_budget:
             raise RegionTooLarge(
                 f"region of {len(groups)} groups needs more than {state_budget} sweep states at a step "
-                f"or {memory_budget} bytes in all")
+                f"or {memory_budget} bytes in all"
+            )
         forward.append(layer)
     total = forward[-1][()]
 
@@ -124,12 +132,12 @@ def count_region_sweep(
     width = high - low + 1
     group_mines = []
     for packed in group_totals:
-        row = _unpack(packed, bits)[low:high + 1]
+        row = _unpack(packed, bits)[low : high + 1]
         group_mines.append(tuple(row) + (0,) * (width - len(row)))
     return RegionCounts(
         groups=groups,
         min_mines=low,
-        layouts=tuple(coefficients[low:high + 1]),
+        layouts=tuple(coefficients[low : high + 1]),
         group_mines=tuple(group_mines),
     )
 
@@ -143,7 +151,9 @@ def _cheapest(plans: list[list[_Step]], state_budget: int, total_states: int) ->
     finish is the cheapest, and the others stop where their work passed its total. The moves worked
     out are remembered by the steps, so the real sweep along the chosen plan reuses them.
     """
-    heap: list[tuple[int, int, int, set[tuple[int, ...]]]] = [(0, index, 0, {()}) for index in range(len(plans))]
+    heap: list[tuple[int, int, int, set[tuple[int, ...]]]] = [
+        (0, index, 0, {()}) for index in range(len(plans))
+    ]
     held = [0] * len(plans)
     while heap:
         work, index, at, layer = heapq.heappop(heap)
@@ -164,19 +174,34 @@ def _cheapest(plans: list[list[_Step]], state_budget: int, total_states: int) ->
 class _Step:
     """How deciding one group changes the state (the open clues' remaining needs, in open order)."""
 
-    __slots__ = ("_bounds_new", "_bounds_old", "_cases", "_opened", "_pick", "_size", "_touched", "_weights")
+    __slots__ = (
+        "_bounds_new",
+        "_bounds_old",
+        "_cases",
+        "_opened",
+        "_pick",
+        "_size",
+        "_touched",
+        "_weights",
+    )
 
-    def __init__(self, size: int, bounds_old: list[tuple[int, int]], bounds_new: list[tuple[int, int]],
-                 touched: list[int], kept: list[int]) -> None:
+    def __init__(
+        self,
+        size: int,
+        bounds_old: list[tuple[int, int]],
+        bounds_new: list[tuple[int, int]],
+        touched: list[int],
+        kept: list[int],
+    ) -> None:
         """Args:
-            size: The group's cells.
-            bounds_old: ``(position in the state, room of that clue after this group)`` for each
-                touched clue already open.
-            bounds_new: ``(need, room after this group)`` for each clue this group opens; opened
-                clues are appended to the state in this order.
-            touched: Positions, in the state with the opened clues appended, of the clues this
-                group lies under.
-            kept: Positions, in that extended state, of the clues still open after this group.
+        size: The group's cells.
+        bounds_old: ``(position in the state, room of that clue after this group)`` for each
+            touched clue already open.
+        bounds_new: ``(need, room after this group)`` for each clue this group opens; opened
+            clues are appended to the state in this order.
+        touched: Positions, in the state with the opened clues appended, of the clues this
+            group lies under.
+        kept: Positions, in that extended state, of the clues still open after this group.
         """
         self._size = size
         self._bounds_old = bounds_old
@@ -226,7 +251,9 @@ class _Step:
         return moves
 
 
-def _plan(signatures: tuple[tuple[int, ...], ...], sizes: list[int], constraints: tuple[Constraint, ...]) -> list[_Step]:
+def _plan(
+    signatures: tuple[tuple[int, ...], ...], sizes: list[int], constraints: tuple[Constraint, ...]
+) -> list[_Step]:
     """The steps of the sweep for groups decided in this order."""
     room = [len(cells) for cells, _ in constraints]
     left = [0] * len(constraints)
@@ -253,7 +280,9 @@ def _plan(signatures: tuple[tuple[int, ...], ...], sizes: list[int], constraints
     return steps
 
 
-def candidate_orders(signatures: list[tuple[int, ...]], n_constraints: int, many: bool) -> list[list[int]]:
+def candidate_orders(
+    signatures: list[tuple[int, ...]], n_constraints: int, many: bool
+) -> list[list[int]]:
     """Orders of the groups that keep few clues open (greedy path decompositions).
 
     Each starts at a pseudo-peripheral clue (the last one a breadth-first walk reaches from the far
@@ -274,10 +303,15 @@ def candidate_orders(signatures: list[tuple[int, ...]], n_constraints: int, many
     other_end = _far_clue(one_end, signatures, groups_of)
     if not many:
         return [_greedy_order(signatures, groups_of, other_end)]
-    return [_greedy_order(signatures, groups_of, other_end), _walk_order(signatures, groups_of, other_end)]
+    return [
+        _greedy_order(signatures, groups_of, other_end),
+        _walk_order(signatures, groups_of, other_end),
+    ]
 
 
-def _greedy_order(signatures: list[tuple[int, ...]], groups_of: list[list[int]], start: int) -> list[int]:
+def _greedy_order(
+    signatures: list[tuple[int, ...]], groups_of: list[list[int]], start: int
+) -> list[int]:
     left = [len(gs) for gs in groups_of]
     opened = [-1] * len(groups_of)
     opened_count = 0
@@ -307,7 +341,9 @@ def _greedy_order(signatures: list[tuple[int, ...]], groups_of: list[list[int]],
     return order
 
 
-def _walk_order(signatures: list[tuple[int, ...]], groups_of: list[list[int]], start: int) -> list[int]:
+def _walk_order(
+    signatures: list[tuple[int, ...]], groups_of: list[list[int]], start: int
+) -> list[int]:
     seen = [False] * len(groups_of)
     seen[start] = True
     queue = [start]
@@ -317,7 +353,10 @@ def _walk_order(signatures: list[tuple[int, ...]], groups_of: list[list[int]], s
     while at < len(queue):
         c = queue[at]
         at += 1
-        following = sorted({o for g in groups_of[c] for o in signatures[g] if not seen[o]}, key=lambda o: len(groups_of[o]))
+        following = sorted(
+            {o for g in groups_of[c] for o in signatures[g] if not seen[o]},
+            key=lambda o: len(groups_of[o]),
+        )
         for o in following:
             seen[o] = True
             queue.append(o)
@@ -354,4 +393,4 @@ def _unpack(packed: int, bits: int) -> list[int]:
         return []
     width = bits // 8
     data = packed.to_bytes((packed.bit_length() + 7) // 8, "little")
-    return [int.from_bytes(data[k:k + width], "little") for k in range(0, len(data), width)]
+    return [int.from_bytes(data[k : k + width], "little") for k in range(0, len(data), width)]

@@ -62,13 +62,19 @@ def unavoidable_pairs(
     """
     position = analysis.position
     rows, cols = position.rows, position.cols
-    mute = analysis.mines | analysis.visible_mines | frozenset(np.flatnonzero(board.ravel() == NO_CLUE).tolist())
+    mute = (
+        analysis.mines
+        | analysis.visible_mines
+        | frozenset(np.flatnonzero(board.ravel() == NO_CLUE).tolist())
+    )
     live = {c for c in order if 0.0 < float(analysis.probability[c]) < 1.0}
     if len(live) < 2:
         return
     around = neighbour_sets(rows, cols)
     for a, b in _candidate_pairs(live, mute, analysis, rows, cols):
-        if _indistinguishable(a, b, mute, around) and not _can_both_be_mines(a, b, analysis, total_mines, cache):
+        if _indistinguishable(a, b, mute, around) and not _can_both_be_mines(
+            a, b, analysis, total_mines, cache
+        ):
             yield a, b
 
 
@@ -87,12 +93,14 @@ def _candidate_pairs(
     flat_live[list(live)] = True
     alive[2:-2, 2:-2] = flat_live.reshape(rows, cols)
     # column (row) of three quiet cells centred on each cell
-    column = quiet[:-2, :] & quiet[1:-1, :] & quiet[2:, :]  # (rows + 2, cols + 4), centred at row + 1
+    column = (
+        quiet[:-2, :] & quiet[1:-1, :] & quiet[2:, :]
+    )  # (rows + 2, cols + 4), centred at row + 1
     line = quiet[:, :-2] & quiet[:, 1:-1] & quiet[:, 2:]  # (rows + 4, cols + 2), centred at col + 1
-    here, right, below = alive[2:-2, 2:-2], alive[2:-2, 3:cols + 3], alive[3:rows + 3, 2:-2]
+    here, right, below = alive[2:-2, 2:-2], alive[2:-2, 3 : cols + 3], alive[3 : rows + 3, 2:-2]
     at_rows, at_cols = slice(1, rows + 1), slice(1, cols + 1)
-    across = here & right & column[at_rows, 1:cols + 1] & column[at_rows, 4:cols + 4]
-    down = here & below & line[1:rows + 1, at_cols] & line[4:rows + 4, at_cols]
+    across = here & right & column[at_rows, 1 : cols + 1] & column[at_rows, 4 : cols + 4]
+    down = here & below & line[1 : rows + 1, at_cols] & line[4 : rows + 4, at_cols]
     # (the off-board padding is never alive, so a pair never wraps past the edge)
     pairs = [(a, a + 1) for a in np.flatnonzero(across).tolist()]
     pairs += [(a, a + cols) for a in np.flatnonzero(down).tolist()]
@@ -107,7 +115,9 @@ def _candidate_pairs(
     return pairs
 
 
-def _indistinguishable(a: int, b: int, mute: frozenset[int], around: tuple[frozenset[int], ...]) -> bool:
+def _indistinguishable(
+    a: int, b: int, mute: frozenset[int], around: tuple[frozenset[int], ...]
+) -> bool:
     """Whether every cell next to exactly one of ``a``, ``b`` (other than the pair) is ``mute``: a known
     mine or a revealed cell without a clue, which can never show a number."""
     around_a, around_b = around[a], around[b]
@@ -120,7 +130,9 @@ def _indistinguishable(a: int, b: int, mute: frozenset[int], around: tuple[froze
     return True
 
 
-def _can_both_be_mines(a: int, b: int, analysis: Analysis, total_mines: int, cache: RegionCache) -> bool:
+def _can_both_be_mines(
+    a: int, b: int, analysis: Analysis, total_mines: int, cache: RegionCache
+) -> bool:
     """Whether some layout of the position has mines on both ``a`` and ``b``."""
     for cells, mines in analysis.reduced:
         if mines <= 1 and a in cells and b in cells:
