@@ -409,3 +409,11 @@ def test_vector_env__agrees_with_the_single_env_on_step_limits() -> None:
         MinesweeperVectorEnv(2, max_steps=True)
     with pytest.raises(ValueError, match="got True"):
         MinesweeperVectorEnv(2, max_episode_steps=True)
+
+
+def test_vector_env__refuses_more_cells_in_all_than_the_limit_up_front() -> None:
+    from mswp_gym.vector.vector_env import MAX_BATCH_CELLS
+
+    with pytest.raises(ValueError, match=r"65 boards of 1,000,000 cells are 65,000,000 cells"):
+        MinesweeperVectorEnv(65, rows=1000, cols=1000, mines=10)
+    assert MAX_BATCH_CELLS >= 64 * 1000 * 1000  # 64 such boards are accepted

@@ -54,6 +54,25 @@ def _equal(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+MAX_BATCH_CELLS = 64_000_000
+"""Most cells over all boards of one vector env (B x rows x cols): the batched engine keeps
+several bytes per cell (visible codes, mines, counts, masks, flood buffers), so 64 million cells
+already take gigabytes. One board alone may have up to :data:`~mswp_gym.generators.MAX_CELLS`."""
+
+
+def check_batch_cells(num_envs: int, cells: int) -> None:
+    """Refuse a vector env whose boards hold more than :data:`MAX_BATCH_CELLS` cells in all.
+
+    Raises:
+        ValueError: naming the batch, the cell count and the limit.
+    """
+    if num_envs * cells > MAX_BATCH_CELLS:
+        raise ValueError(
+            f"{num_envs} boards of {cells:,} cells are {num_envs * cells:,} cells; a vector env "
+            f"holds at most {MAX_BATCH_CELLS:,} cells in all (use fewer or smaller boards)"
+        )
+
+
 class MinesweeperVectorEnv(VectorEnv):
     """Minesweeper, ``num_envs`` boards at once.
 
@@ -182,6 +201,7 @@ class MinesweeperVectorEnv(VectorEnv):
             if first_click is None:
                 arguments["first_click"] = FirstClick.FIXED
         config = config_from_arguments(config, arguments, preset)
+        check_batch_cells(int(num_envs), config.rows * config.cols)
         if fixed_layouts is None and config.layout is not None:
             fixed_layouts = config.layout[None]
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
