@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -17,7 +18,13 @@ from processes import alive, children
 pytest.importorskip("sb3_contrib")
 
 from train import run as run_module
-from train.checkpoint import KILL_HOOK, load_model, read_state
+from train.checkpoint import (
+    KILL_HOOK,
+    RuntimeFromOtherCode,
+    load_model,
+    read_state,
+    restore_runtime,
+)
 from train.cli import main
 from train.settings import TrainSettings, settings_from_args
 
@@ -227,3 +234,19 @@ def test_train__run_split_over_sittings_is_bit_identical_to_one_long_run(
     expected, got = weights(whole), weights(split)
     assert all(th.equal(expected[key], got[key]) for key in expected)
     assert read_state(split).curve[-1]["win_rate"] == read_state(whole).curve[-1]["win_rate"]
+
+
+def test_resume__a_runtime_state_from_other_code_goes_on_with_fresh_episodes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = replace(TINY, algo="ppo", total_timesteps=128, out=str(tmp_path))
+    run_dir = run_module.train(settings.check())
+    state = read_state(run_dir)
+    runtime = run_dir / state.runtime_file
+    saved = pickle.loads(runtime.read_bytes())
+    runtime.write_bytes(pickle.dumps({**saved, "format": 1}))  # as an older version wrote it
+    with pytest.raises(RuntimeFromOtherCode, match="runtime format 1"):
+        restore_runtime(runtime, load_model(run_dir))
+    resumed = run_module.train(replace(settings, total_timesteps=256, resume=str(run_dir)))
+    assert "starts fresh episodes" in capsys.readouterr().out
+    assert read_state(resumed).num_timesteps >= 256

@@ -30,8 +30,10 @@ from train.policy import BoardPolicy
 from train.state import STATE_FILE, RunState, commit_state, read_state
 
 __all__ = [
+    "RUNTIME_FORMAT",
     "STATE_FILE",
     "RunState",
+    "RuntimeFromOtherCode",
     "commit_state",
     "load_model",
     "read_state",
@@ -82,6 +84,11 @@ def save_model_atomic(model: MaskablePPO, path: Path) -> None:
         model.save(temporary)
 
 
+RUNTIME_FORMAT = 2
+"""Version of what :func:`save_runtime` pickles; raise it when the pickled envs change shape
+(2: the envs built from a GameConfig, in the mswp_gym.vector package)."""
+
+
 def save_runtime(path: Path, model: MaskablePPO) -> bool:
     """Pickle what ``model.save`` leaves out but an exact PPO resume needs: the envs mid-episode,
     the last observations and the torch, NumPy and ``random`` generator states.
@@ -96,6 +103,7 @@ def save_runtime(path: Path, model: MaskablePPO) -> bool:
         return False
     monitor = env if isinstance(env, VecMonitor) else None
     runtime = {
+        "format": RUNTIME_FORMAT,
         "venv": inner,  # the VecMonitor wrapper itself does not pickle
         "monitor": None
         if monitor is None
@@ -112,16 +120,32 @@ def save_runtime(path: Path, model: MaskablePPO) -> bool:
     return True
 
 
+class RuntimeFromOtherCode(ValueError):
+    """A runtime state written by another version of the envs' code (moved modules, a new
+    :data:`RUNTIME_FORMAT`): the run can go on from its model and optimizer with fresh episodes,
+    but not bit-identically."""
+
+
 def restore_runtime(path: Path, model: MaskablePPO) -> None:
     """Put back what :func:`save_runtime` saved (call right after loading the model).
 
     Raises:
+        RuntimeFromOtherCode: the state was written by other code (see the class).
         ValueError: an unreadable file.
     """
     try:
         runtime = pickle.loads(path.read_bytes())
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError) as exc:
+    except (AttributeError, ImportError) as exc:
+        raise RuntimeFromOtherCode(
+            f"{str(path)!r} was written by another version of the code ({exc})"
+        ) from None
+    except (OSError, pickle.UnpicklingError, EOFError) as exc:
         raise ValueError(f"{str(path)!r} is not a readable PPO runtime state ({exc})") from None
+    if not isinstance(runtime, dict) or runtime.get("format") != RUNTIME_FORMAT:
+        found = runtime.get("format", 1) if isinstance(runtime, dict) else "none"
+        raise RuntimeFromOtherCode(
+            f"{str(path)!r} has runtime format {found}, this code writes {RUNTIME_FORMAT}"
+        )
     env = model.get_env()
     if isinstance(env, VecMonitor):
         env.venv.close()

@@ -42,6 +42,7 @@ from mswp_gym.presets import preset
 from mswp_gym.spec import GameSpec
 from train.checkpoint import (
     SHIPPED_NAMES,
+    RuntimeFromOtherCode,
     commit,
     kill_point,
     load_model,
@@ -667,6 +668,31 @@ class RunInterrupted(KeyboardInterrupt):
         self.run_dir = run_dir
 
 
+def open_model(run: Run, source: MaskablePPO | None) -> MaskablePPO:
+    """The run's model on fresh envs: the last checkpoint's (with its runtime state where it
+    can be put back), or a new one (from ``source``'s network for ``--init``), checkpointed at
+    once so that a kill from then on leaves a resumable run."""
+    settings, state, run_dir = run.settings, run.state, run.run_dir
+    env = make_vec_env(settings, run.spec)
+    if not state.model_file:
+        model = build_model(settings, run.spec, env, run_dir / "tb")
+        if source is not None:
+            run.say(start_from(model, source, settings.init))
+        run.checkpoint(model, "start")
+        return model
+    model = load_model(run_dir / state.model_file, env=env, device=resolve_device(settings.device))
+    model.tensorboard_log = str(run_dir / "tb")
+    if state.runtime_file:
+        try:
+            restore_runtime(run_dir / state.runtime_file, model)
+        except RuntimeFromOtherCode as exc:
+            run.say(
+                f"warning: {exc}; this sitting starts fresh episodes (the model, optimizer and "
+                f"step count go on; the run is no longer bit-identical to one sitting)"
+            )
+    return model
+
+
 def _train(
     settings: TrainSettings,
     run_dir: Path,
@@ -694,19 +720,7 @@ def _train(
     # a resume puts back the envs and the torch/NumPy/random states saved with the checkpoint.
     # -----------------------------------------------------------------------------------------
 
-    env = make_vec_env(settings, run.spec)
-    if state.model_file:
-        model = load_model(
-            run_dir / state.model_file, env=env, device=resolve_device(settings.device)
-        )
-        model.tensorboard_log = str(run_dir / "tb")
-        if state.runtime_file:
-            restore_runtime(run_dir / state.runtime_file, model)
-    else:
-        model = build_model(settings, run.spec, env, run_dir / "tb")
-        if source is not None:
-            run.say(start_from(model, source, settings.init))
-        run.checkpoint(model, "start")  # a kill from now on leaves a resumable run
+    model = open_model(run, source)
     try:
         baselines(run)
         if state.phase == "imitation":
@@ -749,6 +763,8 @@ def _train(
         run.say(f"done: {run_dir / state.model_file}")
         run.say(f"compare it: {eval_command(settings, run_dir / state.model_file)}")
     finally:
-        env.close()
+        env = model.get_env()
+        if env is not None:
+            env.close()
         run.logger.close()
     return run_dir
