@@ -464,20 +464,7 @@ def _combine_exact(
     """:func:`_combine` on exact integers: every count is a Python int and each probability one
     correctly rounded division, so certainty is exact by construction (a count is 0 or all)."""
     if not regions and 0 <= mines_left <= off_cells:  # nothing on the frontier: one binomial
-        off_probability, off_state = 0.0, 0
-        if off_cells:
-            if mines_left == 0:
-                off_state = -1
-            elif mines_left == off_cells:
-                off_state = 1
-            else:
-                off_probability = mines_left / off_cells
-        return _Combined(
-            groups=[],
-            off_probability=off_probability,
-            off_state=off_state,
-            log_layouts=math.log(math.comb(off_cells, mines_left)),
-        )
+        return _combine_off_only(off_cells, mines_left)
     offset = sum(region.min_mines for region in regions)
     prefix: list[list[int]] = [[1]]
     for region in regions:
@@ -505,18 +492,10 @@ def _combine_exact(
         span = len(others)
         rest = [sum(map(mul, others, ways[k : k + span])) for k in range(len(region.layouts))]
         probs, states = [], []
-        for group, mines_by_k in zip(region.groups, region.group_mines):
-            numer = sum(map(mul, mines_by_k, rest))
-            whole = len(group) * total
-            if not numer:
-                states.append(-1)
-                probs.append(0.0)
-            elif numer == whole:
-                states.append(1)
-                probs.append(1.0)
-            else:
-                states.append(0)
-                probs.append(numer / whole)
+        for group, mines_by_k in zip(region.groups, region.group_mines, strict=True):
+            p, state = _exact_probability(sum(map(mul, mines_by_k, rest)), len(group), total)
+            probs.append(p)
+            states.append(state)
         groups.append((probs, states))
         if index:
             suffix = _convolve(suffix, region.layouts)
@@ -536,6 +515,36 @@ def _combine_exact(
         off_state=off_state,
         log_layouts=math.log(total),
     )
+
+
+def _combine_off_only(off_cells: int, mines_left: int) -> _Combined:
+    """:func:`_combine_exact` with no frontier: ``mines_left`` mines among ``off_cells`` cells."""
+    off_probability, off_state = 0.0, 0
+    if off_cells:
+        if mines_left == 0:
+            off_state = -1
+        elif mines_left == off_cells:
+            off_state = 1
+        else:
+            off_probability = mines_left / off_cells
+    return _Combined(
+        groups=[],
+        off_probability=off_probability,
+        off_state=off_state,
+        log_layouts=math.log(math.comb(off_cells, mines_left)),
+    )
+
+
+def _exact_probability(mines: int, cells: int, layouts: int) -> tuple[float, int]:
+    """The per-cell mine probability of ``cells`` cells holding ``mines`` mines in all, summed
+    over ``layouts`` layouts, and its state: ``(0.0, -1)`` safe, ``(1.0, 1)`` mine, else
+    ``(mines / (cells * layouts), 0)`` (one correctly rounded division)."""
+    whole = cells * layouts
+    if not mines:
+        return 0.0, -1
+    if mines == whole:
+        return 1.0, 1
+    return mines / whole, 0
 
 
 def _combine_float(
