@@ -23,7 +23,11 @@ def by_group(
     counts: RegionCounts,
 ) -> tuple[int, tuple[int, ...], dict[tuple[int, ...], tuple[int, ...]]]:
     """The counts with the groups' order forgotten (the two searches order groups differently)."""
-    return counts.min_mines, counts.layouts, dict(zip(counts.groups, counts.group_mines))
+    return (
+        counts.min_mines,
+        counts.layouts,
+        dict(zip(counts.groups, counts.group_mines, strict=True)),
+    )
 
 
 def brute_force_counts(
@@ -34,7 +38,7 @@ def brute_force_counts(
     layouts: dict[int, int] = {}
     per_cell: dict[int, dict[int, int]] = {cell: {} for cell in cells}
     for bits in itertools.product((0, 1), repeat=len(cells)):
-        mine = dict(zip(cells, bits))
+        mine = dict(zip(cells, bits, strict=True))
         if all(sum(mine[c] for c in clue_cells) == need for clue_cells, need in region):
             k = sum(bits)
             layouts[k] = layouts.get(k, 0) + 1
@@ -84,7 +88,7 @@ def test_count_region_sweep__equals_brute_force(seed: int) -> None:
             got = count_region_sweep(region)
             low, layouts, per_cell = brute_force_counts(region)
             assert (got.min_mines, got.layouts) == (low, layouts)
-            for group, mines in zip(got.groups, got.group_mines):
+            for group, mines in zip(got.groups, got.group_mines, strict=True):
                 assert mines == tuple(len(group) * m for m in per_cell[group[0]])
             checked += 1
     assert checked > 30

@@ -102,7 +102,7 @@ def choose_guess(
     if not options:
         raise ValueError("no legal cell is left that is not a certain mine")
     around = np.append(unknown, False)[neighbour_index(rows, cols)].sum(axis=1)
-    openness = dict(zip(options, around[options].tolist()))
+    openness = dict(zip(options, around[options].tolist(), strict=True))
     order = sorted(options, key=lambda c: (probability[c], openness[c]))
     best = float(probability[order[0]])
 
@@ -198,7 +198,10 @@ def _outcomes(
     top = max(item[0] for item in found)
     weights = [math.exp(item[0] - top) for item in found]
     total = sum(weights)
-    return [_Outcome(w / total, safety, safe) for w, (_, safety, safe) in zip(weights, found)]
+    return [
+        _Outcome(w / total, safety, safe)
+        for w, (_, safety, safe) in zip(weights, found, strict=True)
+    ]
 
 
 def _two_step_score(

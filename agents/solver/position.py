@@ -265,7 +265,9 @@ def _read_gathered(board: np.ndarray, total_mines: int) -> tuple[Position, list[
     cells = table[frontier][chosen].tolist()
     constraints = []
     start = 0
-    for count, need in zip(unknown_around[frontier].tolist(), missing[frontier].tolist()):
+    for count, need in zip(
+        unknown_around[frontier].tolist(), missing[frontier].tolist(), strict=True
+    ):
         constraints.append((tuple(cells[start : start + count]), need))
         start += count
     position = Position(

@@ -283,8 +283,8 @@ def _solve(
     mines = set(deduced_mines)
     cells: list[int] = [*deduced_safe, *deduced_mines]
     values: list[float] = [0.0] * len(deduced_safe) + [1.0] * len(deduced_mines)
-    for counts, (group_p, group_state) in zip(regions, combined.groups):
-        for group, p, state in zip(counts.groups, group_p, group_state):
+    for counts, (group_p, group_state) in zip(regions, combined.groups, strict=True):
+        for group, p, state in zip(counts.groups, group_p, group_state, strict=True):
             _assign(cells, values, group, p, state, safe, mines)
     if off:
         _assign(cells, values, off, combined.off_probability, combined.off_state, safe, mines)
@@ -561,11 +561,11 @@ def _combine_float(
     offset = sum(region.min_mines for region in regions)
     # prefix[i] / suffix[i]: the combined distribution of regions before i / from i on.
     prefix, prefix_possible = [np.ones(1)], [np.ones(1)]
-    for weights, can in zip(scaled, possible):
+    for weights, can in zip(scaled, possible, strict=True):
         prefix.append(np.convolve(prefix[-1], weights))
         prefix_possible.append(np.minimum(np.convolve(prefix_possible[-1], can), 1.0))
     suffix, suffix_possible = [np.ones(1)], [np.ones(1)]
-    for weights, can in zip(reversed(scaled), reversed(possible)):
+    for weights, can in zip(reversed(scaled), reversed(possible), strict=True):
         suffix.append(np.convolve(suffix[-1], weights))
         suffix_possible.append(np.minimum(np.convolve(suffix_possible[-1], can), 1.0))
     suffix.reverse()
@@ -601,7 +601,7 @@ def _combine_float(
         norm = float(np.dot(scaled[i], rest))
         biggest = max(region.layouts)
         probs, states = [], []
-        for group, mines_by_k in zip(region.groups, region.group_mines):
+        for group, mines_by_k in zip(region.groups, region.group_mines, strict=True):
             size = len(group)
             if all(mines_by_k[k] == 0 for k in live):
                 states.append(-1)

@@ -305,7 +305,7 @@ def _plan(
             left[c] += 1
     open_clues: list[int] = []
     steps = []
-    for sig, size in zip(signatures, sizes):
+    for sig, size in zip(signatures, sizes, strict=True):
         bounds_old, bounds_new, opened = [], [], []
         for c in sig:
             room[c] -= size

@@ -118,16 +118,9 @@ def _candidate_pairs(
 def _indistinguishable(
     a: int, b: int, mute: frozenset[int], around: tuple[frozenset[int], ...]
 ) -> bool:
-    """Whether every cell next to exactly one of ``a``, ``b`` (other than the pair) is ``mute``: a known
-    mine or a revealed cell without a clue, which can never show a number."""
-    around_a, around_b = around[a], around[b]
-    for cell in around_a:
-        if cell != b and cell not in around_b and cell not in mute:
-            return False
-    for cell in around_b:
-        if cell != a and cell not in around_a and cell not in mute:
-            return False
-    return True
+    """Whether every cell next to exactly one of ``a``, ``b`` (other than the pair) is ``mute``: a
+    known mine or a revealed cell without a clue, which can never show a number."""
+    return (around[a] ^ around[b]) - {a, b} <= mute
 
 
 def _can_both_be_mines(
