@@ -1,4 +1,6 @@
-"""The sweep (dynamic programming along a path decomposition) against brute force and the backtracking search."""
+"""The sweep (dynamic programming along a path decomposition) against brute force and the
+backtracking search.
+"""
 
 from __future__ import annotations
 
@@ -33,7 +35,8 @@ def by_group(
 def brute_force_counts(
     region: tuple[Constraint, ...],
 ) -> tuple[int, tuple[int, ...], dict[int, tuple[int, ...]]]:
-    """``(min_mines, layouts, mines per cell)`` of a region by listing every assignment of its cells."""
+    """``(min_mines, layouts, mines per cell)`` of a region, by listing every assignment of its
+    cells."""
     cells = sorted({cell for cells, _ in region for cell in cells})
     layouts: dict[int, int] = {}
     per_cell: dict[int, dict[int, int]] = {cell: {} for cell in cells}
@@ -56,7 +59,8 @@ def brute_force_counts(
 def regions_of_play(
     rng: np.random.Generator, rows: int, cols: int, positions: int
 ) -> list[tuple[Constraint, ...]]:
-    """The regions left after the local rules, on positions made by random safe reveals (flood fill)."""
+    """The regions left after the local rules, on positions made by random safe reveals (flood
+    fill)."""
     found = []
     for _ in range(positions):
         mines = int(rng.integers(rows * cols // 8, rows * cols // 3))
@@ -113,8 +117,8 @@ def test_count_region_sweep__equals_backtracking_on_positions_of_play(
 
 
 def test_count_region_sweep__long_thin_frontier_in_linear_work() -> None:
-    # A 2 x n board: the bottom row is revealed and shows the true counts of a random top row.
-    # Far beyond the backtracking search's reach on no mine budget; checked against a transfer matrix.
+    # A 2 x n board: the bottom row is revealed and shows the true counts of a random top row. Far
+    # beyond the backtracking search's reach on no mine budget; checked against a transfer matrix.
     rng = np.random.default_rng(8)
     n = 300
     top = rng.random(n) < 0.3

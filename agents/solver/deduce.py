@@ -39,9 +39,9 @@ def deduce(
     """Apply the single-clue rule, then the pairwise rule, until neither finds anything new.
 
     Single clue: a clue needing 0 more mines clears its cells; one needing as many mines as it has
-    cells mines them all. Pairwise: for clues A and B sharing cells, the mines in ``A & B`` are bounded
-    by both clues, which bounds the mines in ``B - A``; when a bound forces all or none of them, they
-    are settled (this includes the classic subset rule).
+    cells mines them all. Pairwise: for clues A and B sharing cells, the mines in ``A & B`` are
+    bounded by both clues, which bounds the mines in ``B - A``; when a bound forces all or none of
+    them, they are settled (this includes the classic subset rule).
 
     Args:
         constraints: ``(cells, mines)`` pairs over unknown flat cells.
@@ -270,7 +270,8 @@ def _pairwise_pass(
 
 
 def _unique(constraints: tuple[Constraint, ...]) -> tuple[Constraint, ...]:
-    """Drop duplicate constraints (two clues that now see the same cells and need the same count)."""
+    """Drop duplicate constraints (two clues that now see the same cells and need the same
+    count)."""
     seen: set[Constraint] = set()
     out = []
     for constraint in constraints:

@@ -55,8 +55,8 @@ def endgame_move(
         max_cells: Search only when at most this many undecided unknown cells remain.
 
     Returns:
-        ``(flat cell, win probability)``, or None when the position is too large, the search ran out of
-        budget, or ``analysis`` is approximate.
+        ``(flat cell, win probability)``, or None when the position is too large, the search ran out
+        of budget, or ``analysis`` is approximate.
     """
     if analysis.approximate or analysis.log_layouts > math.log(max_layouts) + 1e-9:
         return None
@@ -91,7 +91,8 @@ def _layouts(
     mines_left: int,
     limit: int,
 ) -> list[int] | None:
-    """Every layout of ``cells`` (as a bitmask over their positions) meeting the clues and the count."""
+    """Every layout of ``cells`` (as a bitmask over their positions) meeting the clues and the
+    count."""
     rules = _clue_rules(cells, constraints, known_mines)
     order = _frontier_first(rules, len(cells))
     rules_of = _rules_by_position(rules, order)

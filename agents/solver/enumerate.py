@@ -30,7 +30,8 @@ class RegionCounts:
         groups: The region's cells, grouped (cells under the same clues), each tuple sorted.
         min_mines: The fewest mines any layout of the region has.
         layouts: ``layouts[k]`` is the exact number of layouts with ``min_mines + k`` mines.
-        group_mines: ``group_mines[g][k]`` is the total, over those layouts, of the mines in group ``g``.
+        group_mines: ``group_mines[g][k]`` is the total, over those layouts, of the mines in group
+            ``g``.
     """
 
     groups: tuple[tuple[int, ...], ...]

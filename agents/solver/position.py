@@ -39,8 +39,8 @@ class Position:
     Attributes:
         rows: Board height.
         cols: Board width.
-        unknown: Flat indices of the cells whose content is unknown (``HIDDEN`` or ``FLAGGED``: a flag
-            is the player's note, not the truth), in increasing order.
+        unknown: Flat indices of the cells whose content is unknown (``HIDDEN`` or ``FLAGGED``: a
+            flag is the player's note, not the truth), in increasing order.
         known_mines: Number of visible mines (``EXPLODED`` or ``MINE``).
         mines_left: ``total_mines - known_mines``: the mines hidden among ``unknown``.
         constraints: One ``(cells, mines)`` per clue that touches an unknown cell.
@@ -73,7 +73,8 @@ def check_board(board: object) -> np.ndarray:
     if outside.any():
         row, col = (int(v) for v in np.argwhere(outside)[0])
         raise ValueError(
-            f"board holds code {int(board[row, col])} at cell {(row, col)}, outside [{MIN_CODE}, {MAX_CODE}]"
+            f"board holds code {int(board[row, col])} at cell {(row, col)}, "
+            f"outside [{MIN_CODE}, {MAX_CODE}]"
         )
     return board
 
@@ -81,8 +82,8 @@ def check_board(board: object) -> np.ndarray:
 def read_position(board: np.ndarray, total_mines: int) -> Position:
     """Turn a visible board into a :class:`Position`.
 
-    Boards of at most :data:`LIST_WALK_CELLS` cells are walked as a Python list of their codes (a few
-    microseconds, where each whole-board NumPy call costs about one); larger ones are read with
+    Boards of at most :data:`LIST_WALK_CELLS` cells are walked as a Python list of their codes (a
+    few microseconds, where each whole-board NumPy call costs about one); larger ones are read with
     whole-board masks and one gather of every frontier clue's neighbours. Both are tested against
     :func:`read_position_reference`, the plain NumPy version.
 
@@ -95,8 +96,8 @@ def read_position(board: np.ndarray, total_mines: int) -> Position:
 
     Raises:
         TypeError: bad ``board`` type/dtype, or ``total_mines`` is not an int.
-        ValueError: bad shape or code, ``total_mines`` outside what the board can hold, or a clue that
-            no layout can satisfy (the message names the cell and its clue).
+        ValueError: bad shape or code, ``total_mines`` outside what the board can hold, or a clue
+            that no layout can satisfy (the message names the cell and its clue).
     """
     position, _ = read_position_and_mines(board, total_mines)
     return position
@@ -297,8 +298,9 @@ def read_position_reference(board: np.ndarray, total_mines: int) -> Position:
     n_unknown = int(unknown_mask.sum())
     if not known_mines <= total_mines <= known_mines + n_unknown:
         raise ValueError(
-            f"total_mines={total_mines} is impossible for this board: it shows {known_mines} mines and "
-            f"{n_unknown} unknown cells, so total_mines must lie in [{known_mines}, {known_mines + n_unknown}]"
+            f"total_mines={total_mines} is impossible for this board: it shows {known_mines} mines "
+            f"and {n_unknown} unknown cells, so total_mines must lie in "
+            f"[{known_mines}, {known_mines + n_unknown}]"
         )
     clue_mask = is_clue(board)
     unknown_around = neighbour_counts(unknown_mask)
@@ -309,7 +311,8 @@ def read_position_reference(board: np.ndarray, total_mines: int) -> Position:
         row, col = (int(v) for v in np.argwhere(bad)[0])
         raise ValueError(
             f"clue {int(board[row, col])} at cell {(row, col)} cannot be satisfied: it touches "
-            f"{int(mines_around[row, col])} visible mines and {int(unknown_around[row, col])} unknown cells"
+            f"{int(mines_around[row, col])} visible mines and "
+            f"{int(unknown_around[row, col])} unknown cells"
         )
     table = neighbour_table(rows, cols)
     unknown_flat = unknown_mask.ravel().tolist()

@@ -13,8 +13,8 @@ x^m * B_{i+1}[t]``, where ``F`` counts the decided part and ``B`` the undecided 
 
 Polynomials in the mine count are packed into single Python integers (Kronecker substitution,
 ``x = 2**bits``): coefficient ``k`` lives in bits ``[k*bits, (k+1)*bits)``. Every coefficient ever
-formed counts a set of layouts of the region's ``n`` cells, times at most ``n`` mines, so it is below
-``2**bits`` with ``bits >= n + bit_length(n) + 1``; coefficients are non-negative, so sums and
+formed counts a set of layouts of the region's ``n`` cells, times at most ``n`` mines, so it is
+below ``2**bits`` with ``bits >= n + bit_length(n) + 1``; coefficients are non-negative, so sums and
 products never carry between slots. A shift is then a multiplication by ``x^m`` and one big-integer
 product convolves two polynomials. Counts stay exact.
 """
@@ -32,7 +32,8 @@ from agents.solver.position import Constraint
 DEFAULT_STATE_BUDGET = 200_000
 """Most states the sweep may hold at one step before the region is handed to the relaxation."""
 DEFAULT_MEMORY_BUDGET = 2_000_000_000
-"""Most bytes (estimated) one region's sweep may hold before the region is handed to the relaxation."""
+"""Most bytes (estimated) a region's sweep may hold before the region is handed to the
+relaxation."""
 _STATE_BYTES = 400
 """Estimated bytes per state besides its packed counts (the key, dict slots, remembered moves)."""
 _MANY_ORDERS_FROM = 40
@@ -47,11 +48,11 @@ def count_region_sweep(
     """Count the layouts of one region exactly by the sweep.
 
     Args:
-        constraints: The region's constraints (connected, as :func:`~agents.solver.enumerate.split_regions`
-            returns them).
+        constraints: The region's constraints (connected, as
+            :func:`~agents.solver.enumerate.split_regions` returns them).
         state_budget: Most states one step may hold.
-        memory_budget: Most bytes (estimated) the sweep may hold in all: the forward sweep keeps every
-            step's states and packed counts for the backward one.
+        memory_budget: Most bytes (estimated) the sweep may hold in all: the forward sweep keeps
+            every step's states and packed counts for the backward one.
 
     Returns:
         The exact counts per number of mines (the same as
