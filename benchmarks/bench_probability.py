@@ -1,4 +1,4 @@
-"""Our exact mine probabilities against ms-toollib's ``cal_probability_onboard``, position by position.
+"""Our exact mine probabilities against ms-toollib's ``cal_probability_onboard``, per position.
 
 ms-toollib (a Rust Minesweeper library) is not a project dependency: it lives in the peers venv made
 by ``bash /work/shared/peers/setup.sh`` (``/tmp/peers-venv``). This script runs there and puts this
@@ -18,14 +18,15 @@ Positions, per size class:
 For each position both engines give the mine probability of every hidden cell (ms-toollib's board
 codes: 10 hidden, 0-8 clues; it also returns values for revealed cells, which are not compared). The
 script prints, per class: positions, the worst absolute difference, how many exceed 1e-9, how often
-our relaxation fired (``Analysis.approximate``), and both engines' total and median time per position
-(each engine timed on its own call only, on the same positions, alternating, in one run: compare the
-two columns, not figures across runs on a shared machine).
+our relaxation fired (``Analysis.approximate``), and both engines' total and median time per
+position (each engine timed on its own call only, on the same positions, alternating, in one run:
+compare the two columns, not figures across runs on a shared machine).
 
 Example::
 
     /tmp/peers-venv/bin/python benchmarks/bench_probability.py --positions 1000
-    /tmp/peers-venv/bin/python benchmarks/bench_probability.py --classes play-100x100x2000 --positions 200
+    /tmp/peers-venv/bin/python benchmarks/bench_probability.py --classes play-100x100x2000 \
+        --positions 200
 """
 
 from __future__ import annotations
@@ -97,7 +98,8 @@ class PlayLog:
 
     moves: int = 0
     approximate: int = 0
-    """Moves whose analysis by the player itself used the relaxation (``explain()["approximate"]``)."""
+    """Moves whose analysis by the player itself used the relaxation
+    (``explain()["approximate"]``)."""
 
 
 def play_positions(
@@ -191,7 +193,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     header = (
         f"{'class':<20} {'N':>5} {'worst diff':>10} {'>1e-9':>5} {'relaxed':>7} "
-        f"{'ours s':>7} {'tlib s':>7} {'ours med ms':>11} {'tlib med ms':>11} {'ours max ms':>11} {'tlib max ms':>11}"
+        f"{'ours s':>7} {'tlib s':>7} {'ours med ms':>11} {'tlib med ms':>11} "
+        f"{'ours max ms':>11} {'tlib max ms':>11}"
     )
     print(header)
     totals = {"ours": 0.0, "theirs": 0.0}
@@ -208,14 +211,16 @@ def main(argv: list[str] | None = None) -> None:
         totals["ours"] += row["ours_total_s"]
         totals["theirs"] += row["theirs_total_s"]
         print(
-            f"{name:<20} {row['positions']:>5} {row['worst']:>10.2e} {row['over_1e-9']:>5} {row['relaxed']:>7} "
-            f"{row['ours_total_s']:>7.2f} {row['theirs_total_s']:>7.2f} {row['ours_median_ms']:>11.3f} "
-            f"{row['theirs_median_ms']:>11.3f} {row['ours_max_ms']:>11.1f} {row['theirs_max_ms']:>11.1f}",
+            f"{name:<20} {row['positions']:>5} {row['worst']:>10.2e} {row['over_1e-9']:>5} "
+            f"{row['relaxed']:>7} {row['ours_total_s']:>7.2f} {row['theirs_total_s']:>7.2f} "
+            f"{row['ours_median_ms']:>11.3f} {row['theirs_median_ms']:>11.3f} "
+            f"{row['ours_max_ms']:>11.1f} {row['theirs_max_ms']:>11.1f}",
             flush=True,
         )
         if kind == "play":
             print(
-                f"{'':<20} the player's own analyses used the relaxation on {log.approximate} of {log.moves} moves",
+                f"{'':<20} the player's own analyses used the relaxation on {log.approximate} "
+                f"of {log.moves} moves",
                 flush=True,
             )
     print(f"total time: ours {totals['ours']:.2f} s, ms-toollib {totals['theirs']:.2f} s")

@@ -272,13 +272,15 @@ def main(argv: list[str] | None = None) -> None:
                     f"{agent:<22} {summary['board']:<10} {rule:<8} N={summary['games']:<6} "
                     f"win {100 * summary['win_rate']:5.1f}% [{100 * low:.1f}, {100 * high:.1f}]  "
                     f"{summary['agent_ms_per_game']:7.1f} ms/game (agent)  "
-                    f"{summary['agent_ms_per_move']:6.2f} ms/move  progress {summary['progress']:.3f}  "
+                    f"{summary['agent_ms_per_move']:6.2f} ms/move  "
+                    f"progress {summary['progress']:.3f}  "
                     f"wall {summary['wall_s']:.0f}s",
                     flush=True,
                 )
                 if args.losses:
                     print(
-                        f"    losses by move {summary['losses']['by_move']}  by stage {summary['losses']['by_stage']}",
+                        f"    losses by move {summary['losses']['by_move']}  "
+                        f"by stage {summary['losses']['by_stage']}",
                         flush=True,
                     )
     if args.json:

@@ -1,4 +1,4 @@
-"""The solver agent: sound certainties over real games, seeded determinism, first clicks, endgame."""
+"""The solver agent: sound certainties in real games, seeded determinism, first clicks, endgame."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The solver's guess rules: unavoidable 50/50s (and pseudo-50/50s) and long-term 50/50 influence."""
+"""The solver's guess rules: unavoidable 50/50s (and pseudo-50/50s), long-term 50/50 influence."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def live_order(board: np.ndarray, total: int) -> tuple[list[int], object]:
 
 
 def test_unavoidable_guess__a_pair_between_mines_on_the_edge_is_guessed_at_once() -> None:
-    # (1, 1) and (1, 2) hold one mine; every cell beside only one of them is a mine or off the board.
+    # (1, 1) and (1, 2) hold one mine; each cell beside only one of them is a mine or off the board.
     board = np.array([[M, 3, 3, M], [M, H, H, M]], dtype=np.int8)
     order, analysis = live_order(board, 5)
     assert unavoidable_guess(analysis, board, order, 5, RegionCache()) in (5, 6)

@@ -116,7 +116,8 @@ def test_analyse__relaxation_never_claims_a_false_certainty(
 
 
 def test_deduce__single_and_pairwise_rules() -> None:
-    # A 1-2-1 pattern along a wall: cells 0..2 under clues (0,1,1 mine), (0,1,2: 2 mines), (1,2: 1 mine)
+    # A 1-2-1 pattern along a wall: cells 0..2 under clues (0,1,1 mine), (0,1,2: 2 mines),
+    # (1,2: 1 mine)
     found = deduce([((0, 1), 1), ((0, 1, 2), 2), ((1, 2), 1)])
     assert found.mines == {0, 2} and found.safe == {1}
     assert found.constraints == ()
@@ -175,7 +176,8 @@ def _read_or_error(read: object, board: np.ndarray, total: int) -> object:
 
 
 def _large_position(rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """A position on a board of 12..24 rows and columns (read by gathering, not by the list walk)."""
+    """A position on a board of 12..24 rows and columns (read by gathering, not by the list
+    walk)."""
     rows, cols = (int(n) for n in rng.integers(12, 25, size=2))
     layout = rng.random((rows, cols)) < rng.uniform(0.1, 0.3)
     counts = neighbour_counts(layout)

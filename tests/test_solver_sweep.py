@@ -1,4 +1,6 @@
-"""The sweep (dynamic programming along a path decomposition) against brute force and the backtracking search."""
+"""The sweep (dynamic programming along a path decomposition) against brute force and the
+backtracking search.
+"""
 
 from __future__ import annotations
 
@@ -23,18 +25,23 @@ def by_group(
     counts: RegionCounts,
 ) -> tuple[int, tuple[int, ...], dict[tuple[int, ...], tuple[int, ...]]]:
     """The counts with the groups' order forgotten (the two searches order groups differently)."""
-    return counts.min_mines, counts.layouts, dict(zip(counts.groups, counts.group_mines))
+    return (
+        counts.min_mines,
+        counts.layouts,
+        dict(zip(counts.groups, counts.group_mines, strict=True)),
+    )
 
 
 def brute_force_counts(
     region: tuple[Constraint, ...],
 ) -> tuple[int, tuple[int, ...], dict[int, tuple[int, ...]]]:
-    """``(min_mines, layouts, mines per cell)`` of a region by listing every assignment of its cells."""
+    """``(min_mines, layouts, mines per cell)`` of a region, by listing every assignment of its
+    cells."""
     cells = sorted({cell for cells, _ in region for cell in cells})
     layouts: dict[int, int] = {}
     per_cell: dict[int, dict[int, int]] = {cell: {} for cell in cells}
     for bits in itertools.product((0, 1), repeat=len(cells)):
-        mine = dict(zip(cells, bits))
+        mine = dict(zip(cells, bits, strict=True))
         if all(sum(mine[c] for c in clue_cells) == need for clue_cells, need in region):
             k = sum(bits)
             layouts[k] = layouts.get(k, 0) + 1
@@ -52,7 +59,8 @@ def brute_force_counts(
 def regions_of_play(
     rng: np.random.Generator, rows: int, cols: int, positions: int
 ) -> list[tuple[Constraint, ...]]:
-    """The regions left after the local rules, on positions made by random safe reveals (flood fill)."""
+    """The regions left after the local rules, on positions made by random safe reveals (flood
+    fill)."""
     found = []
     for _ in range(positions):
         mines = int(rng.integers(rows * cols // 8, rows * cols // 3))
@@ -84,7 +92,7 @@ def test_count_region_sweep__equals_brute_force(seed: int) -> None:
             got = count_region_sweep(region)
             low, layouts, per_cell = brute_force_counts(region)
             assert (got.min_mines, got.layouts) == (low, layouts)
-            for group, mines in zip(got.groups, got.group_mines):
+            for group, mines in zip(got.groups, got.group_mines, strict=True):
                 assert mines == tuple(len(group) * m for m in per_cell[group[0]])
             checked += 1
     assert checked > 30
@@ -109,8 +117,8 @@ def test_count_region_sweep__equals_backtracking_on_positions_of_play(
 
 
 def test_count_region_sweep__long_thin_frontier_in_linear_work() -> None:
-    # A 2 x n board: the bottom row is revealed and shows the true counts of a random top row.
-    # Far beyond the backtracking search's reach on no mine budget; checked against a transfer matrix.
+    # A 2 x n board: the bottom row is revealed and shows the true counts of a random top row. Far
+    # beyond the backtracking search's reach on no mine budget; checked against a transfer matrix.
     rng = np.random.default_rng(8)
     n = 300
     top = rng.random(n) < 0.3

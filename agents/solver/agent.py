@@ -55,8 +55,8 @@ class SolverAgent(SeededAgent):
             (0 turns it off).
         endgame_nodes: Node budget of one endgame search (on overflow the ordinary guess is used).
         endgame_cells: Run the endgame search only with at most this many undecided unknown cells.
-        node_budget: States one step of a frontier region's sweep may hold before the approximation (see
-            :mod:`agents.solver.probability`).
+        node_budget: States one step of a frontier region's sweep may hold before the
+            approximation (see :mod:`agents.solver.probability`).
         opening_offset: First click ``(k, k)`` under the ``opening`` rule.
         linked: Depth 1: clears that follow from the guess being safe whatever it shows are not
             counted as progress.
@@ -158,12 +158,13 @@ class SolverAgent(SeededAgent):
         return cells[0]
 
     def next_cells(self, observation: Any, action_mask: np.ndarray | None = None) -> list[Cell]:
-        """The cells to reveal now: every certain safe cell the cheapest proof finds, else one guess.
+        """The cells to reveal now: every certain safe cell the cheapest proof finds, else one
+        guess.
 
         The batch form of :meth:`act`, for drivers that reveal many cells per step. The cheapest
-        proof is the local rules; only when they find nothing is the exact analysis run, so the batch
-        may miss cells that only the global count proves until the next call (see :meth:`safe_cells`
-        for all of them at once).
+        proof is the local rules; only when they find nothing is the exact analysis run, so the
+        batch may miss cells that only the global count proves until the next call (see
+        :meth:`safe_cells` for all of them at once).
 
         Args:
             observation: The visible board (any observation form).
@@ -229,7 +230,8 @@ class SolverAgent(SeededAgent):
     def _require_spec(self) -> GameSpec:
         if self.spec is None:
             raise ValueError(
-                "SolverAgent needs a GameSpec (for the mine count): pass spec= to reset or the constructor"
+                "SolverAgent needs a GameSpec (for the mine count): "
+                "pass spec= to reset or the constructor"
             )
         return self.spec
 
@@ -249,7 +251,8 @@ class SolverAgent(SeededAgent):
         return board, legal
 
     def _plan(self, board: np.ndarray, legal: np.ndarray) -> list[int]:
-        """Flat cells to reveal now: all certain safe ones found (sets ``certain``), else one choice."""
+        """Flat cells to reveal now: all certain safe ones found (sets ``certain``), else one
+        choice."""
         spec = self._require_spec()
         flat = board.ravel()
         if is_unknown(flat).all():
@@ -295,7 +298,8 @@ class SolverAgent(SeededAgent):
         return marked
 
     def _certain_safe(self, board: np.ndarray, mines: int, deep: bool) -> list[int]:
-        """Certain safe cells, cheapest proof first: local rules, then (if none, or ``deep``) exact."""
+        """Certain safe cells, cheapest proof first: local rules, then (if none, or ``deep``)
+        exact."""
         if not deep:
             position = read_position(self._marked(board), mines)
             try:

@@ -55,8 +55,8 @@ def endgame_move(
         max_cells: Search only when at most this many undecided unknown cells remain.
 
     Returns:
-        ``(flat cell, win probability)``, or None when the position is too large, the search ran out of
-        budget, or ``analysis`` is approximate.
+        ``(flat cell, win probability)``, or None when the position is too large, the search ran out
+        of budget, or ``analysis`` is approximate.
     """
     if analysis.approximate or analysis.log_layouts > math.log(max_layouts) + 1e-9:
         return None
@@ -91,27 +91,11 @@ def _layouts(
     mines_left: int,
     limit: int,
 ) -> list[int] | None:
-    """Every layout of ``cells`` (as a bitmask over their positions) meeting the clues and the count."""
-    index = {c: i for i, c in enumerate(cells)}
-    rules = []
-    for clue_cells, mines in constraints:
-        missing = mines - sum(1 for c in clue_cells if c in known_mines)
-        members = [index[c] for c in clue_cells if c in index]
-        rules.append((members, missing))
-    # Frontier cells first (in clue order), then the free ones.
-    order: list[int] = []
-    seen: set[int] = set()
-    for members, _ in rules:
-        for m in members:
-            if m not in seen:
-                seen.add(m)
-                order.append(m)
-    order += [i for i in range(len(cells)) if i not in seen]
-    position_of = {v: p for p, v in enumerate(order)}
-    rules_of: list[list[int]] = [[] for _ in order]
-    for r, (members, _) in enumerate(rules):
-        for m in members:
-            rules_of[position_of[m]].append(r)
+    """Every layout of ``cells`` (as a bitmask over their positions) meeting the clues and the
+    count."""
+    rules = _clue_rules(cells, constraints, known_mines)
+    order = _frontier_first(rules, len(cells))
+    rules_of = _rules_by_position(rules, order)
     need = [n for _, n in rules]
     room = [len(members) for members, _ in rules]
     found: list[int] = []
@@ -141,6 +125,45 @@ def _layouts(
 
     search(0, 0, 0)
     return None if len(found) > limit else found
+
+
+def _clue_rules(
+    cells: list[int],
+    constraints: tuple[tuple[tuple[int, ...], int], ...],
+    known_mines: frozenset[int],
+) -> list[tuple[list[int], int]]:
+    """Each clue as ``(positions in cells of its undecided cells, mines missing among them)``."""
+    index = {c: i for i, c in enumerate(cells)}
+    rules = []
+    for clue_cells, mines in constraints:
+        missing = mines - sum(1 for c in clue_cells if c in known_mines)
+        members = [index[c] for c in clue_cells if c in index]
+        rules.append((members, missing))
+    return rules
+
+
+def _rules_by_position(rules: list[tuple[list[int], int]], order: list[int]) -> list[list[int]]:
+    """For each step of ``order``, the indices of the rules its cell lies under."""
+    position_of = {v: p for p, v in enumerate(order)}
+    rules_of: list[list[int]] = [[] for _ in order]
+    for r, (members, _) in enumerate(rules):
+        for m in members:
+            rules_of[position_of[m]].append(r)
+    return rules_of
+
+
+def _frontier_first(rules: list[tuple[list[int], int]], n_cells: int) -> list[int]:
+    """The order in which :func:`_layouts` decides cells: the frontier cells first (in clue
+    order), then the free ones."""
+    order: list[int] = []
+    seen: set[int] = set()
+    for members, _ in rules:
+        for m in members:
+            if m not in seen:
+                seen.add(m)
+                order.append(m)
+    order += [i for i in range(n_cells) if i not in seen]
+    return order
 
 
 class _Search:

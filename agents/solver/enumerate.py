@@ -8,6 +8,7 @@ assignment. Counts are exact Python integers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
 
@@ -29,7 +30,8 @@ class RegionCounts:
         groups: The region's cells, grouped (cells under the same clues), each tuple sorted.
         min_mines: The fewest mines any layout of the region has.
         layouts: ``layouts[k]`` is the exact number of layouts with ``min_mines + k`` mines.
-        group_mines: ``group_mines[g][k]`` is the total, over those layouts, of the mines in group ``g``.
+        group_mines: ``group_mines[g][k]`` is the total, over those layouts, of the mines in group
+            ``g``.
     """
 
     groups: tuple[tuple[int, ...], ...]
@@ -94,56 +96,17 @@ def count_region(
     group_list = list(cells_by_signature(constraints).items())
     order = _search_order([sig for sig, _ in group_list], len(constraints))
     groups = tuple(tuple(sorted(group_list[g][1])) for g in order)
-    group_constraints = [group_list[g][0] for g in order]
-    sizes = [len(g) for g in groups]
-    need = [mines for _, mines in constraints]
-    room = [len(cells) for cells, _ in constraints]
     n_groups = len(groups)
-    weights = [[comb(s, m) for m in range(s + 1)] for s in sizes]
     assignment = [0] * n_groups
     totals: dict[int, list[int]] = {}
-    nodes = 0
-
-    def search(position: int, mines: int, weight: int) -> None:
-        nonlocal nodes
-        nodes += 1
-        if nodes > node_budget:
-            raise RegionTooLarge(
-                f"region of {n_groups} groups needs more than {node_budget} search nodes"
-            )
-        if position == n_groups:
-            row = totals.get(mines)
-            if row is None:
-                row = totals[mines] = [0] * (n_groups + 1)
-            row[n_groups] += weight
-            for g in range(n_groups):
-                if assignment[g]:
-                    row[g] += weight * assignment[g]
-            return
-        size = sizes[position]
-        touched = group_constraints[position]
-        low, high = 0, size
-        for c in touched:  # plain ifs: measurably faster than min/max in this hot loop
-            if need[c] < high:  # noqa: PLR1730
-                high = need[c]
-            if need[c] - (room[c] - size) > low:  # noqa: PLR1730
-                low = need[c] - (room[c] - size)
-        if low > high:
-            return
-        for c in touched:
-            room[c] -= size
-        ways = weights[position]
-        for m in range(low, high + 1):
-            for c in touched:
-                need[c] -= m
-            assignment[position] = m
-            search(position + 1, mines + m, weight * ways[m])
-            for c in touched:
-                need[c] += m
-        assignment[position] = 0
-        for c in touched:
-            room[c] += size
-
+    search = _make_search(
+        [group_list[g][0] for g in order],
+        [len(g) for g in groups],
+        list(constraints),
+        assignment,
+        _make_record(totals, assignment),
+        node_budget,
+    )
     search(0, 0, 1)
     if not totals:
         raise ValueError("the clues of a region admit no layout")
@@ -156,6 +119,95 @@ def count_region(
         layouts=tuple(row[n_groups] for row in rows),
         group_mines=tuple(tuple(row[g] for row in rows) for g in range(n_groups)),
     )
+
+
+def _make_record(totals: dict[int, list[int]], assignment: list[int]) -> Callable[[int, int], None]:
+    """The leaf action of :func:`_make_search`: ``record(mines, weight)`` adds a full assignment of
+    ``weight`` layouts to ``totals[mines]`` (its per-group mine totals, then the layout count)."""
+    n_groups = len(assignment)
+
+    def record(mines: int, weight: int) -> None:
+        row = totals.get(mines)
+        if row is None:
+            row = totals[mines] = [0] * (n_groups + 1)
+        row[n_groups] += weight
+        for g in range(n_groups):
+            if assignment[g]:
+                row[g] += weight * assignment[g]
+
+    return record
+
+
+def _make_search(
+    group_constraints: list[tuple[int, ...]],
+    sizes: list[int],
+    constraints: list[Constraint],
+    assignment: list[int],
+    record: Callable[[int, int], None],
+    node_budget: int,
+) -> Callable[[int, int, int], None]:
+    """The backtracking search over groups, as a closure (its state in free variables is faster to
+    reach than attributes): ``search(position, mines, weight)`` tries every mine count of group
+    ``position`` the touched clues allow, keeps the current one in ``assignment`` and calls
+    ``record`` at every full assignment.
+
+    Raises (from the search):
+        RegionTooLarge: the search needed more than ``node_budget`` nodes.
+    """
+    n_groups = len(sizes)
+    need = [mines for _, mines in constraints]
+    bounds_of = _rooms_after(group_constraints, sizes, constraints)
+    weights = [[comb(s, m) for m in range(s + 1)] for s in sizes]
+    nodes = 0
+
+    def search(position: int, mines: int, weight: int) -> None:
+        nonlocal nodes
+        nodes += 1
+        if nodes > node_budget:
+            raise RegionTooLarge(
+                f"region of {n_groups} groups needs more than {node_budget} search nodes"
+            )
+        if position == n_groups:
+            record(mines, weight)
+            return
+        low, high = 0, sizes[position]
+        for c, rest in bounds_of[position]:
+            # plain ifs: measurably faster than min/max in this hot loop
+            if need[c] < high:
+                high = need[c]
+            if need[c] - rest > low:
+                low = need[c] - rest
+        if low > high:
+            return
+        touched = group_constraints[position]
+        ways = weights[position]
+        for m in range(low, high + 1):
+            for c in touched:
+                need[c] -= m
+            assignment[position] = m
+            search(position + 1, mines + m, weight * ways[m])
+            for c in touched:
+                need[c] += m
+        assignment[position] = 0
+
+    return search
+
+
+def _rooms_after(
+    group_constraints: list[tuple[int, ...]], sizes: list[int], constraints: list[Constraint]
+) -> list[list[tuple[int, int]]]:
+    """For each group in search order, ``(clue, cells of the clue after this group)`` per clue it
+    touches: the room a clue has left for its mines once this group is decided (the search order
+    is fixed, so it does not depend on the assignment)."""
+    room = [len(cells) for cells, _ in constraints]
+    bounds_of = []
+    for touched, size in zip(group_constraints, sizes, strict=True):
+        bounds = []
+        for c in touched:
+            room[c] -= size
+            bounds.append((c, room[c]))
+        bounds_of.append(bounds)
+    return bounds_of
 
 
 def _search_order(signatures: list[tuple[int, ...]], n_constraints: int) -> list[int]:

@@ -35,7 +35,7 @@ DEFAULT_TOLERANCE = 0.1
 DEFAULT_PROGRESS_WEIGHT = 0.1
 """Weight of the chance of making progress next to two-step safety in the depth-1 score."""
 OFF_FRONTIER_SAMPLES = 4
-"""Off-frontier cells are interchangeable in risk; only this many (the likeliest to open) are tried."""
+"""Off-frontier cells are equally risky: only this many (the likeliest to open) are tried."""
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def choose_guess(
     if not options:
         raise ValueError("no legal cell is left that is not a certain mine")
     around = np.append(unknown, False)[neighbour_index(rows, cols)].sum(axis=1)
-    openness = dict(zip(options, around[options].tolist()))
+    openness = dict(zip(options, around[options].tolist(), strict=True))
     order = sorted(options, key=lambda c: (probability[c], openness[c]))
     best = float(probability[order[0]])
 
@@ -122,7 +122,8 @@ def choose_guess(
         outcomes = _outcomes(cell, analysis, total_mines, legal, cache, table)
         risk = float(probability[cell])
         score = _two_step_score(outcomes, risk, progress_weight, linked)
-        # A cell that can show only one number tells nothing: it goes last unless nothing else is left.
+        # A cell that can show only one number tells nothing: it goes last unless nothing else
+        # is left.
         dead = dead_last and len(outcomes) == 1 and risk > 0.0
         scored.append((dead, -score, risk, openness[cell], cell))
     scored.sort()
@@ -198,7 +199,10 @@ def _outcomes(
     top = max(item[0] for item in found)
     weights = [math.exp(item[0] - top) for item in found]
     total = sum(weights)
-    return [_Outcome(w / total, safety, safe) for w, (_, safety, safe) in zip(weights, found)]
+    return [
+        _Outcome(w / total, safety, safe)
+        for w, (_, safety, safe) in zip(weights, found, strict=True)
+    ]
 
 
 def _two_step_score(

@@ -39,8 +39,8 @@ class Position:
     Attributes:
         rows: Board height.
         cols: Board width.
-        unknown: Flat indices of the cells whose content is unknown (``HIDDEN`` or ``FLAGGED``: a flag
-            is the player's note, not the truth), in increasing order.
+        unknown: Flat indices of the cells whose content is unknown (``HIDDEN`` or ``FLAGGED``: a
+            flag is the player's note, not the truth), in increasing order.
         known_mines: Number of visible mines (``EXPLODED`` or ``MINE``).
         mines_left: ``total_mines - known_mines``: the mines hidden among ``unknown``.
         constraints: One ``(cells, mines)`` per clue that touches an unknown cell.
@@ -73,7 +73,8 @@ def check_board(board: object) -> np.ndarray:
     if outside.any():
         row, col = (int(v) for v in np.argwhere(outside)[0])
         raise ValueError(
-            f"board holds code {int(board[row, col])} at cell {(row, col)}, outside [{MIN_CODE}, {MAX_CODE}]"
+            f"board holds code {int(board[row, col])} at cell {(row, col)}, "
+            f"outside [{MIN_CODE}, {MAX_CODE}]"
         )
     return board
 
@@ -81,8 +82,8 @@ def check_board(board: object) -> np.ndarray:
 def read_position(board: np.ndarray, total_mines: int) -> Position:
     """Turn a visible board into a :class:`Position`.
 
-    Boards of at most :data:`LIST_WALK_CELLS` cells are walked as a Python list of their codes (a few
-    microseconds, where each whole-board NumPy call costs about one); larger ones are read with
+    Boards of at most :data:`LIST_WALK_CELLS` cells are walked as a Python list of their codes (a
+    few microseconds, where each whole-board NumPy call costs about one); larger ones are read with
     whole-board masks and one gather of every frontier clue's neighbours. Both are tested against
     :func:`read_position_reference`, the plain NumPy version.
 
@@ -95,8 +96,8 @@ def read_position(board: np.ndarray, total_mines: int) -> Position:
 
     Raises:
         TypeError: bad ``board`` type/dtype, or ``total_mines`` is not an int.
-        ValueError: bad shape or code, ``total_mines`` outside what the board can hold, or a clue that
-            no layout can satisfy (the message names the cell and its clue).
+        ValueError: bad shape or code, ``total_mines`` outside what the board can hold, or a clue
+            that no layout can satisfy (the message names the cell and its clue).
     """
     position, _ = read_position_and_mines(board, total_mines)
     return position
@@ -104,13 +105,7 @@ def read_position(board: np.ndarray, total_mines: int) -> Position:
 
 def read_position_and_mines(board: np.ndarray, total_mines: int) -> tuple[Position, list[int]]:
     """:func:`read_position`, and the flat indices of the visible mines (``EXPLODED``/``MINE``)."""
-    if not isinstance(board, np.ndarray):
-        raise TypeError(f"board must be a numpy array, got {type(board).__name__}")
-    if board.dtype.kind not in "iu" or board.ndim != 2 or board.size == 0:
-        check_board(board)  # raises the right error
-    if isinstance(total_mines, bool) or not isinstance(total_mines, (int, np.integer)):
-        raise TypeError(f"total_mines must be an int, got {type(total_mines).__name__}")
-    total_mines = int(total_mines)
+    total_mines = _checked_total(board, total_mines)
     if board.size > LIST_WALK_CELLS:
         return _read_gathered(board, total_mines)
     rows, cols = board.shape
@@ -120,7 +115,7 @@ def read_position_and_mines(board: np.ndarray, total_mines: int) -> tuple[Positi
     # per code, not per array: FLAGGED <= v <= HIDDEN is is_unknown and v >= 0 is is_clue
     unknown = [i for i, v in enumerate(values) if FLAGGED <= v <= HIDDEN]
     mines = (
-        [i for i, v in enumerate(values) if v == EXPLODED or v == MINE]
+        [i for i, v in enumerate(values) if v in (EXPLODED, MINE)]
         if MINE in values or EXPLODED in values
         else []
     )
@@ -128,54 +123,17 @@ def read_position_and_mines(board: np.ndarray, total_mines: int) -> tuple[Positi
     n_unknown = len(unknown)
     if not known_mines <= total_mines <= known_mines + n_unknown:
         raise ValueError(
-            f"total_mines={total_mines} is impossible for this board: it shows {known_mines} mines and "
-            f"{n_unknown} unknown cells, so total_mines must lie in [{known_mines}, {known_mines + n_unknown}]"
+            f"total_mines={total_mines} is impossible for this board: it shows {known_mines} mines "
+            f"and {n_unknown} unknown cells, so total_mines must lie in "
+            f"[{known_mines}, {known_mines + n_unknown}]"
         )
     table = neighbour_table(rows, cols)
     n_clues = len(values) - n_unknown - known_mines - values.count(NO_CLUE)
-    cells_of: dict[int, list[int]] = {}
-    if n_unknown < n_clues:  # walk from the side with fewer cells
-        for u in unknown:
-            for n in table[u]:
-                if values[n] >= 0:
-                    found = cells_of.get(n)
-                    if found is None:
-                        cells_of[n] = [u]
-                    else:
-                        found.append(u)
-        order: list[int] | dict[int, list[int]] = sorted(cells_of)
-    else:
-        clues = [i for i, v in enumerate(values) if v >= 0]
-        for i in clues:
-            cells = [n for n in table[i] if FLAGGED <= values[n] <= HIDDEN]
-            if cells:
-                cells_of[i] = cells
-        order = cells_of
-    mines_around: dict[int, int] = {}
-    for m in mines:
-        for n in table[m]:
-            mines_around[n] = mines_around.get(n, 0) + 1
-    constraints = []
-    positive = 0  # clues above 0 among the constraints
-    for i in order:
-        cells = cells_of[i]
-        value = values[i]
-        missing = value - mines_around[i] if i in mines_around else value
-        if missing < 0 or missing > len(cells):
-            return read_position_reference(board, total_mines), mines  # raises, naming the clue
-        positive += value > 0
-        constraints.append((tuple(cells), missing))
-    # A clue with no unknown neighbour must show exactly its visible mines: every clue above 0 that is
-    # not a constraint must be one of those next to a mine, with the right count.
-    settled = 0
-    for i, count in mines_around.items():
-        value = values[i]
-        if value >= 0 and i not in cells_of:
-            if value != count:
-                return read_position_reference(board, total_mines), mines  # raises
-            settled += 1
-    if n_clues - values.count(0) - positive != settled:
-        return read_position_reference(board, total_mines), mines  # raises
+    # walk from the side with fewer cells
+    cells_of, order = _frontier_clues(values, unknown, table, from_unknown=n_unknown < n_clues)
+    constraints = _listed_constraints(values, cells_of, order, _mines_around(mines, table), n_clues)
+    if constraints is None:
+        return read_position_reference(board, total_mines), mines  # raises, naming the clue
     position = Position(
         rows=rows,
         cols=cols,
@@ -185,6 +143,99 @@ def read_position_and_mines(board: np.ndarray, total_mines: int) -> tuple[Positi
         constraints=tuple(constraints),
     )
     return position, mines
+
+
+def _checked_total(board: np.ndarray, total_mines: int) -> int:
+    """``total_mines`` as an int, after the type checks of :func:`read_position_and_mines` (the
+    codes are checked later, on the board's values).
+
+    Raises:
+        TypeError: ``board`` is not an integer NumPy array, or ``total_mines`` is not an int.
+        ValueError: ``board`` is not a non-empty 2-D array.
+    """
+    if not isinstance(board, np.ndarray):
+        raise TypeError(f"board must be a numpy array, got {type(board).__name__}")
+    if board.dtype.kind not in "iu" or board.ndim != 2 or board.size == 0:
+        check_board(board)  # raises the right error
+    if isinstance(total_mines, bool) or not isinstance(total_mines, (int, np.integer)):
+        raise TypeError(f"total_mines must be an int, got {type(total_mines).__name__}")
+    return int(total_mines)
+
+
+def _frontier_clues(
+    values: list[int], unknown: list[int], table: tuple[tuple[int, ...], ...], from_unknown: bool
+) -> tuple[dict[int, list[int]], list[int] | dict[int, list[int]]]:
+    """The unknown cells around each clue that has some, and the order to list those clues in.
+
+    Args:
+        values: The board's codes, flat.
+        unknown: The flat indices of the unknown cells.
+        table: The neighbours of each flat cell.
+        from_unknown: Walk from the unknown cells to their clues (cheaper when there are fewer
+            of them), else from the clues to their unknown cells.
+
+    Returns:
+        ``(cells_of, order)``: the clue's unknown cells by clue; the clues, ascending.
+    """
+    cells_of: dict[int, list[int]] = {}
+    if from_unknown:
+        for u in unknown:
+            for n in table[u]:
+                if values[n] >= 0:
+                    found = cells_of.get(n)
+                    if found is None:
+                        cells_of[n] = [u]
+                    else:
+                        found.append(u)
+        return cells_of, sorted(cells_of)
+    clues = [i for i, v in enumerate(values) if v >= 0]
+    for i in clues:
+        cells = [n for n in table[i] if FLAGGED <= values[n] <= HIDDEN]
+        if cells:
+            cells_of[i] = cells
+    return cells_of, cells_of
+
+
+def _mines_around(mines: list[int], table: tuple[tuple[int, ...], ...]) -> dict[int, int]:
+    """How many of ``mines`` each cell next to one touches."""
+    mines_around: dict[int, int] = {}
+    for m in mines:
+        for n in table[m]:
+            mines_around[n] = mines_around.get(n, 0) + 1
+    return mines_around
+
+
+def _listed_constraints(
+    values: list[int],
+    cells_of: dict[int, list[int]],
+    order: list[int] | dict[int, list[int]],
+    mines_around: dict[int, int],
+    n_clues: int,
+) -> list[Constraint] | None:
+    """The clues' constraints in ``order``, or None if some clue cannot be satisfied (then
+    :func:`read_position_reference` raises the error that names it)."""
+    constraints = []
+    positive = 0  # clues above 0 among the constraints
+    for i in order:
+        cells = cells_of[i]
+        value = values[i]
+        missing = value - mines_around[i] if i in mines_around else value
+        if missing < 0 or missing > len(cells):
+            return None
+        positive += value > 0
+        constraints.append((tuple(cells), missing))
+    # A clue with no unknown neighbour must show exactly its visible mines: every clue above 0
+    # that is not a constraint must be one of those next to a mine, with the right count.
+    settled = 0
+    for i, count in mines_around.items():
+        value = values[i]
+        if value >= 0 and i not in cells_of:
+            if value != count:
+                return None
+            settled += 1
+    if n_clues - values.count(0) - positive != settled:
+        return None
+    return constraints
 
 
 def _read_gathered(board: np.ndarray, total_mines: int) -> tuple[Position, list[int]]:
@@ -215,7 +266,9 @@ def _read_gathered(board: np.ndarray, total_mines: int) -> tuple[Position, list[
     cells = table[frontier][chosen].tolist()
     constraints = []
     start = 0
-    for count, need in zip(unknown_around[frontier].tolist(), missing[frontier].tolist()):
+    for count, need in zip(
+        unknown_around[frontier].tolist(), missing[frontier].tolist(), strict=True
+    ):
         constraints.append((tuple(cells[start : start + count]), need))
         start += count
     position = Position(
@@ -245,8 +298,9 @@ def read_position_reference(board: np.ndarray, total_mines: int) -> Position:
     n_unknown = int(unknown_mask.sum())
     if not known_mines <= total_mines <= known_mines + n_unknown:
         raise ValueError(
-            f"total_mines={total_mines} is impossible for this board: it shows {known_mines} mines and "
-            f"{n_unknown} unknown cells, so total_mines must lie in [{known_mines}, {known_mines + n_unknown}]"
+            f"total_mines={total_mines} is impossible for this board: it shows {known_mines} mines "
+            f"and {n_unknown} unknown cells, so total_mines must lie in "
+            f"[{known_mines}, {known_mines + n_unknown}]"
         )
     clue_mask = is_clue(board)
     unknown_around = neighbour_counts(unknown_mask)
@@ -257,7 +311,8 @@ def read_position_reference(board: np.ndarray, total_mines: int) -> Position:
         row, col = (int(v) for v in np.argwhere(bad)[0])
         raise ValueError(
             f"clue {int(board[row, col])} at cell {(row, col)} cannot be satisfied: it touches "
-            f"{int(mines_around[row, col])} visible mines and {int(unknown_around[row, col])} unknown cells"
+            f"{int(mines_around[row, col])} visible mines and "
+            f"{int(unknown_around[row, col])} unknown cells"
         )
     table = neighbour_table(rows, cols)
     unknown_flat = unknown_mask.ravel().tolist()

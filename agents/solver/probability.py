@@ -9,19 +9,19 @@ Method:
     4. Regions are combined by mine count: a choice of ``k_i`` mines per region has weight
        ``prod(layouts_i[k_i]) * comb(O, M - sum(k_i))``, where ``O`` is the number of unknown cells
        off the frontier and ``M`` the mines still unaccounted for. Small combinations (few regions:
-       every position of a small board, most of Expert) run on exact Python integers, each probability
-       one correctly rounded division. Large ones run in float64 on per-region normalised counts (so
-       they never overflow, even on 100x100 boards), while which mine totals are *possible* is tracked
-       as exact booleans. Either way a cell's probability is exactly 0 or 1 only when every possible
-       layout agrees, never by float rounding.
+       every position of a small board, most of Expert) run on exact Python integers, each
+       probability one correctly rounded division. Large ones run in float64 on per-region
+       normalised counts (so they never overflow, even on 100x100 boards), while which mine totals
+       are *possible* is tracked as exact booleans. Either way a cell's probability is exactly 0 or
+       1 only when every possible layout agrees, never by float rounding.
 
 Approximation (a last resort): a region whose sweep needs more than ``node_budget`` states at one
-step is relaxed by dropping its largest clue and re-splitting, until every part fits. With the default
-budget (and the sweep's memory budget) this happened on 1 of 1,250 random 30x30 positions of
+step is relaxed by dropping its largest clue and re-splitting, until every part fits. With the
+default budget (and the sweep's memory budget) this happened on 1 of 1,250 random 30x30 positions of
 ``benchmarks/bench_probability.py`` and on none of its other positions (random 8x8..16x30 at
 densities 0.12..0.31, real play from 9x9 to 100x100). The relaxation admits a superset of the true
-layouts, so a cell it calls certain is certain in truth; only the probabilities of uncertain cells are
-approximate. :attr:`Analysis.approximate` says when this happened.
+layouts, so a cell it calls certain is certain in truth; only the probabilities of uncertain cells
+are approximate. :attr:`Analysis.approximate` says when this happened.
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ _CACHE_SIZE = 4096
 _SEARCH_FIRST_CLUES = 24
 _SEARCH_FIRST_NODES = 2_000
 """Regions of at most this many clues get a backtracking search of at most this many nodes first:
-measured 2-3x faster than the sweep on regions of up to 16 groups (``benchmarks/bench_probability.py``
-positions), whose set-up costs more than their search."""
+measured 2-3x faster than the sweep on regions of up to 16 groups
+(``benchmarks/bench_probability.py`` positions), whose set-up costs more than their search."""
 DEFAULT_NODE_BUDGET = DEFAULT_STATE_BUDGET
 """States one step of a region's sweep may hold before the region is relaxed (the name is kept from
 the backtracking search the sweep replaced)."""
@@ -118,8 +118,8 @@ def analyse(
     """Exact mine probabilities and certain cells of a position.
 
     Args:
-        board: ``(rows, cols)`` integer codes; ``FLAGGED`` counts as hidden, ``EXPLODED``/``MINE`` as
-            known mines, ``NO_CLUE`` as revealed safe without a clue.
+        board: ``(rows, cols)`` integer codes; ``FLAGGED`` counts as hidden, ``EXPLODED``/``MINE``
+            as known mines, ``NO_CLUE`` as revealed safe without a clue.
         total_mines: Mines on the whole board.
         cache: Region cache to reuse between calls (a fresh one if None).
         node_budget: States one step of a region's sweep may hold before the region is approximated.
@@ -219,8 +219,8 @@ def analyse_assuming(
     cache: RegionCache,
     node_budget: int = DEFAULT_NODE_BUDGET,
 ) -> Analysis:
-    """The analysis of ``base``'s position restricted to the layouts with mines on ``mines`` and none on
-    ``safe`` (all undecided unknown cells of ``base``).
+    """The analysis of ``base``'s position restricted to the layouts with mines on ``mines`` and
+    none on ``safe`` (all undecided unknown cells of ``base``).
 
     ``exp(result.log_layouts - base.log_layouts)`` is the probability of that event, and
     ``result.safe`` holds the cells that cannot be mines under it (e.g. whether two cells can both
@@ -283,8 +283,8 @@ def _solve(
     mines = set(deduced_mines)
     cells: list[int] = [*deduced_safe, *deduced_mines]
     values: list[float] = [0.0] * len(deduced_safe) + [1.0] * len(deduced_mines)
-    for counts, (group_p, group_state) in zip(regions, combined.groups):
-        for group, p, state in zip(counts.groups, group_p, group_state):
+    for counts, (group_p, group_state) in zip(regions, combined.groups, strict=True):
+        for group, p, state in zip(counts.groups, group_p, group_state, strict=True):
             _assign(cells, values, group, p, state, safe, mines)
     if off:
         _assign(cells, values, off, combined.off_probability, combined.off_state, safe, mines)
@@ -314,9 +314,10 @@ def mine_probabilities(board: np.ndarray, total_mines: int, revealed: float = np
         revealed: Value written on revealed safe cells (clues and ``NO_CLUE``): NaN by default.
 
     Returns:
-        ``(rows, cols)`` float64: for each hidden or flagged cell the probability it is a mine under a
-        uniformly random layout consistent with the clues and the mine count (exactly 0.0 or 1.0 when
-        certain); 1.0 on visible mines (``EXPLODED``, ``MINE``); ``revealed`` on revealed safe cells.
+        ``(rows, cols)`` float64: for each hidden or flagged cell the probability it is a mine under
+        a uniformly random layout consistent with the clues and the mine count (exactly 0.0 or 1.0
+        when certain); 1.0 on visible mines (``EXPLODED``, ``MINE``); ``revealed`` on revealed safe
+        cells.
 
     Raises:
         TypeError, ValueError: see :func:`analyse`.
@@ -331,7 +332,7 @@ def mine_probabilities(board: np.ndarray, total_mines: int, revealed: float = np
 @dataclass(frozen=True)
 class _Combined:
     groups: list[tuple[list[float], list[int]]]
-    """Per region: each group's per-cell probability and its state (-1 safe, 1 mine, 0 uncertain)."""
+    """Per region: each group's per-cell probability and state (-1 safe, 1 mine, 0 uncertain)."""
     off_probability: float
     off_state: int
     log_layouts: float
@@ -439,7 +440,8 @@ boards) in float64 (:func:`_combine_float`)."""
 def _combine(
     regions: list[RegionCounts], off_cells: int, mines_left: int, total_mines: int
 ) -> _Combined:
-    """Combine independent regions and the off-frontier cells by mine count (see module docstring)."""
+    """Combine independent regions and the off-frontier cells by mine count (see the module
+    docstring)."""
     work, length = 0, 1
     for region in regions:
         length += len(region.layouts) - 1
@@ -464,20 +466,7 @@ def _combine_exact(
     """:func:`_combine` on exact integers: every count is a Python int and each probability one
     correctly rounded division, so certainty is exact by construction (a count is 0 or all)."""
     if not regions and 0 <= mines_left <= off_cells:  # nothing on the frontier: one binomial
-        off_probability, off_state = 0.0, 0
-        if off_cells:
-            if mines_left == 0:
-                off_state = -1
-            elif mines_left == off_cells:
-                off_state = 1
-            else:
-                off_probability = mines_left / off_cells
-        return _Combined(
-            groups=[],
-            off_probability=off_probability,
-            off_state=off_state,
-            log_layouts=math.log(math.comb(off_cells, mines_left)),
-        )
+        return _combine_off_only(off_cells, mines_left)
     offset = sum(region.min_mines for region in regions)
     prefix: list[list[int]] = [[1]]
     for region in regions:
@@ -493,9 +482,9 @@ def _combine_exact(
     if not total:
         possible = [offset + t for t, f in enumerate(everything) if f]
         raise ValueError(
-            f"no layout fits this board with total_mines={total_mines}: the clues need between {min(possible)} and "
-            f"{max(possible)} mines on the frontier, {mines_left} remain unaccounted for and {off_cells} unknown "
-            f"cells lie off the frontier"
+            f"no layout fits this board with total_mines={total_mines}: the clues need between "
+            f"{min(possible)} and {max(possible)} mines on the frontier, {mines_left} remain "
+            f"unaccounted for and {off_cells} unknown cells lie off the frontier"
         )
     groups: list[tuple[list[float], list[int]]] = []
     suffix: list[int] = [1]
@@ -505,18 +494,10 @@ def _combine_exact(
         span = len(others)
         rest = [sum(map(mul, others, ways[k : k + span])) for k in range(len(region.layouts))]
         probs, states = [], []
-        for group, mines_by_k in zip(region.groups, region.group_mines):
-            numer = sum(map(mul, mines_by_k, rest))
-            whole = len(group) * total
-            if not numer:
-                states.append(-1)
-                probs.append(0.0)
-            elif numer == whole:
-                states.append(1)
-                probs.append(1.0)
-            else:
-                states.append(0)
-                probs.append(numer / whole)
+        for group, mines_by_k in zip(region.groups, region.group_mines, strict=True):
+            p, state = _exact_probability(sum(map(mul, mines_by_k, rest)), len(group), total)
+            probs.append(p)
+            states.append(state)
         groups.append((probs, states))
         if index:
             suffix = _convolve(suffix, region.layouts)
@@ -538,11 +519,42 @@ def _combine_exact(
     )
 
 
+def _combine_off_only(off_cells: int, mines_left: int) -> _Combined:
+    """:func:`_combine_exact` with no frontier: ``mines_left`` mines among ``off_cells`` cells."""
+    off_probability, off_state = 0.0, 0
+    if off_cells:
+        if mines_left == 0:
+            off_state = -1
+        elif mines_left == off_cells:
+            off_state = 1
+        else:
+            off_probability = mines_left / off_cells
+    return _Combined(
+        groups=[],
+        off_probability=off_probability,
+        off_state=off_state,
+        log_layouts=math.log(math.comb(off_cells, mines_left)),
+    )
+
+
+def _exact_probability(mines: int, cells: int, layouts: int) -> tuple[float, int]:
+    """The per-cell mine probability of ``cells`` cells holding ``mines`` mines in all, summed
+    over ``layouts`` layouts, and its state: ``(0.0, -1)`` safe, ``(1.0, 1)`` mine, else
+    ``(mines / (cells * layouts), 0)`` (one correctly rounded division)."""
+    whole = cells * layouts
+    if not mines:
+        return 0.0, -1
+    if mines == whole:
+        return 1.0, 1
+    return mines / whole, 0
+
+
 def _combine_float(
     regions: list[RegionCounts], off_cells: int, mines_left: int, total_mines: int
 ) -> _Combined:
     """:func:`_combine` in float64 on per-region normalised counts, with which mine totals are
-    possible tracked as booleans beside the floats (so it never overflows, even on 100x100 boards)."""
+    possible tracked as booleans beside the floats (so it never overflows, even on 100x100
+    boards)."""
     scaled, possible, log_scale = [], [], 0.0
     for region in regions:
         biggest = max(region.layouts)
@@ -552,11 +564,11 @@ def _combine_float(
     offset = sum(region.min_mines for region in regions)
     # prefix[i] / suffix[i]: the combined distribution of regions before i / from i on.
     prefix, prefix_possible = [np.ones(1)], [np.ones(1)]
-    for weights, can in zip(scaled, possible):
+    for weights, can in zip(scaled, possible, strict=True):
         prefix.append(np.convolve(prefix[-1], weights))
         prefix_possible.append(np.minimum(np.convolve(prefix_possible[-1], can), 1.0))
     suffix, suffix_possible = [np.ones(1)], [np.ones(1)]
-    for weights, can in zip(reversed(scaled), reversed(possible)):
+    for weights, can in zip(reversed(scaled), reversed(possible), strict=True):
         suffix.append(np.convolve(suffix[-1], weights))
         suffix_possible.append(np.minimum(np.convolve(suffix_possible[-1], can), 1.0))
     suffix.reverse()
@@ -570,9 +582,9 @@ def _combine_float(
         low = int(frontier_mines[everything_possible].min())
         high = int(frontier_mines[everything_possible].max())
         raise ValueError(
-            f"no layout fits this board with total_mines={total_mines}: the clues need between {low} and "
-            f"{high} mines on the frontier, {mines_left} remain unaccounted for and {off_cells} unknown "
-            f"cells lie off the frontier"
+            f"no layout fits this board with total_mines={total_mines}: the clues need between "
+            f"{low} and {high} mines on the frontier, {mines_left} remain unaccounted for and "
+            f"{off_cells} unknown cells lie off the frontier"
         )
     log_ways = np.full(len(everything), -np.inf)
     log_ways[fits] = _log_comb(off_cells, off_mines[fits])
@@ -592,7 +604,7 @@ def _combine_float(
         norm = float(np.dot(scaled[i], rest))
         biggest = max(region.layouts)
         probs, states = [], []
-        for group, mines_by_k in zip(region.groups, region.group_mines):
+        for group, mines_by_k in zip(region.groups, region.group_mines, strict=True):
             size = len(group)
             if all(mines_by_k[k] == 0 for k in live):
                 states.append(-1)

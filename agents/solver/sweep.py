@@ -13,8 +13,8 @@ x^m * B_{i+1}[t]``, where ``F`` counts the decided part and ``B`` the undecided 
 
 Polynomials in the mine count are packed into single Python integers (Kronecker substitution,
 ``x = 2**bits``): coefficient ``k`` lives in bits ``[k*bits, (k+1)*bits)``. Every coefficient ever
-formed counts a set of layouts of the region's ``n`` cells, times at most ``n`` mines, so it is below
-``2**bits`` with ``bits >= n + bit_length(n) + 1``; coefficients are non-negative, so sums and
+formed counts a set of layouts of the region's ``n`` cells, times at most ``n`` mines, so it is
+below ``2**bits`` with ``bits >= n + bit_length(n) + 1``; coefficients are non-negative, so sums and
 products never carry between slots. A shift is then a multiplication by ``x^m`` and one big-integer
 product convolves two polynomials. Counts stay exact.
 """
@@ -32,7 +32,8 @@ from agents.solver.position import Constraint
 DEFAULT_STATE_BUDGET = 200_000
 """Most states the sweep may hold at one step before the region is handed to the relaxation."""
 DEFAULT_MEMORY_BUDGET = 2_000_000_000
-"""Most bytes (estimated) one region's sweep may hold before the region is handed to the relaxation."""
+"""Most bytes (estimated) a region's sweep may hold before the region is handed to the
+relaxation."""
 _STATE_BYTES = 400
 """Estimated bytes per state besides its packed counts (the key, dict slots, remembered moves)."""
 _MANY_ORDERS_FROM = 40
@@ -47,11 +48,11 @@ def count_region_sweep(
     """Count the layouts of one region exactly by the sweep.
 
     Args:
-        constraints: The region's constraints (connected, as :func:`~agents.solver.enumerate.split_regions`
-            returns them).
+        constraints: The region's constraints (connected, as
+            :func:`~agents.solver.enumerate.split_regions` returns them).
         state_budget: Most states one step may hold.
-        memory_budget: Most bytes (estimated) the sweep may hold in all: the forward sweep keeps every
-            step's states and packed counts for the backward one.
+        memory_budget: Most bytes (estimated) the sweep may hold in all: the forward sweep keeps
+            every step's states and packed counts for the backward one.
 
     Returns:
         The exact counts per number of mines (the same as
@@ -64,7 +65,33 @@ def count_region_sweep(
     """
     by_signature = cells_by_signature(constraints)
     signatures = list(by_signature)
-    sizes = [len(by_signature[sig]) for sig in signatures]
+    order, steps = _choose_plan(
+        signatures,
+        [len(by_signature[sig]) for sig in signatures],
+        constraints,
+        state_budget,
+        memory_budget,
+    )
+    groups = tuple(tuple(sorted(by_signature[signatures[g]])) for g in order)
+    n_cells = sum(len(cells) for cells in by_signature.values())
+    bits = 8 * ((n_cells + n_cells.bit_length() + 8) // 8)
+    forward = _forward(steps, bits, state_budget, memory_budget)
+    group_totals = _backward(steps, forward, bits)
+    return _region_counts(groups, forward[-1][()], group_totals, bits)
+
+
+def _choose_plan(
+    signatures: list[tuple[int, ...]],
+    sizes: list[int],
+    constraints: tuple[Constraint, ...],
+    state_budget: int,
+    memory_budget: int,
+) -> tuple[list[int], list[_Step]]:
+    """The order of the groups to sweep along, and its steps (the cheapest of the candidates).
+
+    Raises:
+        RegionTooLarge: every candidate order exceeds the budgets.
+    """
     orders = candidate_orders(
         signatures, len(constraints), many=len(signatures) > _MANY_ORDERS_FROM
     )
@@ -77,12 +104,21 @@ def count_region_sweep(
         raise RegionTooLarge(
             f"region of {len(signatures)} groups needs more than {state_budget} sweep states"
         )
-    order, steps = orders[chosen], plans[chosen]
-    del plans  # the other plans' remembered moves
-    groups = tuple(tuple(sorted(by_signature[signatures[g]])) for g in order)
-    n_cells = sum(len(cells) for cells in by_signature.values())
-    bits = 8 * ((n_cells + n_cells.bit_length() + 8) // 8)
+    # only the chosen plan is returned: the others' remembered moves are freed with them
+    return orders[chosen], plans[chosen]
 
+
+def _forward(
+    steps: list[_Step], bits: int, state_budget: int, memory_budget: int
+) -> list[dict[tuple[int, ...], int]]:
+    """The forward sweep: for each step, the packed counts of the decided part by state (every
+    step's layer is kept for the backward sweep; the last one holds the total under ``()``).
+
+    Raises:
+        RegionTooLarge: a step needed more than ``state_budget`` states, or the layers more than
+            ``memory_budget`` bytes.
+        ValueError: the region has no valid layout.
+    """
     forward: list[dict[tuple[int, ...], int]] = [{(): 1}]
     held = 0
     for step in steps:
@@ -96,12 +132,17 @@ def count_region_sweep(
         held += _STATE_BYTES * len(layer) + sum(value.bit_length() for value in layer.values()) // 8
         if len(layer) > state_budget or held > memory_budget:
             raise RegionTooLarge(
-                f"region of {len(groups)} groups needs more than {state_budget} sweep states at a step "
-                f"or {memory_budget} bytes in all"
+                f"region of {len(steps)} groups needs more than {state_budget} sweep states at a "
+                f"step or {memory_budget} bytes in all"
             )
         forward.append(layer)
-    total = forward[-1][()]
+    return forward
 
+
+def _backward(
+    steps: list[_Step], forward: list[dict[tuple[int, ...], int]], bits: int
+) -> list[int]:
+    """The backward sweep: each group's packed mine totals (see the module docstring)."""
     backward: dict[tuple[int, ...], int] = {(): 1}
     group_totals: list[int] = [0] * len(steps)
     for i in range(len(steps) - 1, -1, -1):
@@ -125,7 +166,13 @@ def count_region_sweep(
                     marginal += value * mined
         group_totals[i] = marginal
         backward = layer
+    return group_totals
 
+
+def _region_counts(
+    groups: tuple[tuple[int, ...], ...], total: int, group_totals: list[int], bits: int
+) -> RegionCounts:
+    """Unpack the sweep's packed total and per-group totals into :class:`RegionCounts`."""
     coefficients = _unpack(total, bits)
     low = next(k for k, c in enumerate(coefficients) if c)
     high = max(k for k, c in enumerate(coefficients) if c)
@@ -175,12 +222,12 @@ class _Step:
     """How deciding one group changes the state (the open clues' remaining needs, in open order)."""
 
     __slots__ = (
-        "_bounds_new",
         "_bounds_old",
         "_cases",
+        "_high_new",
+        "_low_new",
         "_opened",
         "_pick",
-        "_size",
         "_touched",
         "_weights",
     )
@@ -203,9 +250,10 @@ class _Step:
             group lies under.
         kept: Positions, in that extended state, of the clues still open after this group.
         """
-        self._size = size
         self._bounds_old = bounds_old
-        self._bounds_new = bounds_new
+        # the bounds from the clues this group opens do not depend on the state
+        self._low_new = max([0, *(need - room for need, room in bounds_new)])
+        self._high_new = min([size, *(need for need, _ in bounds_new)])
         self._opened = [need for need, _ in bounds_new]
         self._touched = touched
         self._pick: Callable[[list[int]], tuple[int, ...]]
@@ -224,17 +272,13 @@ class _Step:
         found = self._cases.get(state)
         if found is not None:
             return found
-        low, high = 0, self._size
+        low, high = self._low_new, self._high_new
         for position, room in self._bounds_old:
             need = state[position]
-            if need < high:  # noqa: PLR1730 (plain ifs: faster than min/max in this hot loop)
+            # plain ifs: measurably faster than min/max in this hot loop
+            if need < high:
                 high = need
-            if need - room > low:  # noqa: PLR1730
-                low = need - room
-        for need, room in self._bounds_new:
-            if need < high:  # noqa: PLR1730
-                high = need
-            if need - room > low:  # noqa: PLR1730
+            if need - room > low:
                 low = need - room
         moves = []
         if low <= high:
@@ -262,7 +306,7 @@ def _plan(
             left[c] += 1
     open_clues: list[int] = []
     steps = []
-    for sig, size in zip(signatures, sizes):
+    for sig, size in zip(signatures, sizes, strict=True):
         bounds_old, bounds_new, opened = [], [], []
         for c in sig:
             room[c] -= size

@@ -3,11 +3,12 @@
 Two unknown cells ``a`` and ``b`` are *indistinguishable* when every cell that neighbours exactly
 one of them is off the board, a known mine, or a revealed cell without a clue (``NO_CLUE``): then
 every clue that is or ever will be on the board counts ``a`` and ``b`` together, and the total mine
-count treats them alike, so no information can ever tell them apart. If, besides, the two cannot both be mines, the pair holds either no mine (both
-safe) or exactly one, which will have to be guessed at even odds sooner or later. Either way the
-risk of guessing one of them now is risk that has to be taken anyway (in expectation it cannot go
-down), while the number it shows may help elsewhere: so it is guessed at once. This is the
-"50/50 and pseudo-50/50" rule of the strong published solvers (JSMinesweeper).
+count treats them alike, so no information can ever tell them apart. If, besides, the two cannot
+both be mines, the pair holds either no mine (both safe) or exactly one, which will have to be
+guessed at even odds sooner or later. Either way the risk of guessing one of them now is risk that
+has to be taken anyway (in expectation it cannot go down), while the number it shows may help
+elsewhere: so it is guessed at once. This is the "50/50 and pseudo-50/50" rule of the strong
+published solvers (JSMinesweeper).
 
 A revealed cell next to only one of the two disqualifies the pair: its other unknown cells may be
 settled later, and then it tells ``a`` from ``b``.
@@ -82,7 +83,8 @@ def _candidate_pairs(
     live: set[int], mute: frozenset[int], analysis: Analysis, rows: int, cols: int
 ) -> list[tuple[int, int]]:
     """Side-by-side live pairs whose three cells beyond each end are all mute or off the board (a
-    NumPy pre-filter: in the open, almost none are), then the live pairs that a clue covers alone."""
+    NumPy pre-filter: in the open, almost none are), then the live pairs that a clue covers
+    alone."""
     quiet = np.ones((rows + 4, cols + 4), dtype=bool)  # off-board counts as mute
     inner = np.zeros(rows * cols, dtype=bool)
     if mute:
@@ -118,16 +120,9 @@ def _candidate_pairs(
 def _indistinguishable(
     a: int, b: int, mute: frozenset[int], around: tuple[frozenset[int], ...]
 ) -> bool:
-    """Whether every cell next to exactly one of ``a``, ``b`` (other than the pair) is ``mute``: a known
-    mine or a revealed cell without a clue, which can never show a number."""
-    around_a, around_b = around[a], around[b]
-    for cell in around_a:
-        if cell != b and cell not in around_b and cell not in mute:
-            return False
-    for cell in around_b:
-        if cell != a and cell not in around_a and cell not in mute:
-            return False
-    return True
+    """Whether every cell next to exactly one of ``a``, ``b`` (other than the pair) is ``mute``: a
+    known mine or a revealed cell without a clue, which can never show a number."""
+    return (around[a] ^ around[b]) - {a, b} <= mute
 
 
 def _can_both_be_mines(
