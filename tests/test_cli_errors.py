@@ -51,6 +51,7 @@ TRAIN_BAD: list[list[str]] = [
     ["--n-steps", "1", "--n-envs", "1", "--batch-size", "64"],
     ["--batch-size", "1"],
     ["--algo", "sac"],
+    ["--rewards", "dense"],
     ["--preset", "huge"],
     ["--eval-baselines", "maybe"],
     ["--bogus"],

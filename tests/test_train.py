@@ -338,3 +338,15 @@ def test_cli__help_shows_the_values_of_the_preset_given(capsys: pytest.CaptureFi
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "(default '', preset beginner)" in " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize("vec_env", ["dummy", "native"])
+def test_make_vec_env__uses_the_reward_config_chosen(vec_env: str) -> None:
+    from mswp_gym.rewards import RewardConfig
+
+    settings = replace(TINY, vec_env=vec_env, rewards="sparse").check()
+    env = run_module.make_vec_env(settings, run_module.game_spec(settings))
+    try:
+        assert env.get_attr("rewards")[0] == RewardConfig.sparse()
+    finally:
+        env.close()

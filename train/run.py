@@ -39,6 +39,7 @@ from mswp_gym.config import GameConfig
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.lifetime import die_with_parent
 from mswp_gym.presets import preset
+from mswp_gym.rewards import RewardConfig
 from mswp_gym.spec import GameSpec
 from train.checkpoint import (
     SHIPPED_NAMES,
@@ -127,7 +128,8 @@ def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
             die_with_parent(parent)
         return MinesweeperEnv(config=config)
 
-    config = GameConfig.from_spec(spec)
+    rewards = RewardConfig.sparse() if settings.rewards == "sparse" else RewardConfig()
+    config = GameConfig.from_spec(spec, rewards=rewards)
     if settings.vec_env == "native":
         from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
 

@@ -30,6 +30,9 @@ ALGOS: tuple[str, ...] = ("ppo", "imitation", "imitation+ppo")
 VEC_ENVS: tuple[str, ...] = ("dummy", "subproc", "native")
 DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda")
 LABELS: tuple[str, ...] = ("solver", "truth")
+REWARDS: tuple[str, ...] = ("shaped", "sparse")
+"""PPO reward configs: the env's default :class:`~mswp_gym.rewards.RewardConfig` or
+:meth:`~mswp_gym.rewards.RewardConfig.sparse`."""
 FIRST_CLICKS: tuple[str, ...] = tuple(r.value for r in FirstClick if r != FirstClick.FIXED)
 MAX_SEED = 2**32 - 1
 """SB3 seeds NumPy's legacy global generator, which takes seeds below 2**32."""
@@ -143,6 +146,11 @@ class TrainSettings:
     vec_env: str = "dummy"
     """PPO: dummy, subproc or native (the batched mswp_gym.vector.sb3_vec env); see
     benchmarks/bench_vecenv.py for which is fastest on 2 cores."""
+    rewards: str = "shaped"
+    """PPO: the env's rewards: shaped (the default RewardConfig: +1 win, -1 loss, +0.3 an
+    informed safe reveal, -0.3 a blind guess or a no-op) or sparse (+1 win, -1 loss, nothing
+    else). Shaping pays per move, so a policy can earn more by opening cells one by one than by
+    clicking the zeros that open regions."""
     n_steps: int = 64
     """PPO: steps per env per rollout."""
     batch_size: int = 256
@@ -197,6 +205,7 @@ class TrainSettings:
         choose("algo", self.algo, ALGOS)
         choose("vec_env", self.vec_env, VEC_ENVS)
         choose("labels", self.labels, LABELS)
+        choose("rewards", self.rewards, REWARDS)
         choose("first_click", self.first_click, FIRST_CLICKS)
         if not 0 <= self.seed <= MAX_SEED:
             raise ValueError(f"seed must be an integer in [0, {MAX_SEED}], got {self.seed}")
