@@ -1,0 +1,103 @@
+"""benchmarks/bench_network_size.py on a toy budget: a row per size, sane figures, bad input."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "benchmarks" / "bench_network_size.py"
+TOY = ["--board", "5x5/3", "--train-games", "20", "--test-games", "8", "--steps", "8"]
+
+
+def _module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_network_size", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bench_network_size__a_row_per_size_with_sane_figures(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bench = _module()
+    results = bench.run([*TOY, "--sizes", "4x1,8x2", "--batch-size", "16", "--games", "4"])
+    printed = capsys.readouterr().out
+    assert [r.size.label for r in results] == ["4x1", "8x2"]
+    assert results[0].parameters < results[1].parameters
+    for r in results:
+        assert r.position_gradients_per_cpu_second > 0
+        assert 0.0 <= r.safest.low <= r.safest.estimate <= r.safest.high <= 1.0
+        assert r.safest_hits <= r.positions and r.excess_risk >= 0.0 and r.loss > 0.0
+        assert 0 <= r.games_won <= r.games == 4
+        assert f"{r.size.label:>7} {r.parameters:>8,}" in printed
+    assert "choice: " in printed and "estimated training time" in printed
+
+
+def test_bench_network_size__same_seed_same_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _module()
+    argv = [*TOY, "--sizes", "4x1", "--batch-size", "8"]
+    first, second = bench.run(argv), bench.run(argv)
+    assert [(r.loss, r.safest_hits) for r in first] == [(r.loss, r.safest_hits) for r in second]
+
+
+def test_bench_network_size__cheapest_within_the_best_interval() -> None:
+    bench = _module()
+    from eval.stats import Interval
+
+    def row(label: str, rate: float, low: float, speed: float) -> object:
+        channels, blocks = (int(x) for x in label.split("x"))
+        return bench.SizeResult(
+            bench.NetworkSize(channels, blocks), 1, speed, 1.0, 0.5,
+            Interval(rate, low, 1.0), 1, 10, 0.0, 0, 0,
+        )  # fmt: skip
+
+    rows = [row("16x2", 0.80, 0.75, 900.0), row("32x3", 0.84, 0.81, 300.0)]
+    assert bench.cheapest_within_best(rows).size.label == "32x3"
+    rows.append(row("24x2", 0.82, 0.78, 600.0))
+    assert bench.cheapest_within_best(rows).size.label == "24x2"
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["--sizes", "0x2"], "'0x2'"),
+        (["--sizes", "16-2"], "'16-2'"),
+        (["--sizes", "8x1,8x1"], "listed twice"),
+        (["--board", "3x3/20"], "'3x3/20'"),
+        (["--board", "huge"], "'huge'"),
+        (["--steps", "0"], "--steps must be >= 1, got 0"),
+        (["--learning-rate", "nan"], "--learning-rate"),
+        (["--collector", "missing.zip"], "'missing.zip'"),
+    ],
+)
+def test_bench_network_size__bad_input_is_one_line_exit_2(
+    argv: list[str], named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        _module().main(argv)
+    assert stopped.value.code == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and named in lines[0]
+
+
+def test_bench_network_size__bad_input_in_a_real_process_has_no_traceback() -> None:
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--sizes", "0x2"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "bench_network_size.py: error: bad size '0x2' in --sizes; "
+        "channels must be in 1..512, blocks in 0..32"
+    ]
