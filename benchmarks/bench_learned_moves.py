@@ -20,7 +20,7 @@ import torch as th
 from agents.solver.probability import analyse
 from mswp_gym.env import MinesweeperEnv
 from train.checkpoint import SHIPPED_NAMES, load_model, shipped_checkpoint
-from train.network import safety_scores
+from train.network import action_scores
 from train.policy import BoardPolicy
 
 FIRST_SEED = 10_000
@@ -66,7 +66,7 @@ def main() -> None:
         while True:
             with th.no_grad():
                 logits = net(th.as_tensor(observation[None], dtype=th.float32), mines)
-            scores = safety_scores(logits, policy.opening_weight)[0].numpy()
+            scores = action_scores(logits, policy.opening_weight)[0].numpy()
             legal = env.action_masks()
             action = int(np.where(legal, scores, -np.inf).argmax())
             if not first:

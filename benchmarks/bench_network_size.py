@@ -162,19 +162,7 @@ def fresh_network(size: NetworkSize, spec: GameSpec) -> CellNet:
 
 def after_first_click(positions: PositionSet) -> PositionSet:
     """The positions with at least one revealed cell (the first click has no safest cell)."""
-    keep = (positions.boards != HIDDEN).any(axis=(1, 2))
-    return PositionSet(
-        *(
-            array[keep]
-            for array in (
-                positions.boards,
-                positions.mine_targets,
-                positions.mine_masks,
-                positions.open_targets,
-                positions.open_masks,
-            )
-        )
-    )
+    return positions.select((positions.boards != HIDDEN).any(axis=(1, 2)))
 
 
 def held_out_accuracy(net: CellNet, test: PositionSet, mines: int) -> tuple[float, int, float]:

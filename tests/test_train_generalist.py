@@ -17,7 +17,7 @@ from mswp_gym.spec import GameSpec
 from train import run as run_module
 from train.agent import load_ppo_agent
 from train.checkpoint import SHIPPED_DIR, read_state, shipped_checkpoint
-from train.dataset import PositionSet
+from train.dataset import PositionSet, no_moves
 from train.generalist import BoardWindow, parse_boards, split_games
 from train.imitation import RoundTimes
 from train.network import BoardTrunk, CellNet
@@ -93,6 +93,7 @@ def _positions(count: int) -> PositionSet:
         np.ones(shape, bool),
         np.zeros(shape, np.float32),
         np.ones(shape, bool),
+        no_moves(count),
     )
 
 

@@ -25,7 +25,7 @@ from mswp_gym.constants import is_unknown
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.spec import GameSpec
 from train.checkpoint import SHIPPED_NAMES, shipped_checkpoint
-from train.network import MINE_HEAD, safety_scores
+from train.network import MINE_HEAD, action_scores
 from train.policy import BoardPolicy
 from train.sb3_agent import SB3Agent, load_sb3_model
 
@@ -120,7 +120,7 @@ class PolicyAgent(SeededAgent):
             raise ValueError(f"no legal reveal action in a mask of shape {np.shape(action_mask)}")
         with th.no_grad():
             logits = self.net(th.as_tensor(board[None], dtype=th.float32), self.mines)
-            scores = safety_scores(logits, self.policy.opening_weight)[0].numpy().astype(np.float64)
+            scores = action_scores(logits, self.policy.opening_weight)[0].numpy().astype(np.float64)
         unknown = is_unknown(board)
         risk = 1.0 / (1.0 + np.exp(-logits[0, MINE_HEAD].numpy().astype(np.float64)))
         self._risk = np.where(unknown, risk, np.nan)

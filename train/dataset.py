@@ -11,8 +11,14 @@ key                dtype, shape          meaning
 ``mine_masks``     bool (N, rows, cols)  cells the mine loss is taken on (the hidden cells)
 ``open_targets``   float32 (N, rows, cols) 1 where the cell is safe with clue 0 (truth)
 ``open_masks``     bool (N, rows, cols)  cells the opening loss is taken on
+``move_cells``     int32 (N,)            the expert's move (move labels): a flat cell index, or
+                                         :data:`MOVE_ANY_SAFE` (any certainly safe cell: the
+                                         hidden cells whose mine target is 0), or
+                                         :data:`MOVE_NONE` (no move label)
 ``meta``           str (JSON)            rows, cols, mines, first_click, labels, format version
 ================== ===================== =======================================================
+
+Format 1 (before move labels) had no ``move_cells``; it still loads, with no move labels.
 """
 
 from __future__ import annotations
@@ -25,8 +31,18 @@ import numpy as np
 
 from mswp_gym.atomic import atomic_path
 
-FORMAT_VERSION = 1
-_ARRAYS = ("boards", "mine_targets", "mine_masks", "open_targets", "open_masks")
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
+_ARRAYS = ("boards", "mine_targets", "mine_masks", "open_targets", "open_masks", "move_cells")
+MOVE_ANY_SAFE = -1
+"""``move_cells`` value: the expert plays any certainly safe cell (every one is as good)."""
+MOVE_NONE = -2
+"""``move_cells`` value: the position has no move label."""
+
+
+def no_moves(count: int) -> np.ndarray:
+    """``move_cells`` for ``count`` positions without move labels."""
+    return np.full(count, MOVE_NONE, np.int32)
 
 
 @dataclass
@@ -38,6 +54,7 @@ class PositionSet:
     mine_masks: np.ndarray  # (N, rows, cols) bool
     open_targets: np.ndarray  # (N, rows, cols) float32
     open_masks: np.ndarray  # (N, rows, cols) bool
+    move_cells: np.ndarray  # (N,) int32
 
     def __len__(self) -> int:
         return int(self.boards.shape[0])
@@ -52,6 +69,7 @@ class PositionSet:
             np.zeros(shape, bool),
             np.zeros(shape, np.float32),
             np.zeros(shape, bool),
+            no_moves(0),
         )
 
     @classmethod
@@ -60,6 +78,10 @@ class PositionSet:
         if not parts:
             raise ValueError("concatenate needs at least one PositionSet")
         return cls(*(np.concatenate([getattr(p, name) for p in parts]) for name in _ARRAYS))
+
+    def select(self, keep: np.ndarray) -> PositionSet:
+        """The positions where the ``(N,)`` bool ``keep`` is True, in order."""
+        return PositionSet(*(getattr(self, name)[keep] for name in _ARRAYS))
 
     def tail(self, limit: int) -> PositionSet:
         """The last ``limit`` positions (all of them if there are fewer)."""
@@ -92,12 +114,19 @@ def load_positions(path: str | Path) -> tuple[PositionSet, dict[str, object]]:
         raise FileNotFoundError(f"no imitation data set at {str(path)!r}")
     try:
         with np.load(path, allow_pickle=False) as data:
-            arrays = {name: data[name] for name in _ARRAYS}
             meta = json.loads(str(data["meta"]))
+            arrays = {name: data[name] for name in _ARRAYS if name in data.files}
     except (OSError, KeyError, ValueError) as exc:
         raise ValueError(f"{str(path)!r} is not a readable imitation data set: {exc}") from exc
-    if meta.get("format_version") != FORMAT_VERSION:
+    version = meta.get("format_version")
+    if version not in READABLE_VERSIONS:
         raise ValueError(
-            f"{str(path)!r} has format {meta.get('format_version')!r}, expected {FORMAT_VERSION}"
+            f"{str(path)!r} has format {version!r}, expected one of "
+            f"{', '.join(map(str, READABLE_VERSIONS))}"
         )
+    if version == 1:
+        arrays["move_cells"] = no_moves(len(arrays["boards"]))
+    missing = [name for name in _ARRAYS if name not in arrays]
+    if missing:
+        raise ValueError(f"{str(path)!r} is not a readable imitation data set: no {missing[0]!r}")
     return PositionSet(**arrays), meta

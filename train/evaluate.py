@@ -16,7 +16,7 @@ from eval.stats import wilson_bounds
 from mswp_gym.config import GameConfig
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
-from train.network import CellNet, safety_scores
+from train.network import CellNet, action_scores
 
 EVAL_SEED_BASE = 1_000_000_000
 """First evaluation seed; game ``i`` of an evaluation uses ``EVAL_SEED_BASE + i``."""
@@ -80,7 +80,7 @@ def evaluate_net(
         masks = np.stack([envs[i].action_masks() for i in live])
         with th.no_grad():
             logits = net(th.as_tensor(batch, dtype=th.float32), spec.mines)
-            scores = safety_scores(logits, opening_weight)
+            scores = action_scores(logits, opening_weight)
         moves = np.where(masks, scores.numpy(), -np.inf).argmax(axis=1)
         still = []
         for slot, i in enumerate(live):

@@ -23,9 +23,9 @@ from torch.nn import functional
 
 from mswp_gym.lifetime import die_with_parent, start_reaper
 from mswp_gym.spec import GameSpec
-from train.dataset import PositionSet
+from train.dataset import MOVE_NONE, PositionSet
 from train.generalist import split_games
-from train.network import MINE_HEAD, OPENING_HEAD, CellNet
+from train.network import MINE_HEAD, MOVE_HEAD, OPENING_HEAD, CellNet
 from train.rollout import RolloutConfig, collect_positions
 
 
@@ -173,6 +173,35 @@ def symmetries(square: bool) -> list[Callable[[th.Tensor], th.Tensor]]:
     return flips + [lambda x, f=f: f(x).transpose(1, 2) for f in flips]
 
 
+def move_targets(positions: PositionSet, index: np.ndarray) -> np.ndarray:
+    """The move-label distributions ``(B, rows, cols)`` float32 of ``positions[index]``.
+
+    A labelled cell is one-hot; :data:`~train.dataset.MOVE_ANY_SAFE` spreads evenly over the
+    certainly safe hidden cells (mine target 0); :data:`~train.dataset.MOVE_NONE` is all zero.
+    """
+    cells = positions.move_cells[index]
+    mine_t = positions.mine_targets[index]
+    targets = ((mine_t == 0.0) & positions.mine_masks[index]).astype(np.float32)
+    targets[cells == MOVE_NONE] = 0.0
+    chosen = np.flatnonzero(cells >= 0)
+    flat = targets.reshape(len(index), -1)
+    flat[chosen] = 0.0
+    flat[chosen, cells[chosen]] = 1.0
+    totals = flat.sum(axis=1, keepdims=True)
+    return (flat / np.maximum(totals, 1.0)).reshape(targets.shape)
+
+
+def move_cross_entropy(logits: th.Tensor, targets: th.Tensor, masks: th.Tensor) -> th.Tensor:
+    """Mean cross-entropy of the move distributions ``targets`` under the softmax of ``logits``
+    over the cells where ``masks`` is True, over the positions that have a move label."""
+    flat = logits.flatten(1).masked_fill(~masks.flatten(1), -1e9)
+    log_p = functional.log_softmax(flat, dim=1)
+    target = targets.flatten(1)
+    labelled = target.sum(dim=1) > 0
+    losses = -(target * log_p).sum(dim=1)
+    return (losses * labelled).sum() / labelled.sum().clamp(min=1)
+
+
 def masked_bce(logits: th.Tensor, targets: th.Tensor, masks: th.Tensor) -> th.Tensor:
     """Mean binary cross-entropy over the cells where ``masks`` is True."""
     losses = functional.binary_cross_entropy_with_logits(logits, targets, reduction="none")
@@ -195,6 +224,7 @@ def train_steps(
     steps: int,
     batch_size: int,
     rng: np.random.Generator,
+    move_weight: float = 0.0,
 ) -> float:
     """``steps`` Adam steps on random minibatches; returns the mean loss.
 
@@ -202,7 +232,14 @@ def train_steps(
         buffers: one board's positions (the net's stored mine count is used), or the positions
             of several boards: each minibatch then comes from one board, picked with probability
             proportional to its number of positions.
+        move_weight: weight of the move loss (:func:`move_cross_entropy` of the move head against
+            the move labels) beside the mine and opening losses; 0: no move loss.
+
+    Raises:
+        ValueError: ``move_weight`` > 0 for a network without a move head.
     """
+    if move_weight > 0 and net.cell_head.out_channels <= MOVE_HEAD:
+        raise ValueError("move_weight > 0 needs a network with a move head")
     net.train()
     device = next(net.parameters()).device
     if isinstance(buffers, PositionSet):
@@ -215,8 +252,8 @@ def train_steps(
         index = rng.integers(0, len(buffer), size=batch_size)
         transforms = symmetries(buffer.boards.shape[1] == buffer.boards.shape[2])
         transform = transforms[int(rng.integers(len(transforms)))]
-        boards, mine_t, mine_m, open_t, open_m = (
-            transform(th.as_tensor(array[index], device=device))
+        arrays = [
+            array[index]
             for array in (
                 buffer.boards,
                 buffer.mine_targets,
@@ -224,11 +261,17 @@ def train_steps(
                 buffer.open_targets,
                 buffer.open_masks,
             )
-        )
+        ]
+        if move_weight > 0:
+            arrays.append(move_targets(buffer, index))
+        tensors = [transform(th.as_tensor(array, device=device)) for array in arrays]
+        boards, mine_t, mine_m, open_t, open_m = tensors[:5]
         logits = net(boards.to(th.float32), buffers[which].mines)
         loss = masked_bce(logits[:, MINE_HEAD], mine_t, mine_m) + masked_bce(
             logits[:, OPENING_HEAD], open_t, open_m
         )
+        if move_weight > 0:
+            loss = loss + move_weight * move_cross_entropy(logits[:, MOVE_HEAD], tensors[5], mine_m)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()

@@ -23,8 +23,9 @@ from mswp_gym.encoding import CHANNEL_CODES
 
 N_INPUT_PLANES = len(CHANNEL_CODES) + 2
 """One-hot code planes, the mine-density plane and the on-board plane."""
-MINE_HEAD, OPENING_HEAD = 0, 1
-"""Output channels of :class:`CellNet`: P(mine) and P(safe with clue 0) logits."""
+MINE_HEAD, OPENING_HEAD, MOVE_HEAD = 0, 1, 2
+"""Output channels of :class:`CellNet`: P(mine) and P(safe with clue 0) logits, and (networks with
+a move head only) the logit of each cell being the expert's move."""
 
 
 def board_planes(board: th.Tensor, mines: int | th.Tensor) -> th.Tensor:
@@ -98,6 +99,23 @@ def safety_scores(cell_logits: th.Tensor, opening_weight: float) -> th.Tensor:
     log_safe = nn.functional.logsigmoid(-cell_logits[:, MINE_HEAD])
     opening = th.sigmoid(cell_logits[:, OPENING_HEAD])
     return (log_safe + opening_weight * opening).flatten(1)
+
+
+def has_move_head(cell_logits: th.Tensor) -> bool:
+    """Whether ``(B, channels, rows, cols)`` cell logits carry the move channel."""
+    return int(cell_logits.shape[1]) > MOVE_HEAD
+
+
+def action_scores(cell_logits: th.Tensor, opening_weight: float) -> th.Tensor:
+    """The per-cell action scores ``(B, rows*cols)`` a network plays by (the policy's action logits
+    before the temperature; the caller masks illegal cells).
+
+    A network with a move head plays its move logits (it imitates the expert's moves, guesses
+    included); one without plays :func:`safety_scores`.
+    """
+    if has_move_head(cell_logits):
+        return cell_logits[:, MOVE_HEAD].flatten(1)
+    return safety_scores(cell_logits, opening_weight)
 
 
 class CellNet(nn.Module):

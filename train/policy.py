@@ -3,8 +3,10 @@
 SB3's default CNN needs images of at least 36x36, and its MLP heads tie the network to one board
 size through a dense layer. Here every layer is a convolution: the features extractor is the
 :class:`~train.network.BoardTrunk`, the "mlp extractor" is a 1x1 convolution giving each cell a
-mine and an opening logit (turned into a safety score, :func:`~train.network.safety_scores`) plus
-a pooled value head, and the action net only scales the scores by a learned inverse temperature.
+mine and an opening logit (turned into a safety score, :func:`~train.network.safety_scores`),
+and with a move head the logit of the expert's move (then the score,
+:func:`~train.network.action_scores`), plus a pooled value head, and the action net only scales
+the scores by a learned inverse temperature.
 Masks are applied by sb3-contrib's masked distribution as usual.
 """
 
@@ -20,7 +22,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-from train.network import BoardTrunk, CellNet, safety_scores
+from train.network import MOVE_HEAD, BoardTrunk, CellNet, action_scores
 
 VALUE_LATENT = 64
 
@@ -114,13 +116,17 @@ class CellHeads(nn.Module):
     Args:
         channels, rows, cols: the trunk's feature shape.
         opening_weight: weight of P(opening) in the score.
+        move_head: a third per-cell output, the expert's move, which then gives the actor's
+            scores (:func:`train.network.action_scores`).
     """
 
-    def __init__(self, channels: int, rows: int, cols: int, opening_weight: float) -> None:
+    def __init__(
+        self, channels: int, rows: int, cols: int, opening_weight: float, move_head: bool = False
+    ) -> None:
         super().__init__()
         self.shape = (channels, rows, cols)
         self.opening_weight = float(opening_weight)
-        self.cell_head = nn.Conv2d(channels, 2, 1)
+        self.cell_head = nn.Conv2d(channels, MOVE_HEAD + 1 if move_head else MOVE_HEAD, 1)
         self.value_head = nn.Sequential(nn.Linear(2 * channels, VALUE_LATENT), nn.ReLU())
         self.latent_dim_pi = rows * cols
         self.latent_dim_vf = VALUE_LATENT
@@ -129,8 +135,8 @@ class CellHeads(nn.Module):
         return features.view(-1, *self.shape)
 
     def forward_actor(self, features: th.Tensor) -> th.Tensor:
-        """``(B, rows*cols)`` safety scores."""
-        return safety_scores(self.cell_head(self._maps(features)), self.opening_weight)
+        """``(B, rows*cols)`` action scores (:func:`train.network.action_scores`)."""
+        return action_scores(self.cell_head(self._maps(features)), self.opening_weight)
 
     def forward_critic(self, features: th.Tensor) -> th.Tensor:
         """``(B, VALUE_LATENT)`` value features from mean- and max-pooled maps."""
@@ -169,8 +175,10 @@ class BoardPolicy(MaskableActorCriticPolicy):
     only. Extra keyword arguments (all saved with the model): ``mines`` (required; what
     :func:`board_policy_kwargs` reads from the env), ``channels``, ``blocks`` (through
     ``features_extractor_kwargs``), ``opening_weight``, ``beta`` (the initial inverse
-    temperature) and ``any_board`` (True for a generalist network, trained on many boards: its
-    agent accepts any board, see :class:`train.agent.PolicyAgent`).
+    temperature), ``any_board`` (True for a generalist network, trained on many boards: its
+    agent accepts any board, see :class:`train.agent.PolicyAgent`) and ``move_head`` (True for a
+    network that imitates the expert's moves: it plays its move logits, see
+    :func:`train.network.action_scores`).
     """
 
     def __init__(
@@ -182,11 +190,13 @@ class BoardPolicy(MaskableActorCriticPolicy):
         opening_weight: float = 0.05,
         beta: float = 3.0,
         any_board: bool = False,
+        move_head: bool = False,
         **kwargs: Any,
     ) -> None:
         self.opening_weight = float(opening_weight)
         self.beta = float(beta)
         self.any_board = bool(any_board)
+        self.move_head = bool(move_head)
         kwargs.setdefault("features_extractor_class", BoardFeatures)
         kwargs["ortho_init"] = False
         kwargs.pop("net_arch", None)
@@ -203,7 +213,7 @@ class BoardPolicy(MaskableActorCriticPolicy):
         extractor = self.features_extractor
         assert isinstance(extractor, BoardFeatures)
         self.mlp_extractor = CellHeads(  # type: ignore[assignment]
-            extractor.channels, extractor.rows, extractor.cols, self.opening_weight
+            extractor.channels, extractor.rows, extractor.cols, self.opening_weight, self.move_head
         )
 
     def _build(self, lr_schedule: Any) -> None:
@@ -218,7 +228,12 @@ class BoardPolicy(MaskableActorCriticPolicy):
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
-        data.update(opening_weight=self.opening_weight, beta=self.beta, any_board=self.any_board)
+        data.update(
+            opening_weight=self.opening_weight,
+            beta=self.beta,
+            any_board=self.any_board,
+            move_head=self.move_head,
+        )
         data.pop("net_arch", None)
         return data
 

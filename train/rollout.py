@@ -9,6 +9,9 @@ data also holds the later positions the learner would reach once it plays better
 Labels: the mine target of a position is the exact solver probability (``labels="solver"``,
 :func:`agents.solver.mine_probabilities`) or the true layout (``labels="truth"``; an unbiased but
 noisier target with the same optimum). The opening target (safe with clue 0) is always the truth.
+With ``move_labels`` a position also gets the solver player's move (:class:`SolverMoves`): any
+certainly safe cell where there is one, else the cell the player would pick (its first click, its
+look-ahead guess, a forced 50/50 or an endgame move).
 """
 
 from __future__ import annotations
@@ -24,8 +27,8 @@ from mswp_gym.board import Board
 from mswp_gym.constants import HIDDEN
 from mswp_gym.generators import make_generator
 from mswp_gym.spec import GameSpec
-from train.dataset import PositionSet
-from train.network import CellNet, safety_scores
+from train.dataset import MOVE_ANY_SAFE, MOVE_NONE, PositionSet
+from train.network import CellNet, action_scores
 
 LABELS: tuple[str, ...] = ("solver", "truth")
 MineLabeller = Callable[[np.ndarray, int], np.ndarray]
@@ -50,10 +53,38 @@ class RolloutConfig:
     rescue: float = 0.8
     """Chance that a losing move is replaced by the learner's best truly safe cell."""
     opening_weight: float = 0.05
-    """Weight of P(opening) in the move score (see :func:`train.network.safety_scores`)."""
+    """Weight of P(opening) in the move score (see :func:`train.network.action_scores`)."""
     labels: str = "solver"
     """``solver`` (exact probabilities; falls back to ``truth`` if the solver is missing) or
     ``truth``."""
+    move_labels: bool = False
+    """Also label every position with the solver player's move (needs ``solver`` labels)."""
+
+
+class SolverMoves:
+    """The solver player's move at a position, for move labels.
+
+    Where some hidden cell is certainly safe (its exact mine probability is 0) the label is
+    :data:`~train.dataset.MOVE_ANY_SAFE`: the player plays them all, in any order. Elsewhere (the
+    first click, and every position that needs a guess) it is the cell a fresh
+    :class:`agents.solver.SolverAgent` (default settings) picks, its tie-breaks seeded from
+    ``rng``.
+    """
+
+    def __init__(self, spec: GameSpec, rng: np.random.Generator) -> None:
+        from agents.solver import SolverAgent
+
+        self.spec = spec
+        self.rng = rng
+        self.agent = SolverAgent(spec=spec)
+
+    def __call__(self, visible: np.ndarray, mine_target: np.ndarray, first_click: bool) -> int:
+        """The move label of ``visible`` (``mine_target``: its exact mine probabilities)."""
+        hidden = visible == HIDDEN
+        if not first_click and bool((hidden & (mine_target == 0.0)).any()):
+            return MOVE_ANY_SAFE
+        self.agent.reset(seed=int(self.rng.integers(2**31)), spec=self.spec)
+        return int(self.agent.act(visible, hidden.ravel()))
 
 
 def choose_moves(
@@ -69,7 +100,7 @@ def choose_moves(
     """
     with th.no_grad():
         logits = net(th.as_tensor(boards, dtype=th.float32), mines)
-        scores = safety_scores(logits, opening_weight).numpy()
+        scores = action_scores(logits, opening_weight).numpy()
     legal = boards.reshape(len(boards), -1) == HIDDEN
     scores = np.where(legal, scores, -np.inf)
     return scores.argmax(axis=1), scores
@@ -81,8 +112,10 @@ def _label(
     first: int | None,
     spec: GameSpec,
     labeller: MineLabeller | None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Targets and masks of one position (``first``: the flat first click, for the start)."""
+    moves: SolverMoves | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """Targets and masks of one position (``first``: the flat first click, for the start), and
+    its move label (:data:`~train.dataset.MOVE_NONE` without ``moves``)."""
     hidden = visible == HIDDEN
     opening = (~board.mines & (board.counts == 0)).astype(np.float32)
     if first is not None:
@@ -90,12 +123,15 @@ def _label(
         # cell's opening outcome is observed.
         open_mask = np.zeros_like(hidden)
         open_mask.flat[first] = True
-        return np.zeros(hidden.shape, np.float32), hidden, opening, open_mask
+        mine = np.zeros(hidden.shape, np.float32)
+        move = MOVE_NONE if moves is None else moves(visible, mine, first_click=True)
+        return mine, hidden, opening, open_mask, move
     if labeller is not None:
         mine = np.nan_to_num(labeller(visible, spec.mines), nan=0.0).astype(np.float32)
     else:
         mine = board.mines.astype(np.float32)
-    return mine, hidden, opening, hidden
+    move = MOVE_NONE if moves is None else moves(visible, mine, first_click=False)
+    return mine, hidden, opening, hidden, move
 
 
 def collect_positions(
@@ -119,6 +155,9 @@ def collect_positions(
     if config.labels not in LABELS:
         raise ValueError(f"unknown labels {config.labels!r}; choose one of {', '.join(LABELS)}")
     labeller = solver_labeller() if config.labels == "solver" else None
+    if config.move_labels and labeller is None:
+        raise ValueError("move labels need the solver's labels (labels='solver')")
+    solver_moves = SolverMoves(spec, rng) if config.move_labels else None
     generator = make_generator(spec.first_click)
     rows, cols = spec.rows, spec.cols
     boards: list[Board | None] = [None] * games
@@ -162,6 +201,7 @@ def collect_positions(
                         move if not started[g] and generator.needs_first_click else None,
                         spec,
                         labeller,
+                        solver_moves,
                     ),
                 )
             )
@@ -181,8 +221,10 @@ def collect_positions(
                 continue
             still.append(g)
         live = still
-    boards_array, mine_t, mine_m, open_t, open_m = (np.stack(a) for a in zip(*parts, strict=True))
-    positions = PositionSet(boards_array, mine_t, mine_m, open_t, open_m)
+    columns = list(zip(*parts, strict=True))
+    positions = PositionSet(
+        *(np.stack(column) for column in columns[:5]), np.array(columns[5], np.int32)
+    )
     stats = {
         "wins": float(wins),
         "clean_games": float(clean.sum()),

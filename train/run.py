@@ -184,6 +184,7 @@ def build_model(
         "opening_weight": settings.opening_weight,
         "beta": settings.beta,
         "any_board": bool(settings.boards),
+        "move_head": settings.move_weight > 0,
     }
     return MaskablePPO(
         BoardPolicy,
@@ -345,7 +346,13 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
     if labels == "solver" and solver_labeller() is None:
         run.say("agents.solver.mine_probabilities not importable: labelling by the true layout")
         labels = "truth"
-    config = RolloutConfig(settings.epsilon, settings.rescue, settings.opening_weight, labels)
+    config = RolloutConfig(
+        settings.epsilon,
+        settings.rescue,
+        settings.opening_weight,
+        labels,
+        move_labels=settings.move_weight > 0,
+    )
     specs = training_boards(settings)
     windows = windows_for(specs)
     for name in state.positions_files:
@@ -416,6 +423,7 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
                 settings.gradient_steps_per_iteration,
                 settings.bc_batch_size,
                 rng,
+                settings.move_weight,
             )
             gradient_seconds = time.perf_counter() - tick
             state.iteration = iteration
@@ -549,6 +557,10 @@ def read_init(checkpoint: str) -> MaskablePPO:
     return load_model(shipped_checkpoint(checkpoint) if checkpoint in SHIPPED_NAMES else checkpoint)
 
 
+CELL_HEAD_KEYS = ("mlp_extractor.cell_head.weight", "mlp_extractor.cell_head.bias")
+"""The per-cell head's parameters: 2 output channels, or 3 with a move head."""
+
+
 def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
     """Copy the network weights of ``source`` (read from ``checkpoint``) into ``model`` (a fresh
     optimizer and schedule).
@@ -557,7 +569,8 @@ def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
     start a network for another board, e.g. Intermediate from the Beginner network: only the
     channels and blocks must match. The mine count and the policy's inverse temperature (``beta``,
     which imitation never trains) stay this run's: PPO fine-tuning of an imitation network wants
-    a sharp policy, e.g. ``--beta 100``.
+    a sharp policy, e.g. ``--beta 100``. A move head is added or dropped freely: the mine and
+    opening outputs are copied, a new move output keeps its fresh weights.
 
     Returns:
         A one-line note of what was copied (and from which board).
@@ -576,6 +589,13 @@ def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
         for key, value in policy.state_dict().items()
         if not key.startswith("action_net.")
     }
+    fresh = target.state_dict()
+    for key in CELL_HEAD_KEYS:
+        if key in weights and weights[key].shape[1:] == fresh[key].shape[1:]:
+            merged = fresh[key].clone()
+            shared = min(len(merged), len(weights[key]))
+            merged[:shared] = weights[key][:shared]
+            weights[key] = merged
     try:
         result = target.load_state_dict(weights, strict=False)
     except RuntimeError as exc:

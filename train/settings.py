@@ -46,6 +46,7 @@ FLOAT_RANGES: tuple[tuple[str, float, float, bool, bool], ...] = (
     ("bc_learning_rate", 0.0, math.inf, True, True),
     ("epsilon", 0.0, 1.0, False, False),
     ("rescue", 0.0, 1.0, False, False),
+    ("move_weight", 0.0, math.inf, False, True),
     ("learning_rate", 0.0, math.inf, True, True),
     ("gamma", 0.0, 1.0, False, False),
     ("gae_lambda", 0.0, 1.0, False, False),
@@ -131,6 +132,10 @@ class TrainSettings:
     """Imitation: chance that a losing move is replaced by a truly safe one while collecting."""
     labels: str = "solver"
     """Imitation: mine targets from the exact solver ("solver") or the true layout ("truth")."""
+    move_weight: float = 0.0
+    """Imitation: weight of a move loss (> 0 adds a move head, trained on the solver player's
+    moves, guesses included, and the network plays by it); 0: the network plays its safest
+    cell. Needs solver labels."""
     workers: int = 2
     """Imitation: collection jobs per round, run in parallel (1 = in process, local backend)."""
     backend: str = "local"
@@ -227,6 +232,11 @@ class TrainSettings:
                     f"boards={self.boards!r} (a generalist run) needs algo imitation, "
                     f"got {self.algo!r}"
                 )
+        if self.move_weight > 0 and (self.labels != "solver" or self.algo == "ppo"):
+            raise ValueError(
+                f"move_weight={self.move_weight} (move labels) needs labels 'solver' and algo "
+                f"imitation or imitation+ppo, got labels {self.labels!r}, algo {self.algo!r}"
+            )
         rows, cols, mines = self.board
         GameConfig(rows, cols, mines, first_click=self.first_click)  # the envs' own checks
 

@@ -1,0 +1,219 @@
+"""Tests of move imitation: the solver player's moves as labels, the move head and its loss."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch as th
+
+import agents
+from agents.solver import SolverAgent
+from mswp_gym.constants import HIDDEN
+from mswp_gym.env import MinesweeperEnv
+from mswp_gym.spec import GameSpec
+from train import run as run_module
+from train.agent import load_ppo_agent
+from train.checkpoint import load_model
+from train.dataset import (
+    MOVE_ANY_SAFE,
+    MOVE_NONE,
+    PositionSet,
+    load_positions,
+    no_moves,
+    save_positions,
+)
+from train.imitation import move_cross_entropy, move_targets, train_steps
+from train.network import MOVE_HEAD, BoardTrunk, CellNet, action_scores, safety_scores
+from train.rollout import RolloutConfig, SolverMoves, collect_positions
+from train.settings import TrainSettings
+
+SPEC = GameSpec(5, 5, 3)
+
+
+def _net(move_head: bool, seed: int = 0) -> CellNet:
+    th.manual_seed(seed)
+    return CellNet(BoardTrunk(3, 4, 1), th.nn.Conv2d(4, 3 if move_head else 2, 1)).eval()
+
+
+@pytest.fixture(scope="module")
+def labelled() -> PositionSet:
+    positions, _ = collect_positions(
+        _net(True), SPEC, 8, np.random.default_rng(0), RolloutConfig(move_labels=True)
+    )
+    return positions
+
+
+def test_collect__every_position_gets_the_solver_players_move(labelled: PositionSet) -> None:
+    assert labelled.move_cells.dtype == np.int32
+    for board, mine, move in zip(
+        labelled.boards, labelled.mine_targets, labelled.move_cells, strict=True
+    ):
+        hidden = board == HIDDEN
+        certain = hidden & (mine == 0.0)
+        if hidden.all():  # the first click: the solver's corner
+            assert move == 0
+        elif certain.any():
+            assert move == MOVE_ANY_SAFE
+        else:  # a guess: a hidden cell, the one a solver player picks
+            assert move >= 0 and hidden.flat[move]
+            player = SolverAgent(seed=0, spec=SPEC)
+            risk = mine.flat[move]
+            assert risk <= mine[hidden].min() + 0.5  # not a wild cell; ties may differ by seed
+            assert player.act(board, hidden.ravel()) in np.flatnonzero(hidden)
+
+
+def test_collect__without_move_labels_no_position_has_one() -> None:
+    positions, _ = collect_positions(
+        _net(False), SPEC, 4, np.random.default_rng(0), RolloutConfig(labels="truth")
+    )
+    assert (positions.move_cells == MOVE_NONE).all()
+    with pytest.raises(ValueError, match="move labels need the solver"):
+        collect_positions(
+            _net(False),
+            SPEC,
+            1,
+            np.random.default_rng(0),
+            RolloutConfig(labels="truth", move_labels=True),
+        )
+
+
+def test_solver_moves__a_guess_is_what_the_solver_agent_plays() -> None:
+    # 3x3, one mine, a 1 in the corner: no certain cell; the player's move is the label.
+    board = np.full((3, 3), HIDDEN, np.int8)
+    board[0, 0] = 1
+    spec = GameSpec(3, 3, 1)
+    mine = np.full((3, 3), 1 / 8, np.float32)
+    label = SolverMoves(spec, np.random.default_rng(5))(board, mine, first_click=False)
+    player = SolverAgent(spec=spec)
+    player.reset(seed=int(np.random.default_rng(5).integers(2**31)), spec=spec)
+    assert label == player.act(board, (board == HIDDEN).ravel())
+    mine[2, 2] = 0.0
+    assert SolverMoves(spec, np.random.default_rng(5))(board, mine, False) == MOVE_ANY_SAFE
+
+
+def test_move_targets__one_hot_even_over_certain_cells_or_none() -> None:
+    boards = np.full((3, 2, 2), HIDDEN, np.int8)
+    mine = np.array([[[0.0, 0.5], [0.0, 0.5]], [[0.3, 0.3], [0.3, 0.3]], [[0, 0], [0, 0]]])
+    masks = np.ones((3, 2, 2), bool)
+    cells = np.array([MOVE_ANY_SAFE, 3, MOVE_NONE], np.int32)
+    positions = PositionSet(
+        boards, mine.astype(np.float32), masks, np.zeros_like(mine, np.float32), masks, cells
+    )
+    targets = move_targets(positions, np.arange(3))
+    assert np.allclose(targets[0], [[0.5, 0.0], [0.5, 0.0]])
+    assert np.allclose(targets[1], [[0, 0], [0, 1]])
+    assert not targets[2].any()
+
+
+def test_move_cross_entropy__ignores_masked_cells_and_unlabelled_positions() -> None:
+    logits = th.tensor([[[0.0, 0.0], [0.0, 50.0]], [[9.0, 0.0], [0.0, 0.0]]])
+    masks = th.tensor([[[True, True], [True, False]], [[True, True], [True, True]]])
+    targets = th.tensor([[[1.0, 0.0], [0.0, 0.0]], [[0.0, 0.0], [0.0, 0.0]]])
+    # The masked 50 does not count; the second position has no label.
+    assert float(move_cross_entropy(logits, targets, masks)) == pytest.approx(np.log(3.0))
+
+
+def test_train_steps__the_move_loss_falls_and_needs_a_move_head(labelled: PositionSet) -> None:
+    net = _net(True, seed=1)
+    optimizer = th.optim.Adam(net.parameters(), lr=1e-2)
+    index = np.arange(len(labelled))
+    targets = th.as_tensor(move_targets(labelled, index))
+    masks = th.as_tensor(labelled.mine_masks)
+
+    def move_loss() -> float:
+        with th.no_grad():
+            logits = net(th.as_tensor(labelled.boards, dtype=th.float32))
+        return float(move_cross_entropy(logits[:, MOVE_HEAD], targets, masks))
+
+    before = move_loss()
+    train_steps(net, optimizer, labelled, 60, 32, np.random.default_rng(0), move_weight=1.0)
+    assert move_loss() < before
+    with pytest.raises(ValueError, match="needs a network with a move head"):
+        train_steps(_net(False), optimizer, labelled, 1, 4, np.random.default_rng(0), 1.0)
+
+
+def test_action_scores__a_move_head_plays_its_move_logits() -> None:
+    logits = th.randn(2, 3, 4, 4)
+    assert th.equal(action_scores(logits, 0.05), logits[:, MOVE_HEAD].flatten(1))
+    assert th.equal(action_scores(logits[:, :2], 0.05), safety_scores(logits[:, :2], 0.05))
+
+
+def test_dataset__move_labels_round_trip_and_format_1_loads_without_them(
+    labelled: PositionSet, tmp_path: Path
+) -> None:
+    save_positions(tmp_path / "v2.npz", labelled, {"rows": 5})
+    again, _ = load_positions(tmp_path / "v2.npz")
+    assert np.array_equal(again.move_cells, labelled.move_cells)
+    old = {name: getattr(labelled, name) for name in ("boards", "mine_targets", "mine_masks")}
+    old |= {"open_targets": labelled.open_targets, "open_masks": labelled.open_masks}
+    np.savez_compressed(tmp_path / "v1.npz", **old, meta=json.dumps({"format_version": 1}))
+    v1, _ = load_positions(tmp_path / "v1.npz")
+    assert np.array_equal(v1.move_cells, no_moves(len(labelled)))
+    np.savez_compressed(tmp_path / "v9.npz", **old, meta=json.dumps({"format_version": 9}))
+    with pytest.raises(ValueError, match=r"v9\.npz.* format 9, expected one of 1, 2"):
+        load_positions(tmp_path / "v9.npz")
+
+
+TINY = TrainSettings(
+    preset="beginner",
+    rows=5,
+    cols=5,
+    mines=3,
+    channels=4,
+    blocks=1,
+    workers=1,
+    games_per_iteration=8,
+    gradient_steps_per_iteration=3,
+    bc_batch_size=16,
+    dagger_iterations=1,
+    eval_games=4,
+    eval_baselines=False,
+    algo="imitation",
+    move_weight=1.0,
+)
+
+
+def test_train__a_move_head_run_gives_an_agent_that_plays_its_moves(tmp_path: Path) -> None:
+    run_dir = run_module.train(replace(TINY, out=str(tmp_path)).check())
+    policy = load_model(run_dir).policy
+    assert policy.move_head and policy.mlp_extractor.cell_head.out_channels == 3
+    positions, _ = load_positions(next(run_dir.glob("positions-*.npz")))
+    assert (positions.move_cells != MOVE_NONE).all()
+    agent = load_ppo_agent(run_dir)
+    env = MinesweeperEnv(rows=5, cols=5, mines=3)
+    assert agents.play_episode(env, agent, 0).steps >= 1
+    board = np.full((5, 5), HIDDEN, np.int8)
+    with th.no_grad():
+        logits = agent.net(th.as_tensor(board[None], dtype=th.float32))
+    assert agent.act(board, np.ones(25, bool)) == int(logits[0, MOVE_HEAD].argmax())
+
+
+def test_start_from__adds_or_drops_the_move_head(tmp_path: Path) -> None:
+    plain = run_module.train(replace(TINY, out=str(tmp_path / "a"), move_weight=0.0).check())
+    moving = run_module.train(replace(TINY, out=str(tmp_path / "b"), init=str(plain)).check())
+    head = "mlp_extractor.cell_head.weight"
+    source, target = load_model(plain), load_model(moving)
+    fresh_move = target.policy.state_dict()[head][MOVE_HEAD].clone()
+    run_module.start_from(target, source, "plain")
+    grown = target.policy.state_dict()[head]
+    assert th.equal(grown[:MOVE_HEAD], source.policy.state_dict()[head])
+    assert th.equal(grown[MOVE_HEAD], fresh_move)  # a new move output keeps its own weights
+    run_module.start_from(source, target, "moving")
+    assert th.equal(source.policy.state_dict()[head], grown[:MOVE_HEAD])
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"move_weight": -1.0}, "move_weight"),
+        ({"move_weight": 1.0, "labels": "truth"}, "needs labels 'solver'"),
+        ({"move_weight": 1.0, "algo": "ppo"}, "needs labels 'solver'"),
+    ],
+)
+def test_settings__bad_move_weight_is_refused(changes: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        replace(TrainSettings(), **changes).check()
