@@ -65,6 +65,22 @@ def test_bench_network_size__cheapest_within_the_best_interval() -> None:
     assert bench.cheapest_within_best(rows).size.label == "24x2"
 
 
+def test_bench_network_size__with_games_the_win_rate_decides() -> None:
+    bench = _module()
+    from eval.stats import Interval
+
+    def row(label: str, rate: float, won: int, speed: float) -> object:
+        channels, blocks = (int(x) for x in label.split("x"))
+        return bench.SizeResult(
+            bench.NetworkSize(channels, blocks), 1, speed, 1.0, 0.5,
+            Interval(rate, rate - 0.01, 1.0), 1, 10, 0.0, won, 500,
+        )  # fmt: skip
+
+    # The Beginner run: 16x2 had the best safest-cell rate but won far fewer games.
+    rows = [row("16x2", 0.961, 366, 5798.0), row("32x3", 0.956, 420, 1611.0)]
+    assert bench.cheapest_within_best(rows).size.label == "32x3"
+
+
 @pytest.mark.parametrize(
     ("argv", "named"),
     [
