@@ -177,6 +177,8 @@ def test_train__custom_board_run_is_named_after_its_board(tmp_path: Path) -> Non
     name = run_module.run_name(replace(TINY, out=str(tmp_path)), run_module.datetime.now())
     assert name.startswith("5x5x3__")
     assert run_module.run_name(TrainSettings(), run_module.datetime.now()).startswith("beginner__")
+    mix = TrainSettings(preset="expert", algo="imitation", boards="9x9/10,16x16/40,16x30/99")
+    assert run_module.run_name(mix, run_module.datetime.now()).startswith("boards3__imitation__")
 
 
 COLLECTOR_SCRIPT = """

@@ -95,7 +95,10 @@ def game_spec(settings: TrainSettings) -> GameSpec:
 
 
 def board_label(settings: TrainSettings) -> str:
-    """The preset's name if the run plays its board, else ``ROWSxCOLSxMINES``."""
+    """``boardsN`` for a run on a mix of N boards (a generalist), the preset's name if the run
+    plays its board, else ``ROWSxCOLSxMINES``."""
+    if settings.boards:
+        return f"boards{len(parse_boards(settings.boards, settings.first_click))}"
     base = preset(settings.preset)
     rows, cols, mines = settings.board
     if (rows, cols, mines) == (base.rows, base.cols, base.mines):
