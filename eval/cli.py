@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog=PROG,
         description="Play Minesweeper agents on the same seeded boards and compare them "
-        "(win rate with Wilson 95%% intervals, exact paired McNemar tests, tables, JSON, CSV, "
+        "(win rate with Wilson 95% intervals, exact paired McNemar tests, tables, JSON, CSV, "
         "plots).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="agent specs: NAME | logic:POLICY (random, sentence-max, global) | solver:DEPTH | "
