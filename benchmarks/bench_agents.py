@@ -32,6 +32,7 @@ import agents
 from agents import play_episode
 from eval.stats import wilson_bounds
 from mswp_gym import MinesweeperEnv
+from mswp_gym.atomic import write_text_atomic
 from mswp_gym.cells import neighbour_counts, to_cell
 from mswp_gym.constants import HIDDEN
 from mswp_gym.masks import action_mask
@@ -203,8 +204,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     print_table(summaries)
     if args.json:
-        with open(args.json, "w") as handle:
-            json.dump({"args": vars(args), "summaries": summaries}, handle, indent=2)
+        write_text_atomic(
+            args.json, json.dumps({"args": vars(args), "summaries": summaries}, indent=2)
+        )
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from typing import Any
 import agents
 from eval.stats import mean_interval, wilson_interval
 from mswp_gym import MinesweeperEnv
+from mswp_gym.atomic import atomic_path, write_text_atomic
 
 NOISES = ("exact", "optimistic", "cautious")
 AGENTS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -204,8 +205,7 @@ def main() -> None:
             }
         )
     if args.json:
-        with open(args.json, "w") as handle:
-            json.dump(rows, handle, indent=1)
+        write_text_atomic(args.json, json.dumps(rows, indent=1))
     if args.plot:
         plot(rows, args.plot)
 
@@ -249,7 +249,8 @@ def plot(rows: list[dict[str, Any]], path: str) -> None:
             break
     fig.suptitle("Agents under uncertain clues (score mode, first click 'any'; 95% intervals)")
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
+    with atomic_path(path) as temporary:
+        fig.savefig(temporary, dpi=90)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from eval.stats import wilson_bounds
+from mswp_gym.atomic import write_text_atomic
 
 BOARDS: dict[str, tuple[int, int, int]] = {
     "beginner": (9, 9, 10),
@@ -285,8 +286,9 @@ def main(argv: list[str] | None = None) -> None:
                     )
     if args.json:
         os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-        with open(args.json, "w") as handle:
-            json.dump({"argv": sys.argv[1:], "results": rows_out}, handle, indent=1)
+        write_text_atomic(
+            args.json, json.dumps({"argv": sys.argv[1:], "results": rows_out}, indent=1)
+        )
 
 
 if __name__ == "__main__":

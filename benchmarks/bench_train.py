@@ -20,6 +20,7 @@ from pathlib import Path
 
 import torch as th
 
+from mswp_gym.atomic import atomic_path
 from train.checkpoint import SHIPPED_BEGINNER, SHIPPED_NAMES, load_model, shipped_checkpoint
 from train.evaluate import WinRate, eval_seeds, evaluate_agent, evaluate_net, make_env
 from train.policy import BoardPolicy
@@ -141,7 +142,8 @@ def plot_curve(run_dir: Path, png: Path, target: float | None = None) -> None:
     )
     figure.tight_layout()
     png.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(png, dpi=110)
+    with atomic_path(png) as temporary:
+        figure.savefig(temporary, dpi=110)
     print(f"curve written to {png}")
 
 

@@ -29,6 +29,7 @@ import numpy as np
 
 import mswp_gym.vector.batch_board as batch_board_module
 import mswp_gym.vector.vector_env as vector_module
+from mswp_gym.atomic import write_text_atomic
 from mswp_gym.vector import MinesweeperVectorEnv
 
 BOARDS: dict[str, tuple[int, int, int]] = {
@@ -341,8 +342,7 @@ def main(argv: list[str] | None = None) -> None:
             results["train"][f"{kind}-B{args.train_batch}"] = row
             print(f"  {row['fps']:>10,.0f} steps/s ({row['wall_s']:.1f} s)", flush=True)
     if args.out:
-        with open(args.out, "w") as fh:
-            json.dump(results, fh, indent=2)
+        write_text_atomic(args.out, json.dumps(results, indent=2))
 
 
 if __name__ == "__main__":

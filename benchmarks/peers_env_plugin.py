@@ -36,6 +36,7 @@ sys.path.insert(0, str(HERE))
 import numpy as np
 from bench_vector import random_valid_actions
 
+from mswp_gym.atomic import write_text_atomic
 from mswp_gym.vector import MinesweeperVectorEnv
 
 PEERS_DIR = os.environ.get("PEERS_DIR", "/work/shared/peers")
@@ -185,5 +186,4 @@ if __name__ == "__main__":
         args.seed,
     )
     if args.out:
-        with open(args.out, "w") as fh:
-            json.dump(result, fh, indent=2)
+        write_text_atomic(args.out, json.dumps(result, indent=2))

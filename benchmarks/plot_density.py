@@ -22,6 +22,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bench_solver import DEFAULT_SEED, run_series
 
+from mswp_gym.atomic import atomic_path, write_text_atomic
+
 DEFAULT_AGENTS = "solver,solver:depth=0,logic,local,random"
 
 
@@ -74,8 +76,10 @@ def main(argv: list[str] | None = None) -> None:
         results[agent] = rows
 
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    with open(os.path.splitext(args.out)[0] + ".json", "w") as handle:
-        json.dump({"argv": sys.argv[1:], "results": results}, handle, indent=1)
+    write_text_atomic(
+        os.path.splitext(args.out)[0] + ".json",
+        json.dumps({"argv": sys.argv[1:], "results": results}, indent=1),
+    )
 
     import matplotlib
 
@@ -96,7 +100,8 @@ def main(argv: list[str] | None = None) -> None:
     axes.grid(alpha=0.3)
     axes.legend()
     figure.tight_layout()
-    figure.savefig(args.out, dpi=120)
+    with atomic_path(args.out) as temporary:
+        figure.savefig(temporary, dpi=120)
     print(f"wrote {args.out}")
 
 
