@@ -16,7 +16,7 @@ from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
 from train import run as run_module
 from train.agent import load_ppo_agent
-from train.checkpoint import SHIPPED_DIR, read_state, shipped_checkpoint
+from train.checkpoint import SHIPPED_DIR, SHIPPED_NAMES, read_state, shipped_checkpoint
 from train.dataset import PositionSet, no_moves
 from train.generalist import BoardWindow, parse_boards, split_games
 from train.imitation import RoundTimes
@@ -194,6 +194,10 @@ def test_configs__every_recipe_is_valid(config: Path) -> None:
 
     settings = settings_from_args(["--config", str(config)])
     assert settings.check() == settings
+    if settings.init and settings.init not in SHIPPED_NAMES:  # a file, from the repository root
+        assert (config.parents[2] / settings.init).is_file(), settings.init
+    elif settings.init:
+        assert shipped_checkpoint(settings.init).is_file(), settings.init
 
 
 def test_agent__uses_one_torch_thread_unless_told_otherwise(generalist_run: Path) -> None:
