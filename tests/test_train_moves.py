@@ -12,11 +12,11 @@ import torch as th
 
 import agents
 from agents.solver import SolverAgent
-from mswp_gym.constants import HIDDEN
+from mswp_gym.constants import HIDDEN, FirstClick
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
 from train import run as run_module
-from train.agent import load_ppo_agent
+from train.agent import PolicyAgent, load_ppo_agent
 from train.checkpoint import load_model
 from train.dataset import (
     MOVE_ANY_SAFE,
@@ -217,3 +217,41 @@ def test_start_from__adds_or_drops_the_move_head(tmp_path: Path) -> None:
 def test_settings__bad_move_weight_is_refused(changes: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         replace(TrainSettings(), **changes).check()
+
+
+def test_policy_agent__a_move_head_takes_the_solvers_first_click_under_opening_only(
+    tmp_path: Path,
+) -> None:
+    moving = load_ppo_agent(run_module.train(replace(TINY, out=str(tmp_path / "m")).check()))
+    plain = load_ppo_agent(
+        run_module.train(replace(TINY, out=str(tmp_path / "p"), move_weight=0.0).check())
+    )
+    assert isinstance(moving, PolicyAgent) and isinstance(plain, PolicyAgent)
+    board = np.full((5, 5), HIDDEN, np.int8)
+    every_cell = np.ones(25, bool)
+    solver_cell = 2 * 5 + 2
+    with th.no_grad():
+        move_logits = moving.net(th.as_tensor(board[None], dtype=th.float32), 3)
+        plain_logits = plain.net(th.as_tensor(board[None], dtype=th.float32), 3)
+    learned_move = int(move_logits[0, MOVE_HEAD].argmax())
+    learned_plain = int(action_scores(plain_logits, plain.policy.opening_weight)[0].argmax())
+    assert learned_move != solver_cell  # else the opening case below could not fail
+    for rule in FirstClick.SAFE, FirstClick.OPENING:
+        moving.reset(0, GameSpec(5, 5, 3, rule))
+        plain.reset(0, GameSpec(5, 5, 3, rule))
+        expected = solver_cell if rule == FirstClick.OPENING else learned_move
+        assert moving.act(board, every_cell) == expected
+        assert plain.act(board, every_cell) == learned_plain
+    # an illegal solver cell leaves the choice to the network; later moves are the network's
+    moving.reset(0, GameSpec(5, 5, 3, FirstClick.OPENING))
+    no_solver_cell = every_cell.copy()
+    no_solver_cell[solver_cell] = False
+    assert moving.act(board, no_solver_cell) != solver_cell
+    played = board.copy()
+    played[0, 0] = 1
+    with th.no_grad():
+        later = moving.net(th.as_tensor(played[None], dtype=th.float32), 3)[0, MOVE_HEAD]
+    legal = every_cell.copy()
+    legal[0] = False
+    later_scores = np.where(legal, later.flatten().numpy(), -np.inf)
+    assert moving.act(played, legal) == int(np.argmax(later_scores))

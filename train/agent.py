@@ -10,6 +10,13 @@ the classic game, taking the size and mine count from the game's spec. The agent
 sees only the visible board and the action mask; it plays the policy's deterministic action (the
 legal cell with the highest score) unless built with ``deterministic=False``, in which case it
 samples the policy's masked softmax with its own seeded Generator.
+
+A network with a move head imitates the solver *player*, whose first click depends on the
+first-click rule, which the network never sees (it was trained under ``safe``, where the solver
+opens in a corner, the likeliest zero). So under ``opening`` such an agent makes the solver's
+first click for that rule (:func:`agents.solver.agent.opening_first_click`) and plays every
+later move by its network; networks without a move head play their learned first click under
+every rule.
 """
 
 from __future__ import annotations
@@ -21,11 +28,12 @@ import numpy as np
 import torch as th
 
 from agents.base import Explanation, SeededAgent
-from mswp_gym.constants import is_unknown
+from agents.solver.agent import opening_first_click
+from mswp_gym.constants import FirstClick, is_unknown
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.spec import GameSpec
 from train.checkpoint import SHIPPED_NAMES, shipped_checkpoint
-from train.network import MINE_HEAD, action_scores
+from train.network import MINE_HEAD, action_scores, has_move_head
 from train.policy import BoardPolicy
 from train.sb3_agent import SB3Agent, load_sb3_model
 
@@ -124,11 +132,24 @@ class PolicyAgent(SeededAgent):
         unknown = is_unknown(board)
         risk = 1.0 / (1.0 + np.exp(-logits[0, MINE_HEAD].numpy().astype(np.float64)))
         self._risk = np.where(unknown, risk, np.nan)
+        if has_move_head(logits) and unknown.all():
+            first = self._rule_first_click(legal)
+            if first is not None:
+                return first
         scores = np.where(legal, scores, -np.inf)
         if self.deterministic:
             return int(np.argmax(scores))
         weights = np.exp(self._beta * (scores - scores.max()))
         return int(self.rng.choice(cells, p=weights / weights.sum()))
+
+    def _rule_first_click(self, legal: np.ndarray) -> int | None:
+        """The solver's first click under the ``opening`` rule, if that is the game's rule and
+        the cell is legal; None otherwise (the network chooses)."""
+        if self.spec is None or self.spec.first_click != FirstClick.OPENING:
+            return None
+        row, col = opening_first_click(self.rows, self.cols)
+        action = row * self.cols + col
+        return action if legal[action] else None
 
     def explain(self) -> Explanation:
         """``risk``: the network's P(mine) per unknown cell (NaN elsewhere); it proves nothing,

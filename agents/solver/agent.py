@@ -35,6 +35,12 @@ inside the board, so the guaranteed opening is as large as it can be, while stay
 corner, where the opening is likeliest to spread (see docs/solver.md for the measurement)."""
 
 
+def opening_first_click(rows: int, cols: int, offset: int = DEFAULT_OPENING_OFFSET) -> Cell:
+    """The solver's first click under ``first_click="opening"``: ``(offset, offset)``, clipped to
+    the board."""
+    return (min(offset, rows - 1), min(offset, cols - 1))
+
+
 class SolverAgent(SeededAgent):
     """Plays Minesweeper from exact mine probabilities.
 
@@ -268,8 +274,7 @@ class SolverAgent(SeededAgent):
     def _first_click(self, spec: GameSpec, legal: np.ndarray, cols: int) -> int:
         rows = spec.rows
         if spec.first_click == FirstClick.OPENING:
-            k = self.opening_offset
-            cell = (min(k, rows - 1), min(k, cols - 1))
+            cell = opening_first_click(rows, cols, self.opening_offset)
         else:
             cell = (0, 0)
         index = cell[0] * cols + cell[1]
