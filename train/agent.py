@@ -29,6 +29,7 @@ import torch as th
 
 from agents.base import Explanation, SeededAgent
 from agents.solver.agent import opening_first_click
+from mswp_gym.cells import to_index
 from mswp_gym.constants import FirstClick, is_unknown
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.spec import GameSpec
@@ -147,8 +148,7 @@ class PolicyAgent(SeededAgent):
         the cell is legal; None otherwise (the network chooses)."""
         if self.spec is None or self.spec.first_click != FirstClick.OPENING:
             return None
-        row, col = opening_first_click(self.rows, self.cols)
-        action = row * self.cols + col
+        action = to_index(opening_first_click(self.rows, self.cols), self.cols)
         return action if legal[action] else None
 
     def explain(self) -> Explanation:

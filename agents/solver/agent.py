@@ -23,7 +23,7 @@ from agents.solver.guess import (
 )
 from agents.solver.position import check_board, read_position
 from agents.solver.probability import DEFAULT_NODE_BUDGET, Analysis, RegionCache, analyse
-from mswp_gym.cells import Cell, to_cell
+from mswp_gym.cells import Cell, to_cell, to_index
 from mswp_gym.constants import FLAGGED, HIDDEN, MINE, FirstClick, is_unknown
 from mswp_gym.spec import GameSpec
 
@@ -277,7 +277,7 @@ class SolverAgent(SeededAgent):
             cell = opening_first_click(rows, cols, self.opening_offset)
         else:
             cell = (0, 0)
-        index = cell[0] * cols + cell[1]
+        index = to_index(cell, cols)
         self._certain = spec.first_click in (FirstClick.SAFE, FirstClick.OPENING)
         self._last = {"reason": "first-click", "cell": cell}
         if legal[index]:
