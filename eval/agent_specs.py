@@ -10,6 +10,7 @@ Grammar (one spec per agent; the CLI separates specs with commas)::
     solver:N                  agents.make("solver", depth=N)         e.g. solver:2
     ppo:PATH                  agents.make("ppo:PATH")                a trained checkpoint, or any
                                                                      PPO/MaskablePPO zip
+    ppo:PATH:KEY=VALUE[...]   agents.make("ppo:PATH", KEY=VALUE)     e.g. ppo:beginner:symmetries=8
     sb3:PATH                  agents.make("sb3:PATH")                any PPO/MaskablePPO zip
     LABEL=SPEC                SPEC, shown as LABEL                   e.g. mine=ppo:/long/path.zip
 
@@ -106,7 +107,8 @@ def _parse_unlabelled(spec: str, text: str) -> AgentSpec:
     if not rest:
         raise ValueError(f"agent spec {text!r} has nothing after ':'")
     if name in PATH_AGENTS:
-        return AgentSpec(spec, spec)
+        path, options = _split_path_options(rest)
+        return AgentSpec(spec, f"{name}:{path}" if path else name, options)
     if "=" not in rest:
         if name not in SHORTHAND_KWARG:
             raise ValueError(
@@ -120,6 +122,21 @@ def _parse_unlabelled(spec: str, text: str) -> AgentSpec:
             raise ValueError(f"agent spec {text!r}: expected KEY=VALUE, got {part!r}")
         kwargs[key] = _parse_value(value)
     return AgentSpec(spec, name, tuple(sorted(kwargs.items())))
+
+
+def _split_path_options(rest: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """``[PATH][:KEY=VALUE...]`` -> the path ("" for none: the agent's default checkpoint) and
+    the sorted options: the trailing ``:``-parts that read ``KEY=VALUE`` with an identifier key
+    are options, the rest is the path."""
+    parts = rest.split(":")
+    kwargs: dict[str, Any] = {}
+    while parts:
+        key, eq, value = parts[-1].partition("=")
+        if not (eq and key.isidentifier() and value):
+            break
+        kwargs[key] = _parse_value(value)
+        parts.pop()
+    return ":".join(parts), tuple(sorted(kwargs.items()))
 
 
 def parse_agent_list(text: str) -> list[AgentSpec]:

@@ -40,6 +40,21 @@ def test_parse_agent_spec__shorthands_kwargs_and_paths() -> None:
     assert parse_agent_spec("random").make_name == "random"
 
 
+def test_parse_agent_spec__path_agents_take_trailing_options() -> None:
+    spec = parse_agent_spec("ppo:runs/a:b.zip:symmetries=4:first_move=network")
+    assert spec.make_name == "ppo:runs/a:b.zip"
+    assert spec.kwargs == {"symmetries": 4, "first_move": "network"}
+    assert spec.label == "ppo:runs/a:b.zip:symmetries=4:first_move=network"
+    labelled = parse_agent_spec("s8=ppo:beginner:symmetries=8")
+    assert (labelled.label, labelled.make_name, labelled.kwargs) == (
+        "s8",
+        "ppo:beginner",
+        {"symmetries": 8},
+    )
+    # options only: the agent's default checkpoint
+    assert parse_agent_spec("ppo:symmetries=2").make_name == "ppo"
+
+
 @pytest.mark.parametrize(
     "text", ["", "random,random", ":x", "local:fast", "logic:guess=", "logic:=x"]
 )

@@ -27,7 +27,7 @@ from train.dataset import (
     save_positions,
 )
 from train.imitation import move_cross_entropy, move_targets, train_steps
-from train.network import MOVE_HEAD, BoardTrunk, CellNet, action_scores, safety_scores
+from train.network import MINE_HEAD, MOVE_HEAD, BoardTrunk, CellNet, action_scores, safety_scores
 from train.rollout import RolloutConfig, SolverMoves, collect_positions
 from train.settings import TrainSettings
 
@@ -187,9 +187,12 @@ def test_train__a_move_head_run_gives_an_agent_that_plays_its_moves(tmp_path: Pa
     env = MinesweeperEnv(rows=5, cols=5, mines=3)
     assert agents.play_episode(env, agent, 0).steps >= 1
     board = np.full((5, 5), HIDDEN, np.int8)
+    board[4, 4] = 1  # past the first click, which follows the rule
+    legal = (board == HIDDEN).ravel()
     with th.no_grad():
         logits = agent.net(th.as_tensor(board[None], dtype=th.float32))
-    assert agent.act(board, np.ones(25, bool)) == int(logits[0, MOVE_HEAD].argmax())
+    scores = np.where(legal, logits[0, MOVE_HEAD].flatten().numpy(), -np.inf)
+    assert agent.act(board, legal) == int(np.argmax(scores))
 
 
 def test_start_from__adds_or_drops_the_move_head(tmp_path: Path) -> None:
@@ -219,29 +222,46 @@ def test_settings__bad_move_weight_is_refused(changes: dict[str, object], messag
         replace(TrainSettings(), **changes).check()
 
 
-def test_policy_agent__a_move_head_takes_the_solvers_first_click_under_opening_only(
+class _Prefers(th.nn.Module):
+    """A network made to score one cell far above the others, in its move and mine heads."""
+
+    def __init__(self, net: th.nn.Module, cell: tuple[int, int]) -> None:
+        super().__init__()
+        self.net, self.cell = net, cell
+
+    def forward(self, board: th.Tensor, mines: int | th.Tensor) -> th.Tensor:
+        logits: th.Tensor = self.net(board, mines).clone()
+        row, col = self.cell
+        logits[:, MINE_HEAD, row, col] -= 50.0
+        if logits.shape[1] > MOVE_HEAD:
+            logits[:, MOVE_HEAD, row, col] += 50.0
+        return logits
+
+
+def test_policy_agent__takes_the_solvers_first_click_for_the_rule_unless_told_not_to(
     tmp_path: Path,
 ) -> None:
-    moving = load_ppo_agent(run_module.train(replace(TINY, out=str(tmp_path / "m")).check()))
-    plain = load_ppo_agent(
-        run_module.train(replace(TINY, out=str(tmp_path / "p"), move_weight=0.0).check())
-    )
-    assert isinstance(moving, PolicyAgent) and isinstance(plain, PolicyAgent)
+    moving_path = run_module.train(replace(TINY, out=str(tmp_path / "m")).check())
+    plain_path = run_module.train(replace(TINY, out=str(tmp_path / "p"), move_weight=0.0).check())
     board = np.full((5, 5), HIDDEN, np.int8)
     every_cell = np.ones(25, bool)
-    solver_cell = 2 * 5 + 2
-    with th.no_grad():
-        move_logits = moving.net(th.as_tensor(board[None], dtype=th.float32), 3)
-        plain_logits = plain.net(th.as_tensor(board[None], dtype=th.float32), 3)
-    learned_move = int(move_logits[0, MOVE_HEAD].argmax())
-    learned_plain = int(action_scores(plain_logits, plain.policy.opening_weight)[0].argmax())
-    assert learned_move != solver_cell  # else the opening case below could not fail
-    for rule in FirstClick.SAFE, FirstClick.OPENING:
-        moving.reset(0, GameSpec(5, 5, 3, rule))
-        plain.reset(0, GameSpec(5, 5, 3, rule))
-        expected = solver_cell if rule == FirstClick.OPENING else learned_move
-        assert moving.act(board, every_cell) == expected
-        assert plain.act(board, every_cell) == learned_plain
+    corner, opening_cell, learned = 0, 2 * 5 + 2, 4 * 5 + 4
+    for path in moving_path, plain_path:
+        by_rule = load_ppo_agent(path)
+        by_network = load_ppo_agent(path, first_move="network")
+        assert isinstance(by_rule, PolicyAgent) and isinstance(by_network, PolicyAgent)
+        # a network whose own first click is the far corner, so that both rule cases can fail
+        by_rule.net = by_network.net = _Prefers(by_rule.net, (4, 4))
+        for rule, expected in (FirstClick.SAFE, corner), (FirstClick.OPENING, opening_cell):
+            by_rule.reset(0, GameSpec(5, 5, 3, rule))
+            by_network.reset(0, GameSpec(5, 5, 3, rule))
+            assert by_rule.act(board, every_cell) == expected
+            assert by_network.act(board, every_cell) == learned
+    with pytest.raises(ValueError, match="first_move must be one of 'rule', 'network', got 'x'"):
+        load_ppo_agent(moving_path, first_move="x")
+    moving = load_ppo_agent(moving_path)
+    assert isinstance(moving, PolicyAgent)
+    solver_cell = opening_cell
     # an illegal solver cell leaves the choice to the network; later moves are the network's
     moving.reset(0, GameSpec(5, 5, 3, FirstClick.OPENING))
     no_solver_cell = every_cell.copy()

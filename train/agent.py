@@ -11,16 +11,20 @@ sees only the visible board and the action mask; it plays the policy's determini
 legal cell with the highest score) unless built with ``deterministic=False``, in which case it
 samples the policy's masked softmax with its own seeded Generator.
 
-A network with a move head imitates the solver *player*, whose first click depends on the
-first-click rule, which the network never sees (it was trained under ``safe``, where the solver
-opens in a corner, the likeliest zero). So under ``opening`` such an agent makes the solver's
-first click for that rule (:func:`agents.solver.agent.opening_first_click`) and plays every
-later move by its network; networks without a move head play their learned first click under
-every rule.
+The first click: the network never sees the game's first-click rule, and on the blank board
+(one position a game in its training data) it reads every cell as equally risky, so its own
+choice is poor: the networks without a move head open in the board's interior (the Expert
+generalist at (5, 3)), where a safe first click opens an area far less often than in a corner. By
+default (``first_move="rule"``) the agent makes the solver's first click for the game's rule
+(:func:`agents.solver.agent.rule_first_click`: the corner under ``safe``, ``(2, 2)`` under
+``opening``), a fixed move that depends on the rule only, and plays every later move by its
+network; ``first_move="network"`` lets the network choose that click too (docs/train.md measures
+both).
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -28,15 +32,38 @@ import numpy as np
 import torch as th
 
 from agents.base import Explanation, SeededAgent
-from agents.solver.agent import opening_first_click
+from agents.solver.agent import rule_first_click
 from mswp_gym.cells import to_index
-from mswp_gym.constants import FirstClick, is_unknown
+from mswp_gym.constants import is_unknown
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.spec import GameSpec
 from train.checkpoint import SHIPPED_NAMES, shipped_checkpoint
-from train.network import MINE_HEAD, action_scores, has_move_head
+from train.network import MINE_HEAD, action_scores
 from train.policy import BoardPolicy
 from train.sb3_agent import SB3Agent, load_sb3_model
+from train.symmetry import BoardView, averaged_logits, board_views
+
+
+class FirstMove(StrEnum):
+    """Who makes a game's first click (see the module docstring)."""
+
+    RULE = "rule"
+    """The solver's first click for the game's rule (when the game's spec is known)."""
+    NETWORK = "network"
+    """The network, like every later move."""
+
+
+def first_move_of(value: FirstMove | str) -> FirstMove:
+    """``value`` as a :class:`FirstMove`.
+
+    Raises:
+        ValueError: not one of its values (the message lists them).
+    """
+    try:
+        return FirstMove(value)
+    except ValueError:
+        allowed = ", ".join(repr(m.value) for m in FirstMove)
+        raise ValueError(f"first_move must be one of {allowed}, got {value!r}") from None
 
 
 class PolicyAgent(SeededAgent):
@@ -47,6 +74,15 @@ class PolicyAgent(SeededAgent):
         seed: default seed for ``reset`` (used only when sampling).
         deterministic: play the best-scoring legal cell (True) or sample the policy.
         source: where the policy came from (for messages).
+        symmetries: average the network's logits over this many symmetries of the board (1, 2,
+            4 or 8; see :func:`train.symmetry.board_views`): a batched forward pass of that many
+            boards per move. 8 needs a square board.
+        first_move: who makes the first click (:class:`FirstMove`): the solver's click for the
+            game's rule (default) or the network.
+
+    Raises:
+        ValueError: ``symmetries`` not allowed, or 8 for a one-board network of a board that is
+            not square; an unknown ``first_move``.
     """
 
     name = "ppo"
@@ -57,6 +93,8 @@ class PolicyAgent(SeededAgent):
         seed: int | None = None,
         deterministic: bool = True,
         source: str = "policy",
+        symmetries: int = 1,
+        first_move: FirstMove | str = FirstMove.RULE,
     ) -> None:
         super().__init__(seed)
         self.policy = policy
@@ -66,6 +104,12 @@ class PolicyAgent(SeededAgent):
         self.source = source
         self._risk: np.ndarray | None = None
         self._beta = float(policy.action_net.log_beta.detach().exp())  # type: ignore[union-attr,operator]
+        self.symmetries = symmetries
+        self.first_move = first_move_of(first_move)
+        # a generalist's board comes with each game's spec (checked by refusal); a one-board
+        # network's is known now
+        side = (self.rows, self.rows) if self.any_board else (self.rows, self.cols)
+        self._views: tuple[BoardView, ...] = board_views(symmetries, *side)
 
     @property
     def any_board(self) -> bool:
@@ -76,7 +120,8 @@ class PolicyAgent(SeededAgent):
         """Why this network cannot play ``spec``, or None if it can.
 
         A generalist plays any board of the classic game; a one-board network plays its board.
-        Neither was trained on score mode or uncertain clues.
+        Neither was trained on score mode or uncertain clues. With ``symmetries=8`` the board must
+        be square.
         """
         if spec.score_mode or not spec.exact_clues:
             return (
@@ -93,6 +138,11 @@ class PolicyAgent(SeededAgent):
                 f"{self.mines} mines; it cannot play {spec.rows}x{spec.cols} with "
                 f"{spec.mines} (the generalist, agents.make('ppo:generalist'), plays any board)"
             )
+        if self.symmetries == 8 and spec.rows != spec.cols:
+            return (
+                f"symmetries=8 needs a square board (it transposes it), got {spec.rows}x"
+                f"{spec.cols}; use symmetries=4 (the mirror images and the half turn)"
+            )
         return None
 
     def reset(self, seed: int | None = None, spec: GameSpec | None = None) -> None:
@@ -108,6 +158,7 @@ class PolicyAgent(SeededAgent):
                 raise ValueError(reason)
             if self.any_board:
                 self.rows, self.cols, self.mines = spec.rows, spec.cols, spec.mines
+        self._views = board_views(self.symmetries, self.rows, self.cols)
         super().reset(seed, spec)
         self._risk = None
 
@@ -128,12 +179,13 @@ class PolicyAgent(SeededAgent):
         if legal.shape[0] != cells or not legal.any():
             raise ValueError(f"no legal reveal action in a mask of shape {np.shape(action_mask)}")
         with th.no_grad():
-            logits = self.net(th.as_tensor(board[None], dtype=th.float32), self.mines)
+            board_tensor = th.as_tensor(board[None], dtype=th.float32)
+            logits = averaged_logits(self.net, board_tensor, self.mines, self._views)
             scores = action_scores(logits, self.policy.opening_weight)[0].numpy().astype(np.float64)
         unknown = is_unknown(board)
         risk = 1.0 / (1.0 + np.exp(-logits[0, MINE_HEAD].numpy().astype(np.float64)))
         self._risk = np.where(unknown, risk, np.nan)
-        if has_move_head(logits) and unknown.all():
+        if unknown.all():
             first = self._rule_first_click(legal)
             if first is not None:
                 return first
@@ -144,11 +196,11 @@ class PolicyAgent(SeededAgent):
         return int(self.rng.choice(cells, p=weights / weights.sum()))
 
     def _rule_first_click(self, legal: np.ndarray) -> int | None:
-        """The solver's first click under the ``opening`` rule, if that is the game's rule and
-        the cell is legal; None otherwise (the network chooses)."""
-        if self.spec is None or self.spec.first_click != FirstClick.OPENING:
+        """The solver's first click for the game's rule, if ``first_move`` is ``rule``, the spec
+        is known and the cell is legal; None otherwise (the network chooses)."""
+        if self.first_move != FirstMove.RULE or self.spec is None:
             return None
-        action = to_index(opening_first_click(self.rows, self.cols), self.cols)
+        action = to_index(rule_first_click(self.spec), self.cols)
         return action if legal[action] else None
 
     def explain(self) -> Explanation:
@@ -169,7 +221,9 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
             :data:`train.checkpoint.SHIPPED_NAMES`; names win over files, so write ``./beginner``
             for a file of that name), a ``.zip`` (``mswp-train``'s ``model*.zip`` or your own
             model), a run folder, or None (the shipped Beginner network).
-        **kwargs: ``seed``, ``deterministic``, and ``torch_threads`` (default 1): the process's
+        **kwargs: ``seed``, ``deterministic``, and for a :class:`PolicyAgent` ``symmetries``
+            (test-time averaging over board symmetries, default 1) and ``first_move`` (``rule``,
+            the default, or ``network``); ``torch_threads`` (default 1): the process's
             torch thread count is set to it, since one board at a time runs fastest on one
             thread (1.2 ms a Beginner move against 5.5 ms with two threads on a busy 2-core
             machine); None leaves torch's setting alone.
@@ -179,11 +233,11 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
         ValueError: not a readable PPO/MaskablePPO zip, or not a Minesweeper model.
         TypeError: an unknown keyword argument.
     """
-    unknown = set(kwargs) - {"seed", "deterministic", "torch_threads"}
+    unknown = set(kwargs) - {"seed", "deterministic", "symmetries", "first_move", "torch_threads"}
     if unknown:
         raise TypeError(
             f"load_ppo_agent got unknown arguments {sorted(unknown)}; "
-            f"accepted: seed, deterministic, torch_threads"
+            f"accepted: seed, deterministic, symmetries, first_move, torch_threads"
         )
     threads = kwargs.pop("torch_threads", 1)
     if threads is not None:
@@ -197,4 +251,10 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
     model = load_sb3_model(target)
     if isinstance(model.policy, BoardPolicy):
         return PolicyAgent(model.policy, source=str(target), **kwargs)
+    extras = sorted({"symmetries", "first_move"} & set(kwargs))
+    if extras:
+        raise TypeError(
+            f"{', '.join(extras)} applies to mswp-train's own networks; {target} is another SB3 "
+            f"model"
+        )
     return SB3Agent(model, source=str(target), **kwargs)

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch as th
 
+from agents.solver.agent import rule_first_click
 from eval.stats import wilson_bounds
+from mswp_gym.cells import to_index
 from mswp_gym.config import GameConfig
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
@@ -64,8 +66,10 @@ def evaluate_net(
 ) -> WinRate:
     """Play ``games`` seeded games greedily with ``net`` (all at once, one call per move).
 
-    The move is the legal cell with the highest score (the PPO policy's deterministic action);
-    the mask comes from ``env.action_masks()``, so a masked action is never chosen.
+    The first click is the solver's for the rule (:func:`agents.solver.agent.rule_first_click`),
+    as the agent (:class:`train.agent.PolicyAgent`) makes it by default; every later move is the
+    legal cell with the highest score (the PPO policy's deterministic action); the mask comes
+    from ``env.action_masks()``, so a masked action is never chosen.
     """
     start = time.perf_counter()
     envs = [make_env(spec) for _ in range(games)]
@@ -74,6 +78,8 @@ def evaluate_net(
     ]
     live = list(range(games))
     wins = 0
+    first = to_index(rule_first_click(spec), spec.cols)
+    opening_move = True  # every board is blank before the first move
     net.eval()
     while live:
         batch = np.stack([observations[i] for i in live])
@@ -82,6 +88,9 @@ def evaluate_net(
             logits = net(th.as_tensor(batch, dtype=th.float32), spec.mines)
             scores = action_scores(logits, opening_weight)
         moves = np.where(masks, scores.numpy(), -np.inf).argmax(axis=1)
+        if opening_move and masks[:, first].all():
+            moves[:] = first
+        opening_move = False
         still = []
         for slot, i in enumerate(live):
             observations[i], _, terminated, truncated, info = envs[i].step(int(moves[slot]))

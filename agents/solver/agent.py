@@ -41,6 +41,15 @@ def opening_first_click(rows: int, cols: int, offset: int = DEFAULT_OPENING_OFFS
     return (min(offset, rows - 1), min(offset, cols - 1))
 
 
+def rule_first_click(spec: GameSpec, offset: int = DEFAULT_OPENING_OFFSET) -> Cell:
+    """The solver's first click for ``spec``'s rule: :func:`opening_first_click` under
+    ``opening``, else the corner ``(0, 0)`` (under ``safe`` the likeliest cell to open an area,
+    under ``any``/``fixed`` as risky as any other)."""
+    if spec.first_click == FirstClick.OPENING:
+        return opening_first_click(spec.rows, spec.cols, offset)
+    return (0, 0)
+
+
 class SolverAgent(SeededAgent):
     """Plays Minesweeper from exact mine probabilities.
 
@@ -272,11 +281,7 @@ class SolverAgent(SeededAgent):
         return [self._guess(board, spec.mines, legal)]
 
     def _first_click(self, spec: GameSpec, legal: np.ndarray, cols: int) -> int:
-        rows = spec.rows
-        if spec.first_click == FirstClick.OPENING:
-            cell = opening_first_click(rows, cols, self.opening_offset)
-        else:
-            cell = (0, 0)
+        cell = rule_first_click(spec, self.opening_offset)
         index = to_index(cell, cols)
         self._certain = spec.first_click in (FirstClick.SAFE, FirstClick.OPENING)
         self._last = {"reason": "first-click", "cell": cell}

@@ -1,0 +1,149 @@
+"""Tests of test-time averaging over board symmetries (train.symmetry and the agent's option)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch as th
+
+from mswp_gym.constants import HIDDEN
+from mswp_gym.spec import GameSpec
+from train import run as run_module
+from train.agent import PolicyAgent, load_ppo_agent
+from train.settings import TrainSettings
+from train.symmetry import BoardView, averaged_logits, board_views
+
+
+@pytest.mark.parametrize(("count", "rows", "cols"), [(8, 5, 5), (4, 3, 7), (2, 4, 6), (1, 2, 3)])
+def test_board_views__distinct_shape_keeping_and_inverted(count: int, rows: int, cols: int) -> None:
+    x = th.arange(2 * 3 * rows * cols, dtype=th.float32).view(2, 3, rows, cols)
+    views = board_views(count, rows, cols)
+    assert len(views) == count and views[0] == BoardView()
+    seen = set()
+    for view in views:
+        moved = view.apply(x)
+        assert moved.shape == x.shape
+        assert th.equal(view.invert(moved), x)
+        seen.add(tuple(moved.flatten().tolist()))
+    assert len(seen) == count  # every view is another arrangement of the cells
+
+
+@pytest.mark.parametrize(
+    ("count", "rows", "cols", "message"),
+    [
+        (3, 5, 5, r"symmetries must be one of \(1, 2, 4, 8\), got 3"),
+        (8, 5, 6, "symmetries=8 needs a square board"),
+    ],
+)
+def test_board_views__refuses_bad_counts(count: int, rows: int, cols: int, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        board_views(count, rows, cols)
+
+
+class _Positional(th.nn.Module):
+    """A network that is not equivariant: each cell's logit is its code plus its own bias."""
+
+    def __init__(self, rows: int, cols: int) -> None:
+        super().__init__()
+        self.bias = th.arange(rows * cols, dtype=th.float32).view(1, 1, rows, cols)
+
+    def forward(self, board: th.Tensor, mines: int) -> th.Tensor:
+        return board.unsqueeze(1) * mines + self.bias
+
+
+def test_averaged_logits__mean_of_each_views_logits_mapped_back() -> None:
+    net = _Positional(4, 4)
+    board = th.arange(16, dtype=th.float32).view(1, 4, 4) % 5
+    views = board_views(8, 4, 4)
+    expected = th.stack([view.invert(net(view.apply(board), 2)) for view in views]).mean(dim=0)
+    assert th.allclose(averaged_logits(net, board, 2, views), expected)
+    # the board term is equivariant, so only the bias is averaged: the mean of all 16 biases
+    # over the 8 views of a 4x4 board is not the identity's bias
+    averaged = averaged_logits(net, board, 0, views)
+    assert not th.allclose(averaged, net(board, 0))
+    assert th.equal(averaged_logits(net, board, 2, views[:1]), net(board, 2))
+
+
+def test_policy_agent__symmetries_option_averages_and_is_checked(tmp_path: Path) -> None:
+    settings = TrainSettings(
+        preset="beginner",
+        rows=5,
+        cols=5,
+        mines=3,
+        channels=4,
+        blocks=1,
+        workers=1,
+        games_per_iteration=4,
+        gradient_steps_per_iteration=2,
+        bc_batch_size=16,
+        dagger_iterations=1,
+        eval_games=0,
+        eval_baselines=False,
+        algo="imitation",
+        out=str(tmp_path),
+    ).check()
+    path = run_module.train(settings)
+    plain = load_ppo_agent(path)
+    averaged = load_ppo_agent(path, symmetries=8)
+    assert isinstance(plain, PolicyAgent) and isinstance(averaged, PolicyAgent)
+    spec = GameSpec(5, 5, 3)
+    board = np.full((5, 5), HIDDEN, np.int8)
+    board[0, :2] = (1, 2)
+    legal = (board == HIDDEN).ravel()
+    for agent in plain, averaged:
+        agent.reset(0, spec)
+        agent.act(board, legal)
+    views = board_views(8, 5, 5)
+    with th.no_grad():
+        expected = averaged_logits(plain.net, th.as_tensor(board[None], dtype=th.float32), 3, views)
+    risk = 1.0 / (1.0 + np.exp(-expected[0, 0].numpy().astype(np.float64)))
+    assert averaged.explain().risk is not None and plain.explain().risk is not None
+    assert np.allclose(averaged.explain().risk[board == HIDDEN], risk[board == HIDDEN])
+    assert not np.allclose(averaged.explain().risk, plain.explain().risk, equal_nan=True)
+    with pytest.raises(ValueError, match="symmetries must be one of"):
+        load_ppo_agent(path, symmetries=3)
+
+
+class _FarCorner(th.nn.Module):
+    """A 5x5 network whose own choice on every board is the far corner (4, 4)."""
+
+    def __init__(self, net: th.nn.Module) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, board: th.Tensor, mines: int) -> th.Tensor:
+        logits: th.Tensor = self.net(board, mines).clone()
+        logits[:, 0, 4, 4] -= 50.0  # P(mine) near 0: the safest cell
+        return logits
+
+
+def test_evaluate_net__first_click_is_the_rules_like_the_agents(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mswp_gym.constants import FirstClick
+    from mswp_gym.env import MinesweeperEnv
+    from train import evaluate
+    from train.network import BoardTrunk, CellNet
+
+    th.manual_seed(0)
+    net = _FarCorner(CellNet(BoardTrunk(3, 4, 1), th.nn.Conv2d(4, 2, 1)))
+    first_actions: dict[int, int] = {}
+    step = MinesweeperEnv.step
+
+    def recording_step(env: MinesweeperEnv, action: int):  # type: ignore[no-untyped-def]
+        first_actions.setdefault(id(env), int(action))
+        return step(env, action)
+
+    monkeypatch.setattr(MinesweeperEnv, "step", recording_step)
+    for rule, expected in (FirstClick.SAFE, 0), (FirstClick.OPENING, 2 * 5 + 2):
+        first_actions.clear()
+        result = evaluate.evaluate_net(
+            net,  # type: ignore[arg-type]  # a CellNet with one logit pushed
+            GameSpec(5, 5, 3, rule),
+            6,
+            opening_weight=0.5,
+        )
+        assert result.games == 6
+        assert sorted(set(first_actions.values())) == [expected]

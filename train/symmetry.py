@@ -1,0 +1,93 @@
+"""Board symmetries for test-time averaging: a network's logits averaged over flipped and
+transposed copies of the board.
+
+The networks are trained on randomly flipped and transposed positions (:mod:`train.imitation`),
+so each view is a fair reading of the same position; their errors differ, and the mean of the
+views' logits (mapped back onto the board) errs less than one view. The cost is one batched
+forward pass of ``len(views)`` boards instead of one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch as th
+from torch import nn
+
+VIEW_COUNTS = (1, 2, 4, 8)
+"""Allowed numbers of views: the board itself; with its 180-degree turn; with both mirror images
+(every symmetry that keeps a rectangular board's shape); all eight (square boards only)."""
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """One symmetry of the board: mirror rows and/or columns, then transpose.
+
+    Acts on the last two axes (rows, cols) of a tensor, so it maps boards ``(B, rows, cols)`` and
+    logits ``(B, heads, rows, cols)`` alike.
+    """
+
+    flip_rows: bool = False
+    flip_cols: bool = False
+    transpose: bool = False
+
+    def apply(self, x: th.Tensor) -> th.Tensor:
+        """The view of ``x`` (mirrors first, then the transpose)."""
+        dims = [d for d, on in ((-2, self.flip_rows), (-1, self.flip_cols)) if on]
+        if dims:
+            x = x.flip(dims)
+        return x.transpose(-2, -1) if self.transpose else x
+
+    def invert(self, x: th.Tensor) -> th.Tensor:
+        """Map ``x``, given in this view, back onto the original board (undoes :meth:`apply`)."""
+        if self.transpose:
+            x = x.transpose(-2, -1)
+        dims = [d for d, on in ((-2, self.flip_rows), (-1, self.flip_cols)) if on]
+        return x.flip(dims) if dims else x
+
+
+def board_views(count: int, rows: int, cols: int) -> tuple[BoardView, ...]:
+    """The first ``count`` views of a ``rows x cols`` board (see :data:`VIEW_COUNTS`).
+
+    Raises:
+        ValueError: ``count`` not in :data:`VIEW_COUNTS`, or 8 views of a board that is not square
+            (a transposed non-square board has another shape).
+    """
+    if count not in VIEW_COUNTS:
+        raise ValueError(f"symmetries must be one of {VIEW_COUNTS}, got {count!r}")
+    if count == 8 and rows != cols:
+        raise ValueError(
+            f"symmetries=8 needs a square board (it transposes it), got {rows}x{cols}; "
+            f"use symmetries=4 (the mirror images and the half turn)"
+        )
+    flips = (
+        BoardView(),
+        BoardView(flip_rows=True, flip_cols=True),
+        BoardView(flip_rows=True),
+        BoardView(flip_cols=True),
+    )
+    transposed = tuple(BoardView(view.flip_rows, view.flip_cols, transpose=True) for view in flips)
+    return (flips + transposed)[:count]
+
+
+def averaged_logits(
+    net: nn.Module, board: th.Tensor, mines: int, views: tuple[BoardView, ...]
+) -> th.Tensor:
+    """``net``'s per-cell logits of ``board`` averaged over ``views``.
+
+    Args:
+        net: maps ``(B, rows, cols)`` codes and a mine count to ``(B, heads, rows, cols)`` logits.
+        board: ``(1, rows, cols)`` codes.
+        mines: the board's mine count.
+        views: the symmetries to average over (from :func:`board_views`).
+
+    Returns:
+        ``(1, heads, rows, cols)`` logits on the original board.
+    """
+    if len(views) == 1 and views[0] == BoardView():
+        out: th.Tensor = net(board, mines)
+        return out
+    batch = th.cat([view.apply(board) for view in views])
+    logits = net(batch, mines)
+    back = [view.invert(logits[i : i + 1]) for i, view in enumerate(views)]
+    return th.stack(back).mean(dim=0)
