@@ -334,7 +334,8 @@ def test_cli__help_shows_the_values_of_the_preset_given(capsys: pytest.CaptureFi
     with pytest.raises(SystemExit):
         main(["--preset", "intermediate", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "(default 'beginner', preset intermediate)" in text  # the recipe's init
+    # the recipe's init: the 32x3 Beginner network
+    assert "(default 'train/checkpoints/beginner_32x3.zip', preset intermediate)" in text
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "(default '', preset beginner)" in " ".join(capsys.readouterr().out.split())
