@@ -147,3 +147,11 @@ def test_evaluate_net__first_click_is_the_rules_like_the_agents(
         )
         assert result.games == 6
         assert sorted(set(first_actions.values())) == [expected]
+
+
+def test_policy_agent__a_generalist_refuses_8_views_of_a_board_that_is_not_square() -> None:
+    generalist = load_ppo_agent("generalist", symmetries=8)
+    assert isinstance(generalist, PolicyAgent)
+    assert generalist.refusal(GameSpec(16, 16, 40)) is None
+    with pytest.raises(ValueError, match=r"symmetries=8 needs a square board .* got 16x30"):
+        generalist.reset(0, GameSpec(16, 30, 99))

@@ -138,11 +138,10 @@ class PolicyAgent(SeededAgent):
                 f"{self.mines} mines; it cannot play {spec.rows}x{spec.cols} with "
                 f"{spec.mines} (the generalist, agents.make('ppo:generalist'), plays any board)"
             )
-        if self.symmetries == 8 and spec.rows != spec.cols:
-            return (
-                f"symmetries=8 needs a square board (it transposes it), got {spec.rows}x"
-                f"{spec.cols}; use symmetries=4 (the mirror images and the half turn)"
-            )
+        try:
+            board_views(self.symmetries, spec.rows, spec.cols)
+        except ValueError as error:
+            return str(error)
         return None
 
     def reset(self, seed: int | None = None, spec: GameSpec | None = None) -> None:
