@@ -13,6 +13,8 @@ import torch as th
 
 pytest.importorskip("sb3_contrib")
 
+from tiny_training import TINY_BOARD
+
 from mswp_gym.constants import HIDDEN
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
@@ -22,16 +24,10 @@ from train.checkpoint import load_model, read_state
 from train.dataset import load_positions, save_positions
 from train.ppo_timing import IterationTimes, PPOClock
 from train.rollout import RolloutConfig, collect_positions
-from train.settings import TrainSettings, read_toml, settings_from_args
+from train.settings import read_toml, settings_from_args
 
-TINY = TrainSettings(
-    preset="beginner",
-    rows=5,
-    cols=5,
-    mines=3,
-    channels=4,
-    blocks=1,
-    workers=1,
+TINY = replace(
+    TINY_BOARD,
     games_per_iteration=12,
     gradient_steps_per_iteration=3,
     bc_batch_size=16,
@@ -43,7 +39,6 @@ TINY = TrainSettings(
     n_epochs=1,
     eval_games=4,
     eval_every_steps=64,
-    eval_baselines=False,
     time_budget_minutes=0.0,
     labels="truth",
 )

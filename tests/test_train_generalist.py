@@ -11,6 +11,8 @@ import torch as th
 
 pytest.importorskip("sb3_contrib")
 
+from tiny_training import TINY_BOARD
+
 import agents
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
@@ -23,21 +25,14 @@ from train.imitation import RoundTimes
 from train.network import BoardTrunk, CellNet
 from train.settings import TrainSettings
 
-MIX = TrainSettings(
-    preset="beginner",
-    rows=5,
-    cols=5,
-    mines=3,
-    channels=4,
-    blocks=1,
-    workers=1,
+MIX = replace(
+    TINY_BOARD,
     algo="imitation",
     games_per_iteration=8,
     gradient_steps_per_iteration=4,
     bc_batch_size=8,
     dagger_iterations=1,
     eval_games=4,
-    eval_baselines=False,
     labels="truth",
     boards="5x5/3,4x7/5",
 )

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch as th
+from tiny_training import TINY_BOARD
 
 import agents
 from agents.solver import SolverAgent
@@ -158,20 +159,13 @@ def test_dataset__move_labels_round_trip_and_format_1_loads_without_them(
         load_positions(tmp_path / "v9.npz")
 
 
-TINY = TrainSettings(
-    preset="beginner",
-    rows=5,
-    cols=5,
-    mines=3,
-    channels=4,
-    blocks=1,
-    workers=1,
+TINY = replace(
+    TINY_BOARD,
     games_per_iteration=8,
     gradient_steps_per_iteration=3,
     bc_batch_size=16,
     dagger_iterations=1,
     eval_games=4,
-    eval_baselines=False,
     algo="imitation",
     move_weight=1.0,
 )

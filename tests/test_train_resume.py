@@ -17,6 +17,8 @@ from processes import alive, children
 
 pytest.importorskip("sb3_contrib")
 
+from tiny_training import TINY_BOARD
+
 from train import run as run_module
 from train.checkpoint import (
     KILL_HOOK,
@@ -29,14 +31,8 @@ from train.cli import main
 from train.settings import TrainSettings, settings_from_args
 
 ROOT = Path(__file__).resolve().parent.parent
-TINY = TrainSettings(
-    preset="beginner",
-    rows=5,
-    cols=5,
-    mines=3,
-    channels=4,
-    blocks=1,
-    workers=1,
+TINY = replace(
+    TINY_BOARD,
     games_per_iteration=12,
     gradient_steps_per_iteration=3,
     bc_batch_size=16,
@@ -48,7 +44,6 @@ TINY = TrainSettings(
     n_epochs=1,
     eval_games=4,
     eval_every_steps=64,
-    eval_baselines=False,
     time_budget_minutes=0.0,
     labels="truth",
 )

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch as th
+from tiny_training import TINY_BOARD
 
 from mswp_gym.constants import HIDDEN
 from mswp_gym.spec import GameSpec
 from train import run as run_module
 from train.agent import PolicyAgent, load_ppo_agent
-from train.settings import TrainSettings
 from train.symmetry import BoardView, averaged_logits, board_views
 
 
@@ -67,20 +68,13 @@ def test_averaged_logits__mean_of_each_views_logits_mapped_back() -> None:
 
 
 def test_policy_agent__symmetries_option_averages_and_is_checked(tmp_path: Path) -> None:
-    settings = TrainSettings(
-        preset="beginner",
-        rows=5,
-        cols=5,
-        mines=3,
-        channels=4,
-        blocks=1,
-        workers=1,
+    settings = replace(
+        TINY_BOARD,
         games_per_iteration=4,
         gradient_steps_per_iteration=2,
         bc_batch_size=16,
         dagger_iterations=1,
         eval_games=0,
-        eval_baselines=False,
         algo="imitation",
         out=str(tmp_path),
     ).check()

@@ -1,0 +1,21 @@
+"""The smallest training settings the train tests start from (toy budgets only).
+
+Each test module derives its own settings from ``TINY_BOARD`` with ``dataclasses.replace``, so the
+board and the network every train test uses are stated once.
+"""
+
+from __future__ import annotations
+
+from train.settings import TrainSettings
+
+TINY_BOARD = TrainSettings(
+    preset="beginner",
+    rows=5,
+    cols=5,
+    mines=3,
+    channels=4,
+    blocks=1,
+    workers=1,
+    eval_baselines=False,
+)
+"""A 5x5 board with 3 mines, a 4-channel network of one block, one worker, no logic baselines."""
