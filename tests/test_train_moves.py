@@ -194,13 +194,33 @@ def test_start_from__adds_or_drops_the_move_head(tmp_path: Path) -> None:
     moving = run_module.train(replace(TINY, out=str(tmp_path / "b"), init=str(plain)).check())
     head = "mlp_extractor.cell_head.weight"
     source, target = load_model(plain), load_model(moving)
-    fresh_move = target.policy.state_dict()[head][MOVE_HEAD].clone()
     run_module.start_from(target, source, "plain")
     grown = target.policy.state_dict()[head]
     assert th.equal(grown[:MOVE_HEAD], source.policy.state_dict()[head])
-    assert th.equal(grown[MOVE_HEAD], fresh_move)  # a new move output keeps its own weights
+    # a new move output starts as the negated mine output: the safest cell first
+    assert th.equal(grown[MOVE_HEAD], -source.policy.state_dict()[head][MINE_HEAD])
+    bias = "mlp_extractor.cell_head.bias"
+    assert th.equal(
+        target.policy.state_dict()[bias][MOVE_HEAD], -source.policy.state_dict()[bias][MINE_HEAD]
+    )
     run_module.start_from(source, target, "moving")
     assert th.equal(source.policy.state_dict()[head], grown[:MOVE_HEAD])
+
+
+def test_start_from__a_new_move_head_plays_the_safest_cell_first(tmp_path: Path) -> None:
+    plain_dir = run_module.train(replace(TINY, out=str(tmp_path / "a"), move_weight=0.0).check())
+    moving_dir = run_module.train(replace(TINY, out=str(tmp_path / "b")).check())
+    plain, moving = load_model(plain_dir), load_model(moving_dir)
+    run_module.start_from(moving, plain, "plain")
+    boards = th.as_tensor(
+        np.random.default_rng(0).choice([HIDDEN, 0, 1, 2], size=(8, 5, 5)), dtype=th.float32
+    )
+    with th.no_grad():
+        old_logits = plain.policy.cell_net()(boards)
+        new_logits = moving.policy.cell_net()(boards)
+    # the move logit of every cell is the log-odds that it is safe under the old network
+    assert th.allclose(new_logits[:, MOVE_HEAD], -old_logits[:, MINE_HEAD], atol=1e-5)
+    assert not th.allclose(old_logits[:, MINE_HEAD], old_logits[:, MINE_HEAD].mean())
 
 
 @pytest.mark.parametrize(

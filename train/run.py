@@ -56,6 +56,7 @@ from train.dataset import load_positions, save_positions
 from train.evaluate import WinRate, evaluate_agent, evaluate_net
 from train.generalist import board_tag, parse_boards, spec_from_meta, split_games, windows_for
 from train.imitation import BoardBuffer, Collector, RoundTimes, train_steps
+from train.network import MINE_HEAD, MOVE_HEAD
 from train.policy import BoardPolicy
 from train.ppo_timing import PPOClock, TimedVecMonitor
 from train.rollout import RolloutConfig, solver_labeller
@@ -573,7 +574,9 @@ def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
     channels and blocks must match. The mine count and the policy's inverse temperature (``beta``,
     which imitation never trains) stay this run's: PPO fine-tuning of an imitation network wants
     a sharp policy, e.g. ``--beta 100``. A move head is added or dropped freely: the mine and
-    opening outputs are copied, a new move output keeps its fresh weights.
+    opening outputs are copied, and a new move output starts as the negated mine output (move
+    logit = log-odds that the cell is safe), so the network starts by playing the safest cell, as
+    the network without a move head did, instead of at random.
 
     Returns:
         A one-line note of what was copied (and from which board).
@@ -598,6 +601,9 @@ def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
             merged = fresh[key].clone()
             shared = min(len(merged), len(weights[key]))
             merged[:shared] = weights[key][:shared]
+            if shared <= MOVE_HEAD < len(merged):
+                # The safest cell first: the network starts by playing its old ranking.
+                merged[MOVE_HEAD] = -weights[key][MINE_HEAD]
             weights[key] = merged
     try:
         result = target.load_state_dict(weights, strict=False)
