@@ -203,24 +203,17 @@ def test_start_from__adds_or_drops_the_move_head(tmp_path: Path) -> None:
     assert th.equal(
         target.policy.state_dict()[bias][MOVE_HEAD], -source.policy.state_dict()[bias][MINE_HEAD]
     )
-    run_module.start_from(source, target, "moving")
-    assert th.equal(source.policy.state_dict()[head], grown[:MOVE_HEAD])
-
-
-def test_start_from__a_new_move_head_plays_the_safest_cell_first(tmp_path: Path) -> None:
-    plain_dir = run_module.train(replace(TINY, out=str(tmp_path / "a"), move_weight=0.0).check())
-    moving_dir = run_module.train(replace(TINY, out=str(tmp_path / "b")).check())
-    plain, moving = load_model(plain_dir), load_model(moving_dir)
-    run_module.start_from(moving, plain, "plain")
     boards = th.as_tensor(
         np.random.default_rng(0).choice([HIDDEN, 0, 1, 2], size=(8, 5, 5)), dtype=th.float32
     )
     with th.no_grad():
-        old_logits = plain.policy.cell_net()(boards)
-        new_logits = moving.policy.cell_net()(boards)
+        old_logits = source.policy.cell_net()(boards)
+        new_logits = target.policy.cell_net()(boards)
     # the move logit of every cell is the log-odds that it is safe under the old network
     assert th.allclose(new_logits[:, MOVE_HEAD], -old_logits[:, MINE_HEAD], atol=1e-5)
     assert not th.allclose(old_logits[:, MINE_HEAD], old_logits[:, MINE_HEAD].mean())
+    run_module.start_from(source, target, "moving")
+    assert th.equal(source.policy.state_dict()[head], grown[:MOVE_HEAD])
 
 
 @pytest.mark.parametrize(
