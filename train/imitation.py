@@ -202,6 +202,23 @@ def move_cross_entropy(logits: th.Tensor, targets: th.Tensor, masks: th.Tensor) 
     return (losses * labelled).sum() / labelled.sum().clamp(min=1)
 
 
+def guess_positions(positions: PositionSet) -> np.ndarray:
+    """``(N,)`` bool: the positions where no hidden cell is certainly safe (mine target 0), so
+    the player must guess."""
+    certain = (positions.mine_targets == 0.0) & positions.mine_masks
+    return ~certain.reshape(len(positions), -1).any(axis=1)
+
+
+def sampling_weights(positions: PositionSet, guess_weight: float) -> np.ndarray | None:
+    """Minibatch sampling probabilities ``(N,)``: ``guess_weight`` times as likely for a guess
+    position (:func:`guess_positions`) as for the others; None when ``guess_weight`` is 1
+    (uniform sampling)."""
+    if guess_weight == 1.0 or len(positions) == 0:
+        return None
+    weights = np.where(guess_positions(positions), guess_weight, 1.0)
+    return weights / weights.sum()
+
+
 def masked_bce(logits: th.Tensor, targets: th.Tensor, masks: th.Tensor) -> th.Tensor:
     """Mean binary cross-entropy over the cells where ``masks`` is True."""
     losses = functional.binary_cross_entropy_with_logits(logits, targets, reduction="none")
@@ -225,6 +242,7 @@ def train_steps(
     batch_size: int,
     rng: np.random.Generator,
     move_weight: float = 0.0,
+    guess_weight: float = 1.0,
 ) -> float:
     """``steps`` Adam steps on random minibatches; returns the mean loss.
 
@@ -234,6 +252,8 @@ def train_steps(
             proportional to its number of positions.
         move_weight: weight of the move loss (:func:`move_cross_entropy` of the move head against
             the move labels) beside the mine and opening losses; 0: no move loss.
+        guess_weight: a guess position is this many times as likely to be drawn as any other
+            (:func:`sampling_weights`); 1: uniform, and the draws are those of earlier versions.
 
     Raises:
         ValueError: ``move_weight`` > 0 for a network without a move head.
@@ -245,11 +265,17 @@ def train_steps(
     if isinstance(buffers, PositionSet):
         buffers = [BoardBuffer(net.trunk.mines, buffers)]
     sizes = np.array([len(b.positions) for b in buffers], dtype=np.float64)
+    weights = [sampling_weights(b.positions, guess_weight) for b in buffers]
     total = 0.0
     for _ in range(steps):
         which = 0 if len(buffers) == 1 else int(rng.choice(len(buffers), p=sizes / sizes.sum()))
         buffer = buffers[which].positions
-        index = rng.integers(0, len(buffer), size=batch_size)
+        p = weights[which]
+        index = (
+            rng.integers(0, len(buffer), size=batch_size)
+            if p is None
+            else rng.choice(len(buffer), size=batch_size, p=p)
+        )
         transforms = symmetries(buffer.boards.shape[1] == buffer.boards.shape[2])
         transform = transforms[int(rng.integers(len(transforms)))]
         arrays = [

@@ -55,7 +55,7 @@ from train.checkpoint import (
 from train.dataset import load_positions, save_positions
 from train.evaluate import WinRate, evaluate_agent, evaluate_net
 from train.generalist import board_tag, parse_boards, spec_from_meta, split_games, windows_for
-from train.imitation import BoardBuffer, Collector, RoundTimes, train_steps
+from train.imitation import BoardBuffer, Collector, RoundTimes, guess_positions, train_steps
 from train.network import MINE_HEAD, MOVE_HEAD
 from train.policy import BoardPolicy
 from train.ppo_timing import PPOClock, TimedVecMonitor
@@ -379,7 +379,7 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
         ):
             iteration = state.iteration + 1
             learner = policy.cell_net_copy()
-            round_positions = 0
+            round_positions = round_guesses = 0
             wins = clean = network_seconds = label_seconds = collect_seconds = 0.0
             for spec, games in zip(
                 specs, split_games(settings.games_per_iteration, len(specs)), strict=True
@@ -403,6 +403,7 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
                 )
                 windows[spec].add(name, positions, limit)
                 round_positions += len(positions)
+                round_guesses += int(guess_positions(positions).sum())
                 wins += stats["wins"]
                 clean += stats["clean_games"]
                 network_seconds += stats["network_seconds"]
@@ -428,6 +429,7 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
                 settings.bc_batch_size,
                 rng,
                 settings.move_weight,
+                settings.guess_weight,
             )
             gradient_seconds = time.perf_counter() - tick
             state.iteration = iteration
@@ -436,7 +438,7 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
             state.gradient_samples += settings.gradient_steps_per_iteration * settings.bc_batch_size
             run.say(
                 f"dagger {iteration}/{settings.dagger_iterations}: {round_positions} new "
-                f"positions, buffer {buffered}, loss {loss:.4f}, "
+                f"positions ({round_guesses} need a guess), buffer {buffered}, loss {loss:.4f}, "
                 f"clean wins {wins:.0f}/{clean:.0f}"
             )
             tick = time.perf_counter()

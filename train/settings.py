@@ -47,6 +47,7 @@ FLOAT_RANGES: tuple[tuple[str, float, float, bool, bool], ...] = (
     ("epsilon", 0.0, 1.0, False, False),
     ("rescue", 0.0, 1.0, False, False),
     ("move_weight", 0.0, math.inf, False, True),
+    ("guess_weight", 0.0, math.inf, True, True),
     ("learning_rate", 0.0, math.inf, True, True),
     ("gamma", 0.0, 1.0, False, False),
     ("gae_lambda", 0.0, 1.0, False, False),
@@ -136,6 +137,10 @@ class TrainSettings:
     """Imitation: weight of a move loss (> 0 adds a move head, trained on the solver player's
     moves, guesses included, and the network plays by it); 0: the network plays its safest
     cell. Needs solver labels."""
+    guess_weight: float = 1.0
+    """Imitation: how much likelier a *guess position* (no hidden cell certainly safe: the
+    positions where games are lost) is drawn into a minibatch than any other position; 1: every
+    position equally likely (below 1: guess positions rarer)."""
     workers: int = 2
     """Imitation: collection jobs per round, run in parallel (1 = in process, local backend)."""
     backend: str = "local"
