@@ -32,8 +32,7 @@ class Explanation:
     certainties still sound)."""
     move: Mapping[str, Any] = field(default_factory=dict, compare=False)
     """Solver: how the last move was chosen, ``{"reason": certain | first-click | guess |
-    forced | endgame | pocket | fallback, ...}`` with its risk, score or win chance where they
-    apply."""
+    forced | endgame | fallback, ...}`` with its risk and score where they apply."""
 
     @classmethod
     def of(cls, safe: Iterable[Cell] = (), mines: Iterable[Cell] = (), **rest: Any) -> Explanation:

@@ -21,7 +21,6 @@ from agents.solver.guess import (
     Guess,
     choose_guess,
 )
-from agents.solver.pocket import DEFAULT_POCKET_LAYOUTS, pocket_move
 from agents.solver.position import check_board, read_position
 from agents.solver.probability import DEFAULT_NODE_BUDGET, Analysis, RegionCache, analyse
 from mswp_gym.cells import Cell, to_cell, to_index
@@ -56,8 +55,7 @@ class SolverAgent(SeededAgent):
 
     Each move: reveal a certainly safe cell if there is one (all of them are queued and played one
     per ``act``); else, near the end of a game with few layouts left, an exhaustive search of the
-    win probability (:mod:`agents.solver.endgame`); else the best reveal of an isolated pocket
-    (:mod:`agents.solver.pocket`); else a guess (:mod:`agents.solver.guess`).
+    win probability (:mod:`agents.solver.endgame`); else a guess (:mod:`agents.solver.guess`).
     The first click follows the spec's rule: a corner under ``safe``/``any``/``fixed``, the cell
     ``(2, 2)`` under ``opening``.
 
@@ -72,8 +70,6 @@ class SolverAgent(SeededAgent):
             (0 turns it off).
         endgame_nodes: Node budget of one endgame search (on overflow the ordinary guess is used).
         endgame_cells: Run the endgame search only with at most this many undecided unknown cells.
-        pocket_layouts: Search an isolated pocket (:mod:`agents.solver.pocket`) exhaustively when
-            it has at most this many layouts, and play it before any other guess (0 turns it off).
         node_budget: States one step of a frontier region's sweep may hold before the
             approximation (see :mod:`agents.solver.probability`).
         opening_offset: First click ``(k, k)`` under the ``opening`` rule.
@@ -100,8 +96,6 @@ class SolverAgent(SeededAgent):
         endgame_layouts: int = DEFAULT_ENDGAME_LAYOUTS,
         endgame_nodes: int = NODE_BUDGET,
         endgame_cells: int = MAX_ENDGAME_CELLS,
-        pocket_layouts: int = DEFAULT_POCKET_LAYOUTS,
-        pocket_mixed: bool = True,
         node_budget: int = DEFAULT_NODE_BUDGET,
         opening_offset: int = DEFAULT_OPENING_OFFSET,
         linked: bool = True,
@@ -117,7 +111,6 @@ class SolverAgent(SeededAgent):
             ("endgame_layouts", endgame_layouts),
             ("endgame_nodes", endgame_nodes),
             ("endgame_cells", endgame_cells),
-            ("pocket_layouts", pocket_layouts),
             ("node_budget", node_budget),
             ("opening_offset", opening_offset),
         ):
@@ -132,8 +125,6 @@ class SolverAgent(SeededAgent):
         self.endgame_layouts = endgame_layouts
         self.endgame_nodes = endgame_nodes
         self.endgame_cells = endgame_cells
-        self.pocket_layouts = pocket_layouts
-        self.pocket_mixed = bool(pocket_mixed)
         self.node_budget = node_budget
         self.opening_offset = opening_offset
         self.linked = bool(linked)
@@ -215,8 +206,7 @@ class SolverAgent(SeededAgent):
             before the first board), ``certain`` (whether the last move was proven safe),
             ``approximate`` (whether a region was too large to count exactly), and ``move``
             (how the last move was chosen: ``certain``, ``first-click``, ``guess``, ``forced``,
-            ``endgame``, ``pocket`` or ``fallback``, with its risk, score or win chance where they
-            apply).
+            ``endgame`` or ``fallback``, with its risk and score where they apply).
         """
         if self._board is None:
             return Explanation(move=dict(self._last))
@@ -366,24 +356,6 @@ class SolverAgent(SeededAgent):
                     "win": win,
                 }
                 return cell
-        if self.pocket_layouts:
-            pocket = pocket_move(
-                analysis,
-                self._marked(board),
-                mines,
-                legal,
-                self.cache,
-                self.pocket_layouts,
-                self.endgame_nodes,
-                mixed_counts=self.pocket_mixed,
-            )
-            if pocket is not None:
-                self._last = {
-                    "reason": "pocket",
-                    "risk": float(analysis.probability[pocket.cell]),
-                    "win": pocket.win,
-                }
-                return pocket.cell
         try:
             guess: Guess = choose_guess(
                 analysis,

@@ -30,7 +30,7 @@ NODE_BUDGET = 20_000
 """Search nodes (memo misses) before the endgame search gives up."""
 
 
-class OutOfBudget(RuntimeError):
+class _OutOfBudget(RuntimeError):
     pass
 
 
@@ -66,7 +66,7 @@ def endgame_move(
     if not cells or len(cells) > max_cells:
         return None
     mines_left = position.mines_left - len(analysis.mines)
-    layouts = list_layouts(cells, position.constraints, analysis.mines, mines_left, max_layouts)
+    layouts = _layouts(cells, position.constraints, analysis.mines, mines_left, max_layouts)
     if layouts is None or len(layouts) < 2:
         return None
     rows, cols = board.shape
@@ -74,28 +74,25 @@ def endgame_move(
     bit = {c: 1 << i for i, c in enumerate(cells)}
     around = [sum(bit[n] for n in table[c] if n in bit) for c in cells]
     movable = [i for i, c in enumerate(cells) if legal[c]]
-    search = WinSearch(around, movable, node_budget)
+    search = _Search(around, movable, node_budget)
     try:
         win, best = search.best_move(tuple(layouts))
-    except OutOfBudget:
+    except _OutOfBudget:
         return None
     if best is None:
         return None
     return cells[best], win
 
 
-def list_layouts(
+def _layouts(
     cells: list[int],
     constraints: tuple[tuple[tuple[int, ...], int], ...],
     known_mines: frozenset[int],
     mines_left: int,
     limit: int,
-    fewest: int | None = None,
 ) -> list[int] | None:
-    """Every layout of ``cells`` (as a bitmask over their positions) meeting the clues and holding
-    between ``fewest`` (default: ``mines_left``) and ``mines_left`` mines; None if there are more
-    than ``limit``."""
-    least = mines_left if fewest is None else fewest
+    """Every layout of ``cells`` (as a bitmask over their positions) meeting the clues and the
+    count."""
     rules = _clue_rules(cells, constraints, known_mines)
     order = _frontier_first(rules, len(cells))
     rules_of = _rules_by_position(rules, order)
@@ -107,7 +104,7 @@ def list_layouts(
     def search(p: int, mines: int, mask: int) -> None:
         if len(found) > limit:
             return
-        if mines > mines_left or mines + (n - p) < least:
+        if mines > mines_left or mines + (n - p) < mines_left:
             return
         if p == n:
             found.append(mask)
@@ -169,30 +166,17 @@ def _frontier_first(rules: list[tuple[list[int], int]], n_cells: int) -> list[in
     return order
 
 
-class WinSearch:
-    """Memoised win-probability search over sets of layouts (bitmasks).
-
-    The layouts are equally likely, or weighted by ``weights`` (layout -> relative weight).
-    """
+class _Search:
+    """Memoised win-probability search over sets of layouts (bitmasks)."""
 
     def __init__(
-        self,
-        around: list[int],
-        movable: list[int],
-        node_budget: int = NODE_BUDGET,
-        weights: dict[int, float] | None = None,
+        self, around: list[int], movable: list[int], node_budget: int = NODE_BUDGET
     ) -> None:
         self.around = around
         self.node_budget = node_budget
         self.movable = movable
-        self.weights = weights
         self.memo: dict[tuple[int, ...], float] = {}
         self.nodes = 0
-
-    def _mass(self, layouts: tuple[int, ...] | list[int]) -> float:
-        if self.weights is None:
-            return float(len(layouts))
-        return sum(self.weights[layout] for layout in layouts)
 
     def best_move(self, layouts: tuple[int, ...]) -> tuple[float, int | None]:
         """The best risky move from ``layouts`` and its win probability."""
@@ -218,11 +202,11 @@ class WinSearch:
         for layout in layouts:
             if not layout & bit:
                 parts.setdefault((layout & self.around[i]).bit_count(), []).append(layout)
-        total = self._mass(layouts)
-        return sum(self._mass(part) / total * self.win(tuple(part)) for part in parts.values())
+        total = len(layouts)
+        return sum(len(part) / total * self.win(tuple(part)) for part in parts.values())
 
     def win(self, layouts: tuple[int, ...]) -> float:
-        """Probability of winning from this set of layouts, playing perfectly."""
+        """Probability of winning from this set of equally likely layouts, playing perfectly."""
         if len(layouts) == 1:
             return 1.0
         found = self.memo.get(layouts)
@@ -230,7 +214,7 @@ class WinSearch:
             return found
         self.nodes += 1
         if self.nodes > self.node_budget:
-            raise OutOfBudget
+            raise _OutOfBudget
         union, common = 0, -1
         for layout in layouts:
             union |= layout
