@@ -149,3 +149,31 @@ def test_policy_agent__a_generalist_refuses_8_views_of_a_board_that_is_not_squar
     assert generalist.refusal(GameSpec(16, 16, 40)) is None
     with pytest.raises(ValueError, match=r"symmetries=8 needs a square board .* got 16x30"):
         generalist.reset(0, GameSpec(16, 30, 99))
+
+
+def test_policy_agent__boards_any_lets_a_one_board_network_play_another_board() -> None:
+    import agents
+    from mswp_gym.env import MinesweeperEnv
+
+    spec = GameSpec(16, 30, 99)
+    own = load_ppo_agent("beginner")
+    assert isinstance(own, PolicyAgent)
+    reason = own.refusal(spec)
+    assert reason is not None and "boards=any" in reason
+    with pytest.raises(ValueError, match="it cannot play 16x30 with 99"):
+        own.reset(0, spec)
+    anywhere = agents.make("ppo:beginner", boards="any")
+    assert isinstance(anywhere, PolicyAgent)
+    assert anywhere.refusal(spec) is None
+    anywhere.reset(0, spec)
+    assert (anywhere.rows, anywhere.cols, anywhere.mines) == (16, 30, 99)
+    env = MinesweeperEnv(rows=16, cols=30, mines=99, first_click="safe")
+    observation, info = env.reset(seed=3)
+    for _ in range(5):
+        action = anywhere.act(observation, info["action_mask"])
+        assert info["action_mask"][action]
+        observation, _, terminated, _, info = env.step(action)
+        if terminated:
+            break
+    with pytest.raises(ValueError, match=r"boards must be one of 'trained', 'any', got 'all'"):
+        agents.make("ppo:beginner", boards="all")

@@ -53,6 +53,30 @@ class FirstMove(StrEnum):
     """The network, like every later move."""
 
 
+class Boards(StrEnum):
+    """Which boards a network trained on one board may play (see :class:`PolicyAgent`)."""
+
+    TRAINED = "trained"
+    """Only the board it was trained on (a generalist plays any board)."""
+    ANY = "any"
+    """Any board of the classic game: every layer is a convolution and the mine density is an
+    input plane, so the weights run on any size; how well they play there is for ``python -m
+    eval`` to measure (docs/train.md: the Intermediate network on Expert)."""
+
+
+def boards_of(value: Boards | str) -> Boards:
+    """``value`` as a :class:`Boards`.
+
+    Raises:
+        ValueError: not one of its values (the message lists them).
+    """
+    try:
+        return Boards(value)
+    except ValueError:
+        allowed = ", ".join(repr(b.value) for b in Boards)
+        raise ValueError(f"boards must be one of {allowed}, got {value!r}") from None
+
+
 def first_move_of(value: FirstMove | str) -> FirstMove:
     """``value`` as a :class:`FirstMove`.
 
@@ -79,10 +103,12 @@ class PolicyAgent(SeededAgent):
             boards per move. 8 needs a square board.
         first_move: who makes the first click (:class:`FirstMove`): the solver's click for the
             game's rule (default) or the network.
+        boards: which boards a one-board network plays (:class:`Boards`): its own (default) or
+            any, with the size and mine count taken from each game's spec like a generalist.
 
     Raises:
         ValueError: ``symmetries`` not allowed, or 8 for a one-board network of a board that is
-            not square; an unknown ``first_move``.
+            not square; an unknown ``first_move`` or ``boards``.
     """
 
     name = "ppo"
@@ -95,8 +121,10 @@ class PolicyAgent(SeededAgent):
         source: str = "policy",
         symmetries: int = 1,
         first_move: FirstMove | str = FirstMove.RULE,
+        boards: Boards | str = Boards.TRAINED,
     ) -> None:
         super().__init__(seed)
+        self.boards = boards_of(boards)
         self.policy = policy
         self.net = policy.cell_net().eval()
         self.rows, self.cols, self.mines = policy.board
@@ -113,8 +141,9 @@ class PolicyAgent(SeededAgent):
 
     @property
     def any_board(self) -> bool:
-        """Whether the network is a generalist (trained on many boards, plays any size)."""
-        return bool(getattr(self.policy, "any_board", False))
+        """Whether the network plays any board: a generalist (trained on many boards), or any
+        network built with ``boards="any"``."""
+        return self.boards == Boards.ANY or bool(getattr(self.policy, "any_board", False))
 
     def refusal(self, spec: GameSpec) -> str | None:
         """Why this network cannot play ``spec``, or None if it can.
@@ -136,7 +165,8 @@ class PolicyAgent(SeededAgent):
             return (
                 f"checkpoint {self.source} was trained on {self.rows}x{self.cols} with "
                 f"{self.mines} mines; it cannot play {spec.rows}x{spec.cols} with "
-                f"{spec.mines} (the generalist, agents.make('ppo:generalist'), plays any board)"
+                f"{spec.mines} (the generalist, agents.make('ppo:generalist'), plays any board; "
+                f"boards=any lets this network try)"
             )
         try:
             board_views(self.symmetries, spec.rows, spec.cols)
@@ -221,22 +251,23 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
             for a file of that name), a ``.zip`` (``mswp-train``'s ``model*.zip`` or your own
             model), a run folder, or None (the shipped Beginner network).
         **kwargs: ``seed``, ``deterministic``, and for a :class:`PolicyAgent` ``symmetries``
-            (test-time averaging over board symmetries, default 1) and ``first_move`` (``rule``,
-            the default, or ``network``); ``torch_threads`` (default 1): the process's
-            torch thread count is set to it, since one board at a time runs fastest on one
-            thread (1.2 ms a Beginner move against 5.5 ms with two threads on a busy 2-core
-            machine); None leaves torch's setting alone.
+            (test-time averaging over board symmetries, default 1), ``first_move`` (``rule``,
+            the default, or ``network``) and ``boards`` (``trained``, the default, or ``any``);
+            ``torch_threads`` (default 1): the process's torch thread count is set to it, since
+            one board at a time runs fastest on one thread (1.2 ms a Beginner move against 5.5 ms
+            with two threads on a busy 2-core machine); None leaves torch's setting alone.
 
     Raises:
         FileNotFoundError: no checkpoint at ``path``, or a shipped name not packaged yet.
         ValueError: not a readable PPO/MaskablePPO zip, or not a Minesweeper model.
         TypeError: an unknown keyword argument.
     """
-    unknown = set(kwargs) - {"seed", "deterministic", "symmetries", "first_move", "torch_threads"}
+    accepted = ("seed", "deterministic", "symmetries", "first_move", "boards", "torch_threads")
+    unknown = set(kwargs) - set(accepted)
     if unknown:
         raise TypeError(
             f"load_ppo_agent got unknown arguments {sorted(unknown)}; "
-            f"accepted: seed, deterministic, symmetries, first_move, torch_threads"
+            f"accepted: {', '.join(accepted)}"
         )
     threads = kwargs.pop("torch_threads", 1)
     if threads is not None:
@@ -250,7 +281,7 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
     model = load_sb3_model(target)
     if isinstance(model.policy, BoardPolicy):
         return PolicyAgent(model.policy, source=str(target), **kwargs)
-    extras = sorted({"symmetries", "first_move"} & set(kwargs))
+    extras = sorted({"symmetries", "first_move", "boards"} & set(kwargs))
     if extras:
         raise TypeError(
             f"{', '.join(extras)} applies to mswp-train's own networks; {target} is another SB3 "
