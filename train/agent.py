@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import torch as th
@@ -42,6 +42,9 @@ from train.network import MINE_HEAD, action_scores
 from train.policy import BoardPolicy
 from train.sb3_agent import SB3Agent, load_sb3_model
 from train.symmetry import BoardView, averaged_logits, board_views
+
+OptionT = TypeVar("OptionT", bound=StrEnum)
+"""An agent option's enum (:class:`FirstMove`, :class:`Boards`)."""
 
 
 class FirstMove(StrEnum):
@@ -64,30 +67,17 @@ class Boards(StrEnum):
     eval`` to measure (docs/train.md: the Intermediate network on Expert)."""
 
 
-def boards_of(value: Boards | str) -> Boards:
-    """``value`` as a :class:`Boards`.
+def option_value(kind: type[OptionT], value: OptionT | str, option: str) -> OptionT:
+    """``value`` as a member of ``kind``, for the agent option named ``option``.
 
     Raises:
-        ValueError: not one of its values (the message lists them).
+        ValueError: not one of its values (the message names the option and lists them).
     """
     try:
-        return Boards(value)
+        return kind(value)
     except ValueError:
-        allowed = ", ".join(repr(b.value) for b in Boards)
-        raise ValueError(f"boards must be one of {allowed}, got {value!r}") from None
-
-
-def first_move_of(value: FirstMove | str) -> FirstMove:
-    """``value`` as a :class:`FirstMove`.
-
-    Raises:
-        ValueError: not one of its values (the message lists them).
-    """
-    try:
-        return FirstMove(value)
-    except ValueError:
-        allowed = ", ".join(repr(m.value) for m in FirstMove)
-        raise ValueError(f"first_move must be one of {allowed}, got {value!r}") from None
+        allowed = ", ".join(repr(member.value) for member in kind)
+        raise ValueError(f"{option} must be one of {allowed}, got {value!r}") from None
 
 
 class PolicyAgent(SeededAgent):
@@ -124,7 +114,7 @@ class PolicyAgent(SeededAgent):
         boards: Boards | str = Boards.TRAINED,
     ) -> None:
         super().__init__(seed)
-        self.boards = boards_of(boards)
+        self.boards = option_value(Boards, boards, "boards")
         self.policy = policy
         self.net = policy.cell_net().eval()
         self.rows, self.cols, self.mines = policy.board
@@ -133,7 +123,7 @@ class PolicyAgent(SeededAgent):
         self._risk: np.ndarray | None = None
         self._beta = float(policy.action_net.log_beta.detach().exp())  # type: ignore[union-attr,operator]
         self.symmetries = symmetries
-        self.first_move = first_move_of(first_move)
+        self.first_move = option_value(FirstMove, first_move, "first_move")
         # a generalist's board comes with each game's spec (checked by refusal); a one-board
         # network's is known now
         side = (self.rows, self.rows) if self.any_board else (self.rows, self.cols)
