@@ -43,6 +43,8 @@ from train.policy import BoardPolicy
 from train.sb3_agent import SB3Agent, load_sb3_model
 from train.symmetry import BoardView, averaged_logits, board_views
 
+NETWORK_OPTIONS = ("symmetries", "first_move", "boards")
+"""Keyword options of :class:`PolicyAgent` that other SB3 models do not take."""
 OptionT = TypeVar("OptionT", bound=StrEnum)
 """An agent option's enum (:class:`FirstMove`, :class:`Boards`)."""
 
@@ -252,7 +254,7 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
         ValueError: not a readable PPO/MaskablePPO zip, or not a Minesweeper model.
         TypeError: an unknown keyword argument.
     """
-    accepted = ("seed", "deterministic", "symmetries", "first_move", "boards", "torch_threads")
+    accepted = ("seed", "deterministic", *NETWORK_OPTIONS, "torch_threads")
     unknown = set(kwargs) - set(accepted)
     if unknown:
         raise TypeError(
@@ -271,7 +273,7 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
     model = load_sb3_model(target)
     if isinstance(model.policy, BoardPolicy):
         return PolicyAgent(model.policy, source=str(target), **kwargs)
-    extras = sorted({"symmetries", "first_move", "boards"} & set(kwargs))
+    extras = sorted(set(NETWORK_OPTIONS) & set(kwargs))
     if extras:
         raise TypeError(
             f"{', '.join(extras)} applies to mswp-train's own networks; {target} is another SB3 "
