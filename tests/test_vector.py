@@ -417,3 +417,29 @@ def test_vector_env__refuses_more_cells_in_all_than_the_limit_up_front() -> None
     with pytest.raises(ValueError, match=r"65 boards of 1,000,000 cells are 65,000,000 cells"):
         MinesweeperVectorEnv(65, rows=1000, cols=1000, mines=10)
     assert MAX_BATCH_CELLS >= 64 * 1000 * 1000  # 64 such boards are accepted
+
+
+def test_vector_env__truth_is_the_layout_behind_the_visible_boards() -> None:
+    env = MinesweeperVectorEnv(
+        40, 6, 6, 8, first_click="safe", autoreset_mode=AutoresetMode.DISABLED
+    )
+    env.reset(seed=3)
+    blank = env.truth()
+    assert not blank.placed.any() and not blank.mines.any() and not blank.zeros.any()
+    obs, *_ = env.step(np.full(40, 14))  # (2, 2): safe under the rule
+    truth = env.truth()
+    assert truth.placed.all()
+    assert (truth.mines.reshape(40, -1).sum(axis=1) == 8).all()
+    assert not truth.mines[:, 2, 2].any()
+    padded = np.pad(truth.mines, ((0, 0), (1, 1), (1, 1))).astype(np.int64)
+    around = sum(
+        padded[:, 1 + dr : 7 + dr, 1 + dc : 7 + dc]
+        for dr in (-1, 0, 1)
+        for dc in (-1, 0, 1)
+        if (dr, dc) != (0, 0)
+    )
+    np.testing.assert_array_equal(truth.zeros, ~truth.mines & (around == 0))
+    shown = obs >= 0
+    np.testing.assert_array_equal(obs[shown], around[shown])  # every clue the player sees
+    truth.mines[:] = False  # a copy: the game is untouched
+    assert env.truth().mines.any()

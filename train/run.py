@@ -62,6 +62,7 @@ from train.ppo_timing import PPOClock, TimedVecMonitor
 from train.rollout import RolloutConfig, solver_labeller
 from train.settings import TrainSettings, resumed_settings, saved_settings
 from train.state import RunState, read_state
+from train.truth_aux import TruthRecorder, auxiliary_steps, find_recorder
 
 CURVE_FIELDS = (
     "phase",
@@ -137,7 +138,9 @@ def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
     if settings.vec_env == "native":
         from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
 
-        native = MinesweeperSB3VecEnv(settings.n_envs, config=config)
+        native: VecEnv = MinesweeperSB3VecEnv(settings.n_envs, config=config)
+        if settings.aux_steps > 0:
+            native = TruthRecorder(native)
         return TimedVecMonitor(native, info_keywords=("is_success",))
     makers: list[Callable[[], gym.Env]] = [factory] * settings.n_envs
     env: VecEnv = DummyVecEnv(makers) if settings.vec_env == "dummy" else SubprocVecEnv(makers)
@@ -517,9 +520,31 @@ class PPOProgress(BaseCallback):
             self.logger.record(column, seconds)
 
     def _on_rollout_start(self) -> None:
+        self._auxiliary_steps()  # part of the update: timed as gradients
         paused = time.perf_counter()
         self._evaluate_and_checkpoint()
         self.clock.rollout_start(self._env_seconds(), time.perf_counter() - paused)
+
+    def _auxiliary_steps(self) -> None:
+        """The auxiliary mine loss on the last rollout's positions (``aux_steps`` > 0), right
+        after PPO's update and before the next rollout or checkpoint."""
+        recorder = find_recorder(self.training_env)
+        if recorder is None:
+            return
+        settings = self.run.settings
+        policy = self.model.policy
+        assert isinstance(policy, BoardPolicy)
+        loss = auxiliary_steps(
+            policy.cell_net(),
+            policy.optimizer,
+            recorder.take(),
+            settings.aux_steps,
+            settings.batch_size,
+            settings.seed,
+            int(self.model.num_timesteps),
+        )
+        if loss is not None:
+            self.logger.record("train/aux_loss", loss)
 
     def _evaluate_and_checkpoint(self) -> None:
         steps = int(self.model.num_timesteps)

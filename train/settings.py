@@ -179,6 +179,10 @@ class TrainSettings:
     """PPO: entropy bonus."""
     vf_coef: float = 0.5
     """PPO: value loss weight."""
+    aux_steps: int = 0
+    """PPO: Adam steps (minibatches of batch_size) of an auxiliary mine loss after each update,
+    on the rollout's positions against the env's true layouts (train.truth_aux; needs vec_env
+    native); 0: PPO from reward alone. No solver either way."""
 
     eval_games: int = 300
     """Games per periodic evaluation (fixed seeds, never used in training)."""
@@ -242,6 +246,11 @@ class TrainSettings:
                 f"move_weight={self.move_weight} (move labels) needs labels 'solver' and algo "
                 f"imitation or imitation+ppo, got labels {self.labels!r}, algo {self.algo!r}"
             )
+        if self.aux_steps > 0 and ("ppo" not in self.algo or self.vec_env != "native"):
+            raise ValueError(
+                f"aux_steps={self.aux_steps} (the auxiliary mine loss) needs a PPO algo and "
+                f"vec_env native, got algo {self.algo!r}, vec_env {self.vec_env!r}"
+            )
         rows, cols, mines = self.board
         GameConfig(rows, cols, mines, first_click=self.first_click)  # the envs' own checks
 
@@ -253,6 +262,7 @@ class TrainSettings:
             "eval_games",
             "final_eval_games",
             "blocks",
+            "aux_steps",
         ):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")

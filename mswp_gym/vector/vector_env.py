@@ -11,6 +11,7 @@ adds spaces, rewards, info, seeding and autoreset.
 from __future__ import annotations
 
 import operator
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -71,6 +72,22 @@ def check_batch_cells(num_envs: int, cells: int) -> None:
             f"{num_envs} boards of {cells:,} cells are {num_envs * cells:,} cells; a vector env "
             f"holds at most {MAX_BATCH_CELLS:,} cells in all (use fewer or smaller boards)"
         )
+
+
+@dataclass(frozen=True)
+class BoardTruth:
+    """What the boards hide, for a teacher (an auxiliary loss, a labeller), never for the player.
+
+    Attributes:
+        mines: ``(B, rows, cols)`` bool, the layouts (all False where not ``placed``).
+        zeros: ``(B, rows, cols)`` bool, safe cells whose clue is 0 (False where not ``placed``).
+        placed: ``(B,)`` bool, whether the board's mines are laid (under ``safe`` and ``opening``
+            they are laid by the first click, so a blank board has none yet).
+    """
+
+    mines: np.ndarray
+    zeros: np.ndarray
+    placed: np.ndarray
 
 
 class MinesweeperVectorEnv(VectorEnv):
@@ -423,6 +440,19 @@ class MinesweeperVectorEnv(VectorEnv):
     def visible(self) -> np.ndarray:
         """The visible boards ``(B, rows, cols)`` int8 (a copy), whatever the observation form."""
         return self._boards.visible.reshape(self.num_envs, self.rows, self.cols).copy()
+
+    def truth(self) -> BoardTruth:
+        """The current games' layouts (copies): the ground truth behind :attr:`visible`.
+
+        For trainers that supervise on the truth (e.g. an auxiliary mine loss); an agent must
+        never read it.
+        """
+        state = self._boards
+        shape = (self.num_envs, self.rows, self.cols)
+        placed = state.placed.copy()
+        mines = (state.mines & placed[:, None]).reshape(shape)
+        zeros = ((state.counts == 0) & ~state.mines & placed[:, None]).reshape(shape)
+        return BoardTruth(mines=mines, zeros=zeros, placed=placed)
 
     def render(self) -> tuple[Any, ...] | None:
         """One frame per board in ``render_mode``; hidden mines show on finished boards."""
