@@ -106,7 +106,8 @@ def plot_curve(run_dir: Path, png: Path, target: float | None = None) -> None:
     minutes = [float(r["wall_seconds"]) / 60 for r in rows]
     if ppo:
         data = [float(r["env_steps"]) / 1e6 for r in rows]
-        data_label, learner = "env steps (millions)", "learned (PPO, reward only)"
+        signal = "reward + loss on the env's layouts" if settings.aux_steps else "reward only"
+        data_label, learner = "env steps (millions)", f"learned (PPO, {signal})"
     else:
         data = [float(r["positions"]) / 1000 for r in rows]
         data_label, learner = "labelled positions seen (thousands)", "learned (DAgger)"
