@@ -212,11 +212,19 @@ def test_train__collectors_and_subproc_envs_die_with_a_killed_parent() -> None:
     assert not [pid for pid in workers if alive(pid)]
 
 
-@pytest.mark.parametrize("algo", ["imitation", "imitation+ppo"])
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"algo": "imitation"},
+        {"algo": "imitation+ppo"},
+        {"algo": "ppo", "vec_env": "native", "aux_steps": 2},  # the auxiliary layout loss
+    ],
+    ids=["imitation", "imitation+ppo", "ppo+aux"],
+)
 def test_train__run_split_over_sittings_is_bit_identical_to_one_long_run(
-    tmp_path: Path, algo: str
+    tmp_path: Path, changes: dict[str, object]
 ) -> None:
-    settings = replace(TINY, algo=algo, dagger_iterations=3)
+    settings = replace(TINY, dagger_iterations=3, **changes)
     whole = run_module.train(replace(settings, out=str(tmp_path / "whole")).check())
     # A sitting of ~0 minutes stops at every first checkpoint it reaches.
     split = run_module.train(

@@ -15,15 +15,16 @@ import torch as th
 pytest.importorskip("sb3_contrib")
 
 from stable_baselines3.common.vec_env import DummyVecEnv
-from tiny_training import TINY_BOARD
+from tiny_training import TINY_PPO
 
 from mswp_gym.constants import HIDDEN
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
 from train import run as run_module
-from train.checkpoint import load_model, read_state
+from train.checkpoint import load_model
 from train.network import BoardTrunk, CellNet
 from train.truth_aux import TruthRecorder, auxiliary_steps, find_recorder
+
 
 @pytest.fixture(autouse=True)
 def one_torch_thread() -> Iterator[None]:
@@ -34,20 +35,7 @@ def one_torch_thread() -> Iterator[None]:
     th.set_num_threads(threads)
 
 
-TINY_AUX = replace(
-    TINY_BOARD,
-    algo="ppo",
-    vec_env="native",
-    aux_steps=2,
-    total_timesteps=192,
-    n_envs=2,
-    n_steps=32,
-    batch_size=32,
-    n_epochs=1,
-    eval_games=4,
-    eval_every_steps=64,
-    time_budget_minutes=0.0,
-)
+TINY_AUX = replace(TINY_PPO, vec_env="native", aux_steps=2)
 
 
 def test_truth_recorder__records_each_played_position_with_its_layout() -> None:
@@ -114,9 +102,9 @@ def test_auxiliary_steps__lower_the_mine_loss_on_the_recorded_layouts() -> None:
 
 
 def test_settings__aux_steps_need_ppo_on_the_native_vector_env() -> None:
-    with pytest.raises(ValueError, match="aux_steps=2 .* vec_env 'dummy'"):
+    with pytest.raises(ValueError, match=r"aux_steps=2 .* vec_env 'dummy'"):
         replace(TINY_AUX, vec_env="dummy").check()
-    with pytest.raises(ValueError, match="aux_steps=2 .* algo 'imitation'"):
+    with pytest.raises(ValueError, match=r"aux_steps=2 .* algo 'imitation'"):
         replace(TINY_AUX, algo="imitation").check()
     with pytest.raises(ValueError, match="aux_steps must be >= 0, got -1"):
         replace(TINY_AUX, aux_steps=-1).check()
@@ -136,22 +124,3 @@ def test_train__aux_run_logs_its_loss_and_differs_from_reward_alone(tmp_path: Pa
     assert "train/aux_loss" not in (plain / "progress.csv").read_text()
     a, b = _weights(aux), _weights(plain)
     assert not all(th.equal(a[key], b[key]) for key in a)
-
-
-def test_train__aux_run_split_over_sittings_is_bit_identical_to_one_long_run(
-    tmp_path: Path,
-) -> None:
-    whole = run_module.train(replace(TINY_AUX, out=str(tmp_path / "whole")).check())
-    # A sitting of ~0 minutes stops at every first checkpoint it reaches.
-    split = run_module.train(
-        replace(TINY_AUX, out=str(tmp_path / "split"), sitting_minutes=1e-9).check()
-    )
-    sittings = 1
-    while read_state(split).phase != "done":
-        sittings += 1
-        assert sittings < 20, "the split run never finished"
-        run_module.train(replace(TINY_AUX, resume=str(split), sitting_minutes=1e-9).check())
-    assert sittings >= 3
-    expected, got = _weights(whole), _weights(split)
-    assert all(th.equal(expected[key], got[key]) for key in expected)
-    assert read_state(split).num_timesteps == read_state(whole).num_timesteps

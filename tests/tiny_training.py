@@ -6,6 +6,8 @@ board and the network every train test uses are stated once.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from train.settings import TrainSettings
 
 TINY_BOARD = TrainSettings(
@@ -19,3 +21,17 @@ TINY_BOARD = TrainSettings(
     eval_baselines=False,
 )
 """A 5x5 board with 3 mines, a 4-channel network of one block, one worker, no logic baselines."""
+
+TINY_PPO = replace(
+    TINY_BOARD,
+    algo="ppo",
+    total_timesteps=192,
+    n_envs=2,
+    n_steps=32,
+    batch_size=32,
+    n_epochs=1,
+    eval_games=4,
+    eval_every_steps=64,
+    time_budget_minutes=0.0,
+)
+"""A PPO run of 192 env steps on ``TINY_BOARD``: three evaluations and checkpoints."""
