@@ -13,7 +13,7 @@ import torch as th
 
 pytest.importorskip("sb3_contrib")
 
-from tiny_training import TINY_BOARD
+from tiny_training import TINY_RUN
 
 from mswp_gym.constants import HIDDEN
 from mswp_gym.env import MinesweeperEnv
@@ -26,22 +26,7 @@ from train.ppo_timing import IterationTimes, PPOClock
 from train.rollout import RolloutConfig, collect_positions
 from train.settings import read_toml, settings_from_args
 
-TINY = replace(
-    TINY_BOARD,
-    games_per_iteration=12,
-    gradient_steps_per_iteration=3,
-    bc_batch_size=16,
-    dagger_iterations=1,
-    total_timesteps=128,
-    n_envs=2,
-    n_steps=32,
-    batch_size=32,
-    n_epochs=1,
-    eval_games=4,
-    eval_every_steps=64,
-    time_budget_minutes=0.0,
-    labels="truth",
-)
+TINY = replace(TINY_RUN, dagger_iterations=1, total_timesteps=128)
 
 
 def tiny_run(tmp_path: Path, **changes: object) -> Path:

@@ -17,7 +17,7 @@ from processes import alive, children
 
 pytest.importorskip("sb3_contrib")
 
-from tiny_training import TINY_BOARD
+from tiny_training import TINY_RUN
 
 from train import run as run_module
 from train.checkpoint import (
@@ -31,22 +31,7 @@ from train.cli import main
 from train.settings import TrainSettings, settings_from_args
 
 ROOT = Path(__file__).resolve().parent.parent
-TINY = replace(
-    TINY_BOARD,
-    games_per_iteration=12,
-    gradient_steps_per_iteration=3,
-    bc_batch_size=16,
-    dagger_iterations=2,
-    total_timesteps=192,
-    n_envs=2,
-    n_steps=32,
-    batch_size=32,
-    n_epochs=1,
-    eval_games=4,
-    eval_every_steps=64,
-    time_budget_minutes=0.0,
-    labels="truth",
-)
+TINY = TINY_RUN
 
 
 def cli_args(settings: TrainSettings) -> list[str]:

@@ -15,7 +15,7 @@ import torch as th
 pytest.importorskip("sb3_contrib")
 
 from stable_baselines3.common.vec_env import DummyVecEnv
-from tiny_training import TINY_PPO
+from tiny_training import TINY_RUN
 
 from mswp_gym.constants import HIDDEN
 from mswp_gym.env import MinesweeperEnv
@@ -35,7 +35,7 @@ def one_torch_thread() -> Iterator[None]:
     th.set_num_threads(threads)
 
 
-TINY_AUX = replace(TINY_PPO, vec_env="native", aux_steps=2)
+TINY_AUX = replace(TINY_RUN, algo="ppo", vec_env="native", aux_steps=2)
 
 
 def test_truth_recorder__records_each_played_position_with_its_layout() -> None:

@@ -22,9 +22,12 @@ TINY_BOARD = TrainSettings(
 )
 """A 5x5 board with 3 mines, a 4-channel network of one block, one worker, no logic baselines."""
 
-TINY_PPO = replace(
+TINY_RUN = replace(
     TINY_BOARD,
-    algo="ppo",
+    games_per_iteration=12,
+    gradient_steps_per_iteration=3,
+    bc_batch_size=16,
+    dagger_iterations=2,
     total_timesteps=192,
     n_envs=2,
     n_steps=32,
@@ -33,5 +36,7 @@ TINY_PPO = replace(
     eval_games=4,
     eval_every_steps=64,
     time_budget_minutes=0.0,
+    labels="truth",
 )
-"""A PPO run of 192 env steps on ``TINY_BOARD``: three evaluations and checkpoints."""
+"""Toy budgets on ``TINY_BOARD``: DAgger rounds of 12 games and 3 Adam steps, PPO runs of 192
+env steps (an evaluation and checkpoint every 64), DAgger labels from the true layout."""
