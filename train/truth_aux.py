@@ -22,7 +22,7 @@ import inspect
 from typing import Any
 
 import numpy as np
-from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
+from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper, unwrap_vec_wrapper
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvObs, VecEnvStepReturn
 
 from mswp_gym.constants import FLAGGED, HIDDEN
@@ -39,9 +39,7 @@ def native_vector_env(env: VecEnv) -> MinesweeperVectorEnv:
     Raises:
         ValueError: ``env`` is not built on :class:`MinesweeperSB3VecEnv` (``vec_env = native``).
     """
-    inner: Any = env
-    while isinstance(inner, VecEnvWrapper):
-        inner = inner.venv
+    inner = env.unwrapped
     if not isinstance(inner, MinesweeperSB3VecEnv):
         raise ValueError(
             f"the auxiliary mine loss reads the layouts of the native vector env "
@@ -117,12 +115,7 @@ class TruthRecorder(VecEnvWrapper):
 
 def find_recorder(env: VecEnv | None) -> TruthRecorder | None:
     """The :class:`TruthRecorder` among ``env``'s wrappers, if any."""
-    inner: Any = env
-    while isinstance(inner, VecEnvWrapper):
-        if isinstance(inner, TruthRecorder):
-            return inner
-        inner = inner.venv
-    return None
+    return None if env is None else unwrap_vec_wrapper(env, TruthRecorder)
 
 
 def auxiliary_steps(
