@@ -43,6 +43,21 @@ def test_env__rewards_follow_the_config() -> None:
     assert (reward, terminated) == (1, False)
 
 
+def test_env__per_reveal_rewards_pay_blind_and_informed_reveals_alike() -> None:
+    rewards = RewardConfig.per_reveal()
+    env = fixed_env(rewards=rewards)
+    env.reset(seed=0)
+    assert env.step(24)[1] == rewards.first_move == 0.0
+    assert env.step(4)[1] == 0.3  # (0, 4) has no revealed neighbour: a blind guess, still paid
+    _obs, reward, terminated, _tr, _info = env.step(20)  # the mine at (4, 0)
+    assert (reward, terminated) == (-1.0, True)
+    env.reset(seed=0)
+    env.step(24)
+    assert env.step(14)[1] == 0.3  # (2, 4) touches revealed cells
+    _obs, reward, terminated, _tr, _info = env.step(4)  # the last safe cell
+    assert (reward, terminated) == (1.0, True)
+
+
 def test_env__win_reward_and_end_info() -> None:
     env = fixed_env()
     _obs, info = env.reset(seed=0)

@@ -321,13 +321,16 @@ def test_cli__help_shows_the_values_of_the_preset_given(capsys: pytest.CaptureFi
     assert "(default '', preset beginner)" in " ".join(capsys.readouterr().out.split())
 
 
-@pytest.mark.parametrize("vec_env", ["dummy", "native"])
-def test_make_vec_env__uses_the_reward_config_chosen(vec_env: str) -> None:
+@pytest.mark.parametrize(
+    ("vec_env", "rewards"), [("dummy", "sparse"), ("native", "sparse"), ("native", "per-reveal")]
+)
+def test_make_vec_env__uses_the_reward_config_chosen(vec_env: str, rewards: str) -> None:
     from mswp_gym.rewards import RewardConfig
 
-    settings = replace(TINY, vec_env=vec_env, rewards="sparse").check()
+    expected = {"sparse": RewardConfig.sparse(), "per-reveal": RewardConfig.per_reveal()}
+    settings = replace(TINY, vec_env=vec_env, rewards=rewards).check()
     env = run_module.make_vec_env(settings, run_module.game_spec(settings))
     try:
-        assert env.get_attr("rewards")[0] == RewardConfig.sparse()
+        assert env.get_attr("rewards")[0] == expected[rewards]
     finally:
         env.close()

@@ -39,7 +39,6 @@ from mswp_gym.config import GameConfig
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.lifetime import die_with_parent
 from mswp_gym.presets import preset
-from mswp_gym.rewards import RewardConfig
 from mswp_gym.spec import GameSpec
 from train.checkpoint import (
     SHIPPED_NAMES,
@@ -60,7 +59,7 @@ from train.network import MINE_HEAD, MOVE_HEAD
 from train.policy import BoardPolicy
 from train.ppo_timing import PPOClock, TimedVecMonitor
 from train.rollout import RolloutConfig, solver_labeller
-from train.settings import TrainSettings, resumed_settings, saved_settings
+from train.settings import REWARD_CONFIGS, TrainSettings, resumed_settings, saved_settings
 from train.state import RunState, read_state
 from train.truth_aux import TruthRecorder, auxiliary_steps, find_recorder
 
@@ -133,7 +132,7 @@ def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
             die_with_parent(parent)
         return MinesweeperEnv(config=config)
 
-    rewards = RewardConfig.sparse() if settings.rewards == "sparse" else RewardConfig()
+    rewards = REWARD_CONFIGS[settings.rewards]()
     config = GameConfig.from_spec(spec, rewards=rewards)
     if settings.vec_env == "native":
         from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv

@@ -23,6 +23,7 @@ from mswp_gym.choices import FirstClick
 from mswp_gym.cli import OneLineParser
 from mswp_gym.config import GameConfig
 from mswp_gym.presets import PRESETS, preset
+from mswp_gym.rewards import RewardConfig
 from train.generalist import parse_boards
 
 CONFIG_DIR = Path(__file__).with_name("configs")
@@ -30,9 +31,15 @@ ALGOS: tuple[str, ...] = ("ppo", "imitation", "imitation+ppo")
 VEC_ENVS: tuple[str, ...] = ("dummy", "subproc", "native")
 DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda")
 LABELS: tuple[str, ...] = ("solver", "truth")
-REWARDS: tuple[str, ...] = ("shaped", "sparse")
-"""PPO reward configs: the env's default :class:`~mswp_gym.rewards.RewardConfig` or
-:meth:`~mswp_gym.rewards.RewardConfig.sparse`."""
+REWARD_CONFIGS: dict[str, Callable[[], RewardConfig]] = {
+    "shaped": RewardConfig,
+    "sparse": RewardConfig.sparse,
+    "per-reveal": RewardConfig.per_reveal,
+}
+"""PPO reward configs by name: the env's default :class:`~mswp_gym.rewards.RewardConfig`,
+:meth:`~mswp_gym.rewards.RewardConfig.sparse` and
+:meth:`~mswp_gym.rewards.RewardConfig.per_reveal`."""
+REWARDS: tuple[str, ...] = tuple(REWARD_CONFIGS)
 FIRST_CLICKS: tuple[str, ...] = tuple(r.value for r in FirstClick if r != FirstClick.FIXED)
 MAX_SEED = 2**32 - 1
 """SB3 seeds NumPy's legacy global generator, which takes seeds below 2**32."""
@@ -158,9 +165,11 @@ class TrainSettings:
     benchmarks/bench_vecenv.py for which is fastest on 2 cores."""
     rewards: str = "shaped"
     """PPO: the env's rewards: shaped (the default RewardConfig: +1 win, -1 loss, +0.3 an
-    informed safe reveal, -0.3 a blind guess or a no-op) or sparse (+1 win, -1 loss, nothing
-    else). Shaping pays per move, so a policy can earn more by opening cells one by one than by
-    clicking the zeros that open regions."""
+    informed safe reveal, -0.3 a blind guess or a no-op), sparse (+1 win, -1 loss, nothing
+    else) or per-reveal (+1 win, -1 loss, +0.3 every other safe reveal, blind or not: with
+    gamma 0 a move's reward says only whether its cell was safe). Shaping pays per move, so a
+    policy can earn more by opening cells one by one than by clicking the zeros that open
+    regions."""
     n_steps: int = 64
     """PPO: steps per env per rollout."""
     batch_size: int = 256
