@@ -261,6 +261,14 @@ def test_cli__bad_setting_exits_2_with_message(capsys: pytest.CaptureFixture[str
     assert "sac" in capsys.readouterr().err
 
 
+def test_cli__unknown_rewards_name_every_config(capsys: pytest.CaptureFixture[str]) -> None:
+    from train.cli import main
+
+    assert main(["--algo", "ppo", "--rewards", "bandit"]) == 2
+    err = capsys.readouterr().err
+    assert "'bandit'" in err and "shaped, sparse, per-reveal" in err
+
+
 def test_run_state__is_json(finished_run: Path) -> None:
     state = json.loads((finished_run / "state.json").read_text())
     assert state["settings"]["rows"] == 5
