@@ -342,3 +342,43 @@ def test_make_vec_env__uses_the_reward_config_chosen(vec_env: str, rewards: str)
         assert env.get_attr("rewards")[0] == expected[rewards]
     finally:
         env.close()
+
+
+def test_linear_decay__follows_whichever_of_steps_and_budget_is_further() -> None:
+    schedule = run_module.LinearDecay(1e-3, 0.0)
+    assert schedule(0.5) == pytest.approx(5e-4)
+    schedule.spent = 0.75
+    assert schedule(0.5) == pytest.approx(2.5e-4)  # the time is further along
+    assert schedule(0.1) == pytest.approx(1e-4)  # the steps are further along
+
+
+def test_train__ppo_learning_rate_follows_the_wall_time_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every update sees three quarters of a (huge) budget spent, so the logged rate is a quarter
+    # of the start until the steps' schedule falls below it: the last update, at progress 0.
+    monkeypatch.setattr(run_module.Run, "wall_seconds", property(lambda self: 0.75 * 600_000.0))
+    run_dir = tiny_run(
+        tmp_path,
+        algo="ppo",
+        time_budget_minutes=10_000.0,
+        ppo_lr_follows_budget=True,
+        learning_rate=1e-3,
+    )
+    with (run_dir / "progress.csv").open() as handle:
+        logged = [row.get("train/learning_rate", "") for row in csv.DictReader(handle)]
+    rates = [float(rate) for rate in logged if rate]
+    assert rates and rates == [pytest.approx(2.5e-4)] * len(rates)
+    last_update = load_model(run_dir / "model-final.zip").policy.optimizer.param_groups[0]["lr"]
+    assert last_update == pytest.approx(0.0)
+
+
+def test_train__ppo_learning_rate_follows_the_steps_alone_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(run_module.Run, "wall_seconds", property(lambda self: 0.75 * 600_000.0))
+    run_dir = tiny_run(tmp_path, algo="ppo", time_budget_minutes=10_000.0, learning_rate=1e-3)
+    with (run_dir / "progress.csv").open() as handle:
+        logged = [row.get("train/learning_rate", "") for row in csv.DictReader(handle)]
+    rates = [float(rate) for rate in logged if rate]
+    assert rates[0] == pytest.approx(1e-3 / 2)  # the first update, half the 128 steps in

@@ -79,14 +79,24 @@ CURVE_FIELDS = (
 
 
 class LinearDecay:
-    """Learning-rate schedule: ``start`` at progress 1 down to ``end`` at progress 0 (picklable)."""
+    """Learning-rate schedule: ``start`` at progress 1 down to ``end`` at progress 0 (picklable).
+
+    With ``ppo_lr_follows_budget`` and a wall-time budget (``time_budget_minutes``) the PPO
+    callback sets ``spent``, the budget's fraction used, before each update, and the rate follows
+    whichever of the steps and the time is further along: a run stopped by its budget still ends
+    with the rate near ``end``, as the imitation phase's rate does. Otherwise ``spent`` stays 0
+    and the schedule is the steps' alone, so sittings stay bit-identical."""
+
+    spent: float = 0.0
+    """The wall-time budget's fraction used, in [0, 1] (a class default: older pickles lack it)."""
 
     def __init__(self, start: float, end: float) -> None:
         self.start, self.end = float(start), float(end)
 
     def __call__(self, progress_remaining: float) -> float:
         """SB3 passes the remaining progress, from 1 to 0."""
-        return self.end + (self.start - self.end) * progress_remaining
+        remaining = min(progress_remaining, 1.0 - self.spent)
+        return self.end + (self.start - self.end) * remaining
 
 
 def game_spec(settings: TrainSettings) -> GameSpec:
@@ -517,6 +527,16 @@ class PPOProgress(BaseCallback):
     def _on_rollout_end(self) -> None:
         for column, seconds in self.clock.rollout_end(self._env_seconds()).as_record():
             self.logger.record(column, seconds)
+        self._follow_budget()
+
+    def _follow_budget(self) -> None:
+        """Before the update that follows: tell the learning-rate schedule how much of the
+        wall-time budget is spent (with ``ppo_lr_follows_budget`` and a budget)."""
+        settings = self.run.settings
+        budget = settings.time_budget_minutes * 60
+        schedule = self.model.learning_rate
+        if settings.ppo_lr_follows_budget and budget > 0 and isinstance(schedule, LinearDecay):
+            schedule.spent = min(self.run.wall_seconds / budget, 1.0)
 
     def _on_rollout_start(self) -> None:
         self._auxiliary_steps()  # part of the update: timed as gradients

@@ -93,7 +93,13 @@ class TrainSettings:
     such as beginner), e.g. PPO fine-tuning of a DAgger-trained policy, or a bigger board from a
     smaller one's network: any board, but channels and blocks must match."""
     time_budget_minutes: float = 0.0
-    """Stop the whole run (both phases) after this much wall time; 0 = no limit."""
+    """Stop the whole run (both phases) after this much wall time; 0 = no limit. The imitation
+    rate decays by whichever of the rounds and this budget is further along (PPO's too, with
+    ppo_lr_follows_budget)."""
+    ppo_lr_follows_budget: bool = False
+    """PPO's learning rate decays to 0 by whichever of total_timesteps and the wall-time budget
+    is further along, so a run stopped by its budget ends with a small rate on any machine;
+    false: by the steps alone (a run stopped by its budget keeps a part of its rate)."""
     sitting_minutes: float = 0.0
     """Stop this sitting at the first checkpoint after this much wall time (0 = no limit), to
     split a long run over sittings: continue with --resume. Unlike time_budget_minutes it changes
