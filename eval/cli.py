@@ -224,7 +224,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-        if args.resume is not None:
+        resuming = args.resume is not None  # the saved arguments parsed below lack --resume
+        if resuming:
             folder, argv = resume_argv(argv)
             args = parser.parse_args(argv)
             args.out = folder
@@ -243,7 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             plots=not args.no_plots,
             skip_validation=True,
             argv=argv,
-            resume=args.resume is not None,
+            resume=resuming,
         )
     except EvalInterrupted as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)

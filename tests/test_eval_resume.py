@@ -70,6 +70,11 @@ def test_eval__killed_run_resumes_to_the_same_figures(
     assert not (tmp_path / "killed" / "results.json").exists()
     assert main(["--resume", str(tmp_path / "killed")]) == 0
     assert figures(tmp_path / "killed") == figures(tmp_path / "whole")
+    # The kept games were not played again: their records, timings included, are unchanged.
+    resumed = {
+        (r.setting, r.agent, r.game): r for r in read_games(tmp_path / "killed" / "games.csv")
+    }
+    assert all(resumed[(r.setting, r.agent, r.game)] == r for r in kept)
 
 
 def test_eval__ctrl_c_keeps_the_games_played_and_says_so_in_one_line(
