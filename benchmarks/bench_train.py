@@ -88,8 +88,23 @@ def run_baselines(
     return rates
 
 
-def plot_curve(run_dir: Path, png: Path, target: float | None = None) -> None:
-    """Win rate against wall minutes and against training data, with 95% bands.
+def curve_rows(run_dir: Path) -> list[dict[str, str]]:
+    """The run's ``curve.csv`` points in order: every checkpoint's evaluation, and the final one
+    only where the run went on after its last checkpoint (a run stopped by its time budget)."""
+    with open(run_dir / "curve.csv") as handle:
+        rows = list(csv.DictReader(handle))
+    kept = [r for r in rows if r["phase"] != "final"]
+    for final in (r for r in rows if r["phase"] == "final"):
+        work = (int(final["env_steps"]), int(final["positions"]))
+        if not kept or work > (int(kept[-1]["env_steps"]), int(kept[-1]["positions"])):
+            kept.append({**final, "phase": kept[-1]["phase"] if kept else final["phase"]})
+    return kept
+
+
+def plot_curve(
+    run_dir: Path, png: Path, target: float | None = None, machine: str = "shared 2-core CPU"
+) -> None:
+    """Win rate against wall minutes (on ``machine``) and against training data, with 95% bands.
 
     The second axis is labelled positions for a DAgger run and env steps for a PPO run.
     """
@@ -98,8 +113,7 @@ def plot_curve(run_dir: Path, png: Path, target: float | None = None) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    with open(run_dir / "curve.csv") as handle:
-        rows = [r for r in csv.DictReader(handle) if r["phase"] != "final"]
+    rows = curve_rows(run_dir)
     state = json.loads((run_dir / "state.json").read_text())
     settings = TrainSettings(**state["settings"])
     ppo = bool(rows) and all(r["phase"] == "ppo" for r in rows)
@@ -118,7 +132,7 @@ def plot_curve(run_dir: Path, png: Path, target: float | None = None) -> None:
     baselines = run_baselines(state, settings, games) if games else {}
     figure, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
     for axis, x, label in (
-        (axes[0], minutes, "wall time (minutes, shared 2-core CPU)"),
+        (axes[0], minutes, f"wall time (minutes, {machine})"),
         (axes[1], data, data_label),
     ):
         axis.plot(x, rate, marker="o", ms=3, label=learner)
@@ -166,6 +180,11 @@ def main() -> None:
     parser.add_argument("--run", type=Path, default=None, help="run folder for the curve")
     parser.add_argument("--png", type=Path, default=Path("docs/train_beginner_curve.png"))
     parser.add_argument("--target", type=float, default=None, help="a goal line on the curve")
+    parser.add_argument(
+        "--machine",
+        default="shared 2-core CPU",
+        help="where the run trained, for the curve's wall-time axis",
+    )
     args = parser.parse_args()
     th.set_num_threads(1)
     if args.checkpoint in SHIPPED_NAMES:
@@ -197,7 +216,7 @@ def main() -> None:
             print(result if result is not None else f"{name}: not importable")
     if args.run is not None:
         print_time_shares(args.run)
-        plot_curve(args.run, args.png, args.target)
+        plot_curve(args.run, args.png, args.target, args.machine)
 
 
 if __name__ == "__main__":

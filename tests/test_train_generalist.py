@@ -18,7 +18,13 @@ from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
 from train import run as run_module
 from train.agent import load_ppo_agent
-from train.checkpoint import SHIPPED_DIR, SHIPPED_NAMES, read_state, shipped_checkpoint
+from train.checkpoint import (
+    SHIPPED_DIR,
+    SHIPPED_NAMES,
+    load_model,
+    read_state,
+    shipped_checkpoint,
+)
 from train.dataset import PositionSet, no_moves
 from train.generalist import BoardWindow, parse_boards, split_games
 from train.imitation import RoundTimes
@@ -140,7 +146,7 @@ def test_shipped_names__load_or_say_what_is_shipped() -> None:
     if not (SHIPPED_DIR / "beginner.zip").is_file():
         pytest.skip("no shipped Beginner checkpoint in this checkout")
     assert agents.make("ppo:beginner").source == str(shipped_checkpoint("beginner"))
-    for name in ("intermediate", "expert", "generalist"):
+    for name in ("intermediate", "expert", "generalist", "beginner-rl"):
         if (SHIPPED_DIR / f"{name}.zip").is_file():
             assert agents.make(f"ppo:{name}").source.endswith(f"{name}.zip")
         else:
@@ -205,3 +211,15 @@ def test_agent__uses_one_torch_thread_unless_told_otherwise(generalist_run: Path
         assert th.get_num_threads() == 1
     finally:
         th.set_num_threads(before)
+
+
+def test_shipped_names__beginner_rl_is_the_reward_alone_ppo_network() -> None:
+    if not (SHIPPED_DIR / "beginner-rl.zip").is_file():
+        pytest.skip("no shipped beginner-rl checkpoint in this checkout")
+    model = load_model(shipped_checkpoint("beginner-rl"))
+    trunk = model.policy_kwargs["features_extractor_kwargs"]
+    assert (trunk["channels"], trunk["blocks"]) == (64, 4)
+    assert (model.gamma, model.n_envs, model.n_steps) == (0.0, 512, 32)  # the GPU recipe's
+    agent = agents.make("ppo:beginner-rl")
+    result = agents.play_episode(MinesweeperEnv(9, 9, 10), agent, 0)
+    assert result.steps >= 1

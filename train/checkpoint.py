@@ -44,9 +44,11 @@ __all__ = [
 ]
 
 SHIPPED_DIR = Path(__file__).with_name("checkpoints")
-SHIPPED_NAMES: tuple[str, ...] = ("beginner", "intermediate", "expert", "generalist")
+SHIPPED_NAMES: tuple[str, ...] = ("beginner", "intermediate", "expert", "generalist", "beginner-rl")
 """Names of the checkpoints packaged with the code: ``agents.make("ppo:<name>")`` loads
-``train/checkpoints/<name>.zip``."""
+``train/checkpoints/<name>.zip``. The board names and ``generalist`` imitate the solver;
+``beginner-rl`` learned from the env's reward alone (MaskablePPO, no solver, no imitation:
+``train/configs/beginner_ppo_bandit_gpu.toml``)."""
 SHIPPED_BEGINNER = SHIPPED_DIR / "beginner.zip"
 """The Beginner checkpoint packaged with the code (``agents.make("ppo")``)."""
 KILL_HOOK = "MSWP_TRAIN_KILL_AFTER_COMMITS"
