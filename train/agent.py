@@ -238,10 +238,11 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
     space is a Minesweeper env's becomes a :class:`~train.sb3_agent.SB3Agent`.
 
     Args:
-        path: a shipped name (``beginner``, ``intermediate``, ``expert``, ``generalist``: see
-            :data:`train.checkpoint.SHIPPED_NAMES`; names win over files, so write ``./beginner``
-            for a file of that name), a ``.zip`` (``mswp-train``'s ``model*.zip`` or your own
-            model), a run folder, or None (the shipped Beginner network).
+        path: a shipped name (``beginner``, ``intermediate``, ``expert``, ``generalist``,
+            ``beginner-rl``: see :data:`train.checkpoint.SHIPPED_NAMES`; names win over files,
+            so write ``./beginner`` for a file of that name), a ``.zip`` (``mswp-train``'s
+            ``model*.zip`` or your own model), a run folder, or None (the shipped Beginner
+            network).
         **kwargs: ``seed``, ``deterministic``, and for a :class:`PolicyAgent` ``symmetries``
             (test-time averaging over board symmetries, default 1), ``first_move`` (``rule``,
             the default, or ``network``) and ``boards`` (``trained``, the default, or ``any``);
