@@ -178,7 +178,12 @@ def main() -> None:
     )
     parser.add_argument("--baselines", action="store_true", help="also logic and solver")
     parser.add_argument("--run", type=Path, default=None, help="run folder for the curve")
-    parser.add_argument("--png", type=Path, default=Path("docs/train_beginner_curve.png"))
+    parser.add_argument(
+        "--png",
+        type=Path,
+        default=None,
+        help="where to write the curve (default: curve.png in the --run folder)",
+    )
     parser.add_argument("--target", type=float, default=None, help="a goal line on the curve")
     parser.add_argument(
         "--machine",
@@ -216,7 +221,8 @@ def main() -> None:
             print(result if result is not None else f"{name}: not importable")
     if args.run is not None:
         print_time_shares(args.run)
-        plot_curve(args.run, args.png, args.target, args.machine)
+        png = args.run / "curve.png" if args.png is None else args.png
+        plot_curve(args.run, png, args.target, args.machine)
 
 
 if __name__ == "__main__":
