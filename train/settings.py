@@ -107,7 +107,8 @@ class TrainSettings:
     one long run."""
     device: str = "auto"
     """Where the network trains: auto (a CUDA GPU when there is one, else the CPU), cpu or cuda.
-    Collection and evaluation always run on CPU copies of the network."""
+    DAgger's collection and every evaluation run on CPU copies of the network; PPO's rollouts
+    run on this device."""
     torch_threads: int = 1
     """torch.set_num_threads in the main process (workers use 1). On a shared 2-core machine 1
     was 2-3x faster than 2 (OpenMP threads spin against other processes)."""
