@@ -377,6 +377,8 @@ def test_train__ppo_learning_rate_follows_the_steps_alone_by_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(run_module.Run, "wall_seconds", property(lambda self: 0.75 * 600_000.0))
+    # As if the schedule came from a sitting that followed a budget: the callback resets it.
+    monkeypatch.setattr(run_module.LinearDecay, "spent", 0.75)
     run_dir = tiny_run(tmp_path, algo="ppo", time_budget_minutes=10_000.0, learning_rate=1e-3)
     with (run_dir / "progress.csv").open() as handle:
         logged = [row.get("train/learning_rate", "") for row in csv.DictReader(handle)]

@@ -531,12 +531,14 @@ class PPOProgress(BaseCallback):
 
     def _follow_budget(self) -> None:
         """Before the update that follows: tell the learning-rate schedule how much of the
-        wall-time budget is spent (with ``ppo_lr_follows_budget`` and a budget)."""
+        wall-time budget is spent (with ``ppo_lr_follows_budget`` and a budget; else 0, also
+        for a schedule pickled by a sitting that had them)."""
         settings = self.run.settings
         budget = settings.time_budget_minutes * 60
         schedule = self.model.learning_rate
-        if settings.ppo_lr_follows_budget and budget > 0 and isinstance(schedule, LinearDecay):
-            schedule.spent = min(self.run.wall_seconds / budget, 1.0)
+        if isinstance(schedule, LinearDecay):
+            follows = settings.ppo_lr_follows_budget and budget > 0
+            schedule.spent = min(self.run.wall_seconds / budget, 1.0) if follows else 0.0
 
     def _on_rollout_start(self) -> None:
         self._auxiliary_steps()  # part of the update: timed as gradients
