@@ -2,32 +2,22 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from benchmark_scripts import load_benchmark
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "bench_network_size.py"
 TOY = ["--board", "5x5/3", "--train-games", "20", "--test-games", "8", "--steps", "8"]
 
 
-def _module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_network_size", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_bench_network_size__a_row_per_size_with_sane_figures(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    bench = _module()
+    bench = load_benchmark("bench_network_size")
     results = bench.run([*TOY, "--sizes", "4x1,8x2", "--batch-size", "16", "--games", "4"])
     printed = capsys.readouterr().out
     assert [r.size.label for r in results] == ["4x1", "8x2"]
@@ -42,14 +32,14 @@ def test_bench_network_size__a_row_per_size_with_sane_figures(
 
 
 def test_bench_network_size__same_seed_same_figures(capsys: pytest.CaptureFixture[str]) -> None:
-    bench = _module()
+    bench = load_benchmark("bench_network_size")
     argv = [*TOY, "--sizes", "4x1", "--batch-size", "8"]
     first, second = bench.run(argv), bench.run(argv)
     assert [(r.loss, r.safest_hits) for r in first] == [(r.loss, r.safest_hits) for r in second]
 
 
 def test_bench_network_size__cheapest_within_the_best_interval() -> None:
-    bench = _module()
+    bench = load_benchmark("bench_network_size")
     from eval.stats import Interval
 
     def row(label: str, rate: float, low: float, speed: float) -> object:
@@ -66,7 +56,7 @@ def test_bench_network_size__cheapest_within_the_best_interval() -> None:
 
 
 def test_bench_network_size__with_games_the_win_rate_decides() -> None:
-    bench = _module()
+    bench = load_benchmark("bench_network_size")
     from eval.stats import Interval
 
     def row(label: str, rate: float, won: int, speed: float) -> object:
@@ -98,7 +88,7 @@ def test_bench_network_size__bad_input_is_one_line_exit_2(
     argv: list[str], named: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as stopped:
-        _module().main(argv)
+        load_benchmark("bench_network_size").main(argv)
     assert stopped.value.code == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and named in lines[0]

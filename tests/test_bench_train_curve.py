@@ -3,26 +3,14 @@ went on after its last checkpoint."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
-ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "benchmarks" / "bench_train.py"
+from benchmark_scripts import load_benchmark
+
 HEADER = (
     "phase,iteration,wall_seconds,env_steps,positions,gradient_samples,wins,games,win_rate,"
     "low95,high95\n"
 )
-
-
-def _module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_train", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _curve(tmp_path: Path, final_steps: int) -> list[dict[str, str]]:
@@ -32,7 +20,7 @@ def _curve(tmp_path: Path, final_steps: int) -> list[dict[str, str]]:
         + "ppo,0,20.0,4000,0,0,85,100,0.85,0.75,0.9\n"
         + f"final,0,25.0,{final_steps},0,0,90,100,0.9,0.8,0.95\n"
     )
-    rows: list[dict[str, str]] = _module().curve_rows(tmp_path)
+    rows: list[dict[str, str]] = load_benchmark("bench_train").curve_rows(tmp_path)
     return rows
 
 

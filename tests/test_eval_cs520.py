@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
+from benchmark_scripts import load_benchmark
 
 from eval.cs520 import MINES, TABLE_2, table2_config, table2_setting
 
@@ -20,11 +18,7 @@ def test_table2_setting__is_the_reports_rules() -> None:
 
 
 def test_cs520_benchmark__prints_ours_beside_the_report(capsys: pytest.CaptureFixture[str]) -> None:
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "cs520_table2.py"
-    spec = importlib.util.spec_from_file_location("cs520_table2", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_benchmark("cs520_table2")
     module.main(["--games", "2", "--workers", "1", "--quiet"])
     printed = capsys.readouterr().out
     assert "225.6" in printed and "267.0" in printed

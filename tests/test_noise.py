@@ -250,16 +250,11 @@ def test_registry__solver_name_plays_noisy_clues_through_the_wrapper() -> None:
 
 
 def test_bench_noise__plays_a_game_and_plots(tmp_path: object) -> None:
-    import importlib.util
-    import sys
     from pathlib import Path
 
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_noise.py"
-    spec = importlib.util.spec_from_file_location("bench_noise", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
+    from benchmark_scripts import load_benchmark
+
+    module = load_benchmark("bench_noise")
     setting = module.Setting("p", 5, 5, 3, "optimistic", 1.0)
     _s, _label, _seed, score, won, _sec = module.play((setting, "logic", 0))
     assert 0.0 <= score <= 1.0 and isinstance(won, bool)
