@@ -245,6 +245,11 @@ class Run:
         """Wall time of the whole run, across resumes."""
         return self.wall_before + time.monotonic() - self.started
 
+    def budget_spent(self) -> float:
+        """The fraction of the wall-time budget used, in [0, 1]; 0 without a budget."""
+        budget = self.settings.time_budget_minutes * 60
+        return min(self.wall_seconds / budget, 1.0) if budget > 0 else 0.0
+
     def out_of_time(self) -> bool:
         """Whether the run's wall-time budget is spent."""
         budget = self.settings.time_budget_minutes * 60
@@ -427,9 +432,7 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
             ]
             buffered = sum(len(b.positions) for b in buffers)
             fraction = (iteration - 1) / max(settings.dagger_iterations - 1, 1)
-            if settings.time_budget_minutes > 0:
-                fraction = max(fraction, run.wall_seconds / (settings.time_budget_minutes * 60))
-            fraction = min(fraction, 1.0)
+            fraction = min(max(fraction, run.budget_spent()), 1.0)
             for group in optimizer.param_groups:
                 group["lr"] = settings.bc_learning_rate * (1.0 - 0.9 * fraction)
             tick = time.perf_counter()
@@ -533,12 +536,10 @@ class PPOProgress(BaseCallback):
         """Before the update that follows: tell the learning-rate schedule how much of the
         wall-time budget is spent (with ``ppo_lr_follows_budget`` and a budget; else 0, also
         for a schedule pickled by a sitting that had them)."""
-        settings = self.run.settings
-        budget = settings.time_budget_minutes * 60
         schedule = self.model.learning_rate
         if isinstance(schedule, LinearDecay):
-            follows = settings.ppo_lr_follows_budget and budget > 0
-            schedule.spent = min(self.run.wall_seconds / budget, 1.0) if follows else 0.0
+            follows = self.run.settings.ppo_lr_follows_budget
+            schedule.spent = self.run.budget_spent() if follows else 0.0
 
     def _on_rollout_start(self) -> None:
         self._auxiliary_steps()  # part of the update: timed as gradients
