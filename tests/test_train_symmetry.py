@@ -31,16 +31,22 @@ def test_board_views__distinct_shape_keeping_and_inverted(count: int, rows: int,
     assert len(seen) == count  # every view is another arrangement of the cells
 
 
-@pytest.mark.parametrize(
-    ("count", "rows", "cols", "message"),
-    [
-        (3, 5, 5, r"symmetries must be one of \(1, 2, 4, 8\), got 3"),
-        (8, 5, 6, "symmetries=8 needs a square board"),
-    ],
-)
-def test_board_views__refuses_bad_counts(count: int, rows: int, cols: int, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        board_views(count, rows, cols)
+def test_board_views__eight_of_a_board_that_is_not_square_transpose_its_shape() -> None:
+    x = th.arange(2 * 3 * 15, dtype=th.float32).view(2, 3, 3, 5)
+    views = board_views(8, 3, 5)
+    seen = set()
+    for view in views:
+        moved = view.apply(x)
+        assert moved.shape == ((2, 3, 5, 3) if view.transpose else x.shape)
+        assert th.equal(view.invert(moved), x)
+        seen.add((moved.shape, tuple(moved.flatten().tolist())))
+    assert len(seen) == 8 and sum(view.transpose for view in views) == 4
+
+
+@pytest.mark.parametrize("count", [0, 3, 16])
+def test_board_views__refuses_bad_counts(count: int) -> None:
+    with pytest.raises(ValueError, match=rf"symmetries must be one of \(1, 2, 4, 8\), got {count}"):
+        board_views(count, 5, 6)
 
 
 class _Positional(th.nn.Module):
@@ -65,6 +71,36 @@ def test_averaged_logits__mean_of_each_views_logits_mapped_back() -> None:
     averaged = averaged_logits(net, board, 0, views)
     assert not th.allclose(averaged, net(board, 0))
     assert th.equal(averaged_logits(net, board, 2, views[:1]), net(board, 2))
+
+
+class _RowBiased(th.nn.Module):
+    """A network of any board shape that is not equivariant: each cell's logit is its code times
+    ``mines`` plus its row index; it counts its calls."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+
+    def forward(self, board: th.Tensor, mines: int) -> th.Tensor:
+        self.calls += 1
+        rows = th.arange(board.shape[-2], dtype=th.float32).view(1, 1, -1, 1)
+        return board.unsqueeze(1) * mines + rows
+
+
+def test_averaged_logits__eight_views_of_a_board_that_is_not_square_in_two_passes() -> None:
+    net = _RowBiased()
+    board = th.arange(15, dtype=th.float32).view(1, 3, 5) % 4
+    views = board_views(8, 3, 5)
+    expected = th.stack([view.invert(net(view.apply(board), 2)) for view in views]).mean(dim=0)
+    net.calls = 0
+    averaged = averaged_logits(net, board, 2, views)
+    assert net.calls == 2  # the mirror images, then the transposed ones
+    assert averaged.shape == (1, 1, 3, 5) and th.allclose(averaged, expected)
+    # the transposed views' row bias is the original's column index: it shows in the mean
+    assert not th.allclose(averaged, averaged_logits(net, board, 2, views[:4]))
+    net.calls = 0
+    averaged_logits(net, th.zeros(1, 4, 4), 2, board_views(8, 4, 4))
+    assert net.calls == 1  # a square board's eight views keep one shape: one pass
 
 
 def test_policy_agent__symmetries_option_averages_and_is_checked(tmp_path: Path) -> None:
@@ -143,12 +179,25 @@ def test_evaluate_net__first_click_is_the_rules_like_the_agents(
         assert sorted(set(first_actions.values())) == [expected]
 
 
-def test_policy_agent__a_generalist_refuses_8_views_of_a_board_that_is_not_square() -> None:
+def test_policy_agent__a_generalist_plays_8_views_of_a_board_that_is_not_square() -> None:
     generalist = load_ppo_agent("generalist", symmetries=8)
     assert isinstance(generalist, PolicyAgent)
-    assert generalist.refusal(GameSpec(16, 16, 40)) is None
-    with pytest.raises(ValueError, match=r"symmetries=8 needs a square board .* got 16x30"):
-        generalist.reset(0, GameSpec(16, 30, 99))
+    spec = GameSpec(16, 30, 99)
+    assert generalist.refusal(spec) is None
+    generalist.reset(0, spec)
+    board = np.full((16, 30), HIDDEN, np.int8)
+    board[:3, :3] = ((0, 1, 1), (1, 2, 2), (1, 2, 3))
+    legal = (board == HIDDEN).ravel()
+    action = generalist.act(board, legal)
+    assert legal[action]
+    with th.no_grad():
+        expected = averaged_logits(
+            generalist.net, th.as_tensor(board[None], dtype=th.float32), 99, board_views(8, 16, 30)
+        )
+    risk = 1.0 / (1.0 + np.exp(-expected[0, 0].numpy().astype(np.float64)))
+    shown = generalist.explain().risk
+    assert shown is not None
+    assert np.allclose(shown[board == HIDDEN], risk[board == HIDDEN])
 
 
 def test_policy_agent__boards_any_lets_a_one_board_network_play_another_board() -> None:

@@ -92,15 +92,14 @@ class PolicyAgent(SeededAgent):
         source: where the policy came from (for messages).
         symmetries: average the network's logits over this many symmetries of the board (1, 2,
             4 or 8; see :func:`train.symmetry.board_views`): a batched forward pass of that many
-            boards per move. 8 needs a square board.
+            boards per move (two passes of four for 8 views of a board that is not square).
         first_move: who makes the first click (:class:`FirstMove`): the solver's click for the
             game's rule (default) or the network.
         boards: which boards a one-board network plays (:class:`Boards`): its own (default) or
             any, with the size and mine count taken from each game's spec like a generalist.
 
     Raises:
-        ValueError: ``symmetries`` not allowed, or 8 for a one-board network of a board that is
-            not square; an unknown ``first_move`` or ``boards``.
+        ValueError: ``symmetries`` not allowed; an unknown ``first_move`` or ``boards``.
     """
 
     name = "ppo"
@@ -126,10 +125,7 @@ class PolicyAgent(SeededAgent):
         self._beta = float(policy.action_net.log_beta.detach().exp())  # type: ignore[union-attr,operator]
         self.symmetries = symmetries
         self.first_move = option_value(FirstMove, first_move, "first_move")
-        # a generalist's board comes with each game's spec (checked by refusal); a one-board
-        # network's is known now
-        side = (self.rows, self.rows) if self.any_board else (self.rows, self.cols)
-        self._views: tuple[BoardView, ...] = board_views(symmetries, *side)
+        self._views: tuple[BoardView, ...] = board_views(symmetries, self.rows, self.cols)
 
     @property
     def any_board(self) -> bool:
@@ -141,8 +137,7 @@ class PolicyAgent(SeededAgent):
         """Why this network cannot play ``spec``, or None if it can.
 
         A generalist plays any board of the classic game; a one-board network plays its board.
-        Neither was trained on score mode or uncertain clues. With ``symmetries=8`` the board must
-        be square.
+        Neither was trained on score mode or uncertain clues.
         """
         if spec.score_mode or not spec.exact_clues:
             return (
@@ -160,10 +155,6 @@ class PolicyAgent(SeededAgent):
                 f"{spec.mines} (the generalist, agents.make('ppo:generalist'), plays any board; "
                 f"boards=any lets this network try)"
             )
-        try:
-            board_views(self.symmetries, spec.rows, spec.cols)
-        except ValueError as error:
-            return str(error)
         return None
 
     def reset(self, seed: int | None = None, spec: GameSpec | None = None) -> None:

@@ -1,10 +1,13 @@
 """Board symmetries for test-time averaging: a network's logits averaged over flipped and
 transposed copies of the board.
 
-The networks are trained on randomly flipped and transposed positions (:mod:`train.imitation`),
-so each view is a fair reading of the same position; their errors differ, and the mean of the
-views' logits (mapped back onto the board) errs less than one view. The cost is one batched
-forward pass of ``len(views)`` boards instead of one.
+The networks are trained on randomly flipped and transposed positions (:mod:`train.imitation`;
+transposed only on square boards, where the shape stays), so each view is a fair reading of the
+same position; their errors differ, and the mean of the views' logits (mapped back onto the board)
+errs less than one view. The cost is one batched forward pass of ``len(views)`` boards instead of
+one; two passes when the views include transposes of a board that is not square (each such view is
+a ``cols x rows`` board: a shape the network did not train on, though every local pattern in it
+appears in its transposed square boards).
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ from torch import nn
 
 VIEW_COUNTS = (1, 2, 4, 8)
 """Allowed numbers of views: the board itself; with its 180-degree turn; with both mirror images
-(every symmetry that keeps a rectangular board's shape); all eight (square boards only)."""
+(every symmetry that keeps a rectangular board's shape); all eight, the four transposed ones
+included (on a board that is not square they have the transposed shape, which a fully
+convolutional network plays as well)."""
 
 
 @dataclass(frozen=True)
@@ -49,17 +54,14 @@ class BoardView:
 def board_views(count: int, rows: int, cols: int) -> tuple[BoardView, ...]:
     """The first ``count`` views of a ``rows x cols`` board (see :data:`VIEW_COUNTS`).
 
+    ``rows`` and ``cols`` do not limit the views: the transposed ones of a board that is not square
+    are ``cols x rows`` boards, which :func:`averaged_logits` runs as a batch of their own.
+
     Raises:
-        ValueError: ``count`` not in :data:`VIEW_COUNTS`, or 8 views of a board that is not square
-            (a transposed non-square board has another shape).
+        ValueError: ``count`` not in :data:`VIEW_COUNTS`.
     """
     if count not in VIEW_COUNTS:
         raise ValueError(f"symmetries must be one of {VIEW_COUNTS}, got {count!r}")
-    if count == 8 and rows != cols:
-        raise ValueError(
-            f"symmetries=8 needs a square board (it transposes it), got {rows}x{cols}; "
-            f"use symmetries=4 (the mirror images and the half turn)"
-        )
     flips = (
         BoardView(),
         BoardView(flip_rows=True, flip_cols=True),
@@ -87,7 +89,14 @@ def averaged_logits(
     if len(views) == 1 and views[0] == BoardView():
         out: th.Tensor = net(board, mines)
         return out
-    batch = th.cat([view.apply(board) for view in views])
-    logits = net(batch, mines)
-    back = [view.invert(logits[i : i + 1]) for i, view in enumerate(views)]
+    rows, cols = board.shape[-2:]
+    # one batch per shape: a transposed view of a board that is not square has another shape
+    shapes = (False,) if rows == cols else (False, True)
+    back: list[th.Tensor] = []
+    for transposed in shapes:
+        group = [view for view in views if rows == cols or view.transpose == transposed]
+        if not group:
+            continue
+        logits = net(th.cat([view.apply(board) for view in group]), mines)
+        back.extend(view.invert(logits[i : i + 1]) for i, view in enumerate(group))
     return th.stack(back).mean(dim=0)
