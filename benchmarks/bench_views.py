@@ -1,0 +1,181 @@
+"""How much test-time views (board symmetries) sharpen a network's mine probabilities, per view set.
+
+    python benchmarks/bench_views.py --checkpoint generalist --board expert --games 40
+
+The network plays ``--games`` greedy games with one view (first click safe, the rule's corner;
+game ``i`` seeded ``--seed + i``). At every position after the first click the exact solver
+(:func:`agents.solver.probability.analyse`) gives each hidden cell's mine probability, and each view
+set averages the network's logits over its views (:func:`train.symmetry.averaged_logits`):
+
+- ``1``: the board itself; ``T``: its transpose alone (on a board that is not square, a shape the
+  network never trained on); ``4``: the mirror images and the half turn; ``4T``: their transposes;
+  ``8``: all eight.
+
+Per view set it prints:
+
+- **loss**: the mean cross-entropy of the network's P(mine) against the exact probabilities over
+  the cells that are neither certainly safe nor certainly mines (positions without such a cell
+  are skipped), and its paired difference from view set ``1`` with a normal 95% interval over the
+  positions (positions of one game are correlated, so the interval is optimistic);
+- **missed**: positions with a certainly safe cell where the view set's move is not one;
+- **excess risk**: at positions with no certainly safe cell, the mean exact probability of the
+  view set's move minus the lowest among the hidden cells.
+
+All view sets judge the same positions (those the one-view network meets). One torch thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch as th
+
+from agents.solver.probability import analyse
+from mswp_gym.env import MinesweeperEnv
+from mswp_gym.presets import PRESETS
+from train.agent import PolicyAgent, load_ppo_agent
+from train.network import MINE_HEAD, action_scores
+from train.symmetry import BoardView, averaged_logits, board_views
+
+VIEW_SETS = ("1", "T", "4", "4T", "8")
+"""The view sets compared (see the module docstring)."""
+CLIP = 1e-7
+"""Network probabilities are clipped to ``[CLIP, 1 - CLIP]`` inside the cross-entropy."""
+
+
+def view_set(name: str, rows: int, cols: int) -> tuple[BoardView, ...]:
+    """The views of the set called ``name`` (one of :data:`VIEW_SETS`)."""
+    every = board_views(8, rows, cols)
+    return {"1": every[:1], "T": every[4:5], "4": every[:4], "4T": every[4:], "8": every}[name]
+
+
+@dataclass
+class ViewTally:
+    """One view set's counts over all positions."""
+
+    losses: list[float] = field(default_factory=list)
+    safe_positions: int = 0
+    missed: int = 0
+    guesses: int = 0
+    excess_risk: float = 0.0
+
+
+def cross_entropy(exact: np.ndarray, logits: np.ndarray) -> float:
+    """Mean cross-entropy of ``sigmoid(logits)`` against ``exact`` probabilities (same shape)."""
+    p = np.clip(1.0 / (1.0 + np.exp(-logits)), CLIP, 1.0 - CLIP)
+    return float(np.mean(-(exact * np.log(p) + (1.0 - exact) * np.log(1.0 - p))))
+
+
+def paired_interval(a: list[float], b: list[float]) -> tuple[float, float, float]:
+    """Mean of ``a - b`` with a normal 95% interval."""
+    diff = np.asarray(a) - np.asarray(b)
+    mean = float(diff.mean())
+    half = 1.96 * float(diff.std(ddof=1)) / math.sqrt(len(diff)) if len(diff) > 1 else math.inf
+    return mean, mean - half, mean + half
+
+
+def parse_board(text: str) -> tuple[int, int, int]:
+    """A preset name or ``ROWSxCOLS/MINES``."""
+    if text in PRESETS:
+        preset = PRESETS[text]
+        return preset.rows, preset.cols, preset.mines
+    try:
+        size, mines = text.split("/")
+        rows, cols = (int(part) for part in size.split("x"))
+        return rows, cols, int(mines)
+    except ValueError:
+        raise ValueError(
+            f"bad --board {text!r}: want a preset ({', '.join(PRESETS)}) or ROWSxCOLS/MINES"
+        ) from None
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--checkpoint", default="generalist", help="a shipped name or a zip")
+    parser.add_argument("--board", default="expert", help="a preset or ROWSxCOLS/MINES")
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=10_000, help="the first game's seed")
+    args = parser.parse_args(argv)
+    try:
+        rows, cols, mines = parse_board(args.board)
+        if args.games < 1:
+            raise ValueError(f"--games must be >= 1, got {args.games}")
+        agent = load_ppo_agent(args.checkpoint, boards="any")
+        if not isinstance(agent, PolicyAgent):
+            raise ValueError(f"--checkpoint {args.checkpoint!r} is not a BoardPolicy network")
+    except (ValueError, FileNotFoundError) as error:
+        parser.exit(2, f"bench_views.py: error: {error}\n")
+    th.set_num_threads(1)
+    env = MinesweeperEnv(rows, cols, mines)
+    sets = {name: view_set(name, rows, cols) for name in VIEW_SETS}
+    tallies = {name: ViewTally() for name in VIEW_SETS}
+    won = 0
+    for game in range(args.games):
+        observation, _ = env.reset(seed=args.seed + game)
+        agent.reset(seed=args.seed + game, spec=env.game_spec)
+        first = True
+        while True:
+            legal = env.action_masks()
+            action = agent.act(observation, legal)
+            if not first:
+                judge(observation, legal, mines, agent, sets, tallies)
+            first = False
+            observation, _, terminated, truncated, info = env.step(action)
+            if terminated or truncated:
+                won += info["outcome"] == 1
+                break
+    print(
+        f"{args.checkpoint} on {rows}x{cols}/{mines}, first click safe, {args.games} games "
+        f"played with one view ({won} won); positions with an uncertain cell: "
+        f"{len(tallies['1'].losses)}"
+    )
+    print(
+        f"{'views':<6} {'loss':>8} {'vs 1 [95%]':>28} {'missed':>12} {'guesses':>8} {'excess':>8}"
+    )
+    for name, tally in tallies.items():
+        mean, low, high = paired_interval(tally.losses, tallies["1"].losses)
+        print(
+            f"{name:<6} {np.mean(tally.losses):>8.4f} {mean:>+10.4f} [{low:+.4f}, {high:+.4f}] "
+            f"{tally.missed:>5}/{tally.safe_positions:<6} {tally.guesses:>8} "
+            f"{tally.excess_risk / max(tally.guesses, 1):>8.4f}"
+        )
+
+
+def judge(
+    board: np.ndarray,
+    legal: np.ndarray,
+    mines: int,
+    agent: PolicyAgent,
+    sets: dict[str, tuple[BoardView, ...]],
+    tallies: dict[str, ViewTally],
+) -> None:
+    """Score every view set on one position against the exact analysis."""
+    analysis = analyse(board, mines)
+    exact = analysis.probability
+    hidden = legal.astype(bool)
+    uncertain = hidden & (exact > 0.0) & (exact < 1.0)
+    lowest = float(np.min(exact[hidden]))
+    tensor = th.as_tensor(board[None], dtype=th.float32)
+    for name, views in sets.items():
+        with th.no_grad():
+            logits = averaged_logits(agent.net, tensor, mines, views)
+            scores = action_scores(logits, agent.policy.opening_weight)[0].numpy()
+        move = int(np.argmax(np.where(hidden, scores, -np.inf)))
+        tally = tallies[name]
+        if analysis.safe:
+            tally.safe_positions += 1
+            tally.missed += move not in analysis.safe
+        else:
+            tally.guesses += 1
+            tally.excess_risk += float(exact[move]) - lowest
+        if uncertain.any():
+            mine_logits = logits[0, MINE_HEAD].numpy().astype(np.float64).ravel()
+            tally.losses.append(cross_entropy(exact[uncertain], mine_logits[uncertain]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,55 @@
+"""benchmarks/bench_views.py: its view sets, its scoring, its output and its bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from benchmark_scripts import load_benchmark
+
+bench_views = load_benchmark("bench_views")
+
+
+def test_view_set__names_pick_the_documented_views() -> None:
+    sizes = {name: len(bench_views.view_set(name, 3, 5)) for name in bench_views.VIEW_SETS}
+    assert sizes == {"1": 1, "T": 1, "4": 4, "4T": 4, "8": 8}
+    assert bench_views.view_set("T", 3, 5)[0].transpose
+    assert not any(view.transpose for view in bench_views.view_set("4", 3, 5))
+    assert all(view.transpose for view in bench_views.view_set("4T", 3, 5))
+
+
+def test_cross_entropy__least_at_the_exact_probabilities() -> None:
+    exact = np.array([0.2, 0.5, 0.9])
+    at_truth = bench_views.cross_entropy(exact, np.log(exact / (1 - exact)))
+    assert at_truth < bench_views.cross_entropy(exact, np.zeros(3))
+    assert at_truth == pytest.approx(
+        float(np.mean(-(exact * np.log(exact) + (1 - exact) * np.log(1 - exact))))
+    )
+
+
+def test_paired_interval__mean_difference_inside_its_interval() -> None:
+    mean, low, high = bench_views.paired_interval([1.0, 2.0, 4.0], [0.0, 1.0, 2.0])
+    assert mean == pytest.approx(4 / 3) and low < mean < high
+
+
+def test_main__prints_every_view_set_on_beginner(capsys: pytest.CaptureFixture[str]) -> None:
+    bench_views.main(["--checkpoint", "beginner", "--board", "beginner", "--games", "1"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("beginner on 9x9/10, first click safe, 1 games")
+    assert [line.split()[0] for line in lines[2:]] == list(bench_views.VIEW_SETS)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--board", "9x9"], "bad --board '9x9'"),
+        (["--games", "0"], "--games must be >= 1, got 0"),
+        (["--checkpoint", "nothing-here.zip"], "nothing-here.zip"),
+    ],
+)
+def test_main__bad_input_exits_2_naming_it(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        bench_views.main(argv)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
