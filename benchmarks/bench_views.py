@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -178,4 +177,4 @@ def judge(
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
