@@ -5,7 +5,8 @@
 The network plays ``--games`` greedy games with one view (first click safe, the rule's corner;
 game ``i`` seeded ``--seed + i``). At every position after the first click the exact solver
 (:func:`agents.solver.probability.analyse`) gives each hidden cell's mine probability, and each view
-set averages the network's logits over its views (:func:`train.symmetry.averaged_logits`):
+set averages the network's logits over its views (as :func:`train.symmetry.averaged_logits`
+does):
 
 - ``1``: the board itself; ``T``: its transpose alone (on a board that is not square, a shape the
   network never trained on); ``4``: the mirror images and the half turn; ``4T``: their transposes;
@@ -38,7 +39,7 @@ from mswp_gym.env import MinesweeperEnv
 from mswp_gym.presets import PRESETS
 from train.agent import PolicyAgent, load_ppo_agent
 from train.network import MINE_HEAD, action_scores
-from train.symmetry import BoardView, averaged_logits, board_views
+from train.symmetry import BoardView, board_views
 
 VIEW_SETS = ("1", "T", "4", "4T", "8")
 """The view sets compared (see the module docstring)."""
@@ -144,6 +145,18 @@ def main(argv: list[str] | None = None) -> None:
         )
 
 
+def view_logits(net: th.nn.Module, board: th.Tensor, mines: int) -> dict[BoardView, th.Tensor]:
+    """Each of the eight views' logits of ``board`` mapped back onto it (two batched passes: the
+    mirror images, then the transposed ones)."""
+    views = board_views(8, *board.shape[-2:])
+    found: dict[BoardView, th.Tensor] = {}
+    with th.no_grad():
+        for group in views[:4], views[4:]:
+            logits = net(th.cat([view.apply(board) for view in group]), mines)
+            found.update((view, view.invert(logits[i : i + 1])) for i, view in enumerate(group))
+    return found
+
+
 def judge(
     board: np.ndarray,
     legal: np.ndarray,
@@ -158,11 +171,10 @@ def judge(
     hidden = legal.astype(bool)
     uncertain = hidden & (exact > 0.0) & (exact < 1.0)
     lowest = float(np.min(exact[hidden]))
-    tensor = th.as_tensor(board[None], dtype=th.float32)
+    by_view = view_logits(agent.net, th.as_tensor(board[None], dtype=th.float32), mines)
     for name, views in sets.items():
-        with th.no_grad():
-            logits = averaged_logits(agent.net, tensor, mines, views)
-            scores = action_scores(logits, agent.policy.opening_weight)[0].numpy()
+        logits = th.stack([by_view[view] for view in views]).mean(dim=0)
+        scores = action_scores(logits, agent.policy.opening_weight)[0].numpy()
         move = int(np.argmax(np.where(hidden, scores, -np.inf)))
         tally = tallies[name]
         if analysis.safe:

@@ -53,3 +53,28 @@ def test_main__bad_input_exits_2_naming_it(
         bench_views.main(argv)
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_view_logits__each_view_mapped_back_like_averaged_logits() -> None:
+    import torch as th
+
+    from train.symmetry import averaged_logits, board_views
+
+    class Net(th.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.conv = th.nn.Conv2d(1, 2, 3, padding=1)
+
+        def forward(self, board: th.Tensor, mines: int) -> th.Tensor:
+            out: th.Tensor = self.conv(board.unsqueeze(1)) + mines
+            return out
+
+    th.manual_seed(0)
+    forward = Net()
+    board = th.randn(1, 3, 5)
+    by_view = bench_views.view_logits(forward, board, 2)
+    assert len(by_view) == 8
+    for count in 1, 4, 8:
+        views = board_views(count, 3, 5)
+        mean = th.stack([by_view[view] for view in views]).mean(dim=0)
+        assert th.allclose(mean, averaged_logits(forward, board, 2, views), atol=1e-6)
