@@ -135,6 +135,25 @@ def test_policy_agent__symmetries_option_averages_and_is_checked(tmp_path: Path)
     with pytest.raises(ValueError, match="symmetries must be one of"):
         load_ppo_agent(path, symmetries=3)
 
+    # sure_below: the board's own view alone when its move is sure enough, else every view
+    move = plain.act(board, legal)
+    own_risk = plain.explain().risk
+    assert own_risk is not None
+    chosen = float(own_risk.ravel()[move])
+    for sure_below, expected_risk in ((chosen + (1 - chosen) / 2, own_risk), (chosen / 2, risk)):
+        quick = load_ppo_agent(path, symmetries=8, sure_below=sure_below)
+        assert isinstance(quick, PolicyAgent)
+        quick.reset(0, spec)
+        assert quick.act(board, legal) == (
+            move if expected_risk is own_risk else averaged.act(board, legal)
+        )
+        shown = quick.explain().risk
+        assert shown is not None
+        assert np.allclose(shown[board == HIDDEN], expected_risk[board == HIDDEN], atol=1e-6)
+    for bad in (-0.1, 1.0, True):
+        with pytest.raises(ValueError, match=rf"sure_below must lie in \[0, 1\), got {bad!r}"):
+            load_ppo_agent(path, symmetries=8, sure_below=bad)
+
 
 class _FarCorner(th.nn.Module):
     """A 5x5 network whose own choice on every board is the far corner (4, 4)."""

@@ -43,7 +43,7 @@ from train.policy import BoardPolicy
 from train.sb3_agent import SB3Agent, load_sb3_model
 from train.symmetry import BoardView, averaged_logits, board_views
 
-NETWORK_OPTIONS = ("symmetries", "first_move", "boards")
+NETWORK_OPTIONS = ("symmetries", "sure_below", "first_move", "boards")
 """Keyword options of :class:`PolicyAgent` that other SB3 models do not take."""
 OptionT = TypeVar("OptionT", bound=StrEnum)
 """An agent option's enum (:class:`FirstMove`, :class:`Boards`)."""
@@ -93,13 +93,18 @@ class PolicyAgent(SeededAgent):
         symmetries: average the network's logits over this many symmetries of the board (1, 2,
             4 or 8; see :func:`train.symmetry.board_views`): a batched forward pass of that many
             boards per move (two passes of four for 8 views of a board that is not square).
+        sure_below: with several views, play by the board's own view alone when the move it
+            chooses has a P(mine) below this by that view (most moves of a game are cells the
+            network is sure of), and average every view only for the other moves; 0 (the
+            default) averages every view on every move.
         first_move: who makes the first click (:class:`FirstMove`): the solver's click for the
             game's rule (default) or the network.
         boards: which boards a one-board network plays (:class:`Boards`): its own (default) or
             any, with the size and mine count taken from each game's spec like a generalist.
 
     Raises:
-        ValueError: ``symmetries`` not allowed; an unknown ``first_move`` or ``boards``.
+        ValueError: ``symmetries`` not allowed, ``sure_below`` outside ``[0, 1)``; an unknown
+            ``first_move`` or ``boards``.
     """
 
     name = "ppo"
@@ -111,6 +116,7 @@ class PolicyAgent(SeededAgent):
         deterministic: bool = True,
         source: str = "policy",
         symmetries: int = 1,
+        sure_below: float = 0.0,
         first_move: FirstMove | str = FirstMove.RULE,
         boards: Boards | str = Boards.TRAINED,
     ) -> None:
@@ -124,6 +130,9 @@ class PolicyAgent(SeededAgent):
         self._risk: np.ndarray | None = None
         self._beta = float(policy.action_net.log_beta.detach().exp())  # type: ignore[union-attr,operator]
         self.symmetries = symmetries
+        if isinstance(sure_below, bool) or not 0.0 <= float(sure_below) < 1.0:
+            raise ValueError(f"sure_below must lie in [0, 1), got {sure_below!r}")
+        self.sure_below = float(sure_below)
         self.first_move = option_value(FirstMove, first_move, "first_move")
         self._views: tuple[BoardView, ...] = board_views(symmetries, self.rows, self.cols)
 
@@ -192,7 +201,7 @@ class PolicyAgent(SeededAgent):
             raise ValueError(f"no legal reveal action in a mask of shape {np.shape(action_mask)}")
         with th.no_grad():
             board_tensor = th.as_tensor(board[None], dtype=th.float32)
-            logits = averaged_logits(self.net, board_tensor, self.mines, self._views)
+            logits = self._logits(board_tensor, legal)
             scores = action_scores(logits, self.policy.opening_weight)[0].numpy().astype(np.float64)
         unknown = is_unknown(board)
         risk = 1.0 / (1.0 + np.exp(-logits[0, MINE_HEAD].numpy().astype(np.float64)))
@@ -206,6 +215,20 @@ class PolicyAgent(SeededAgent):
             return int(np.argmax(scores))
         weights = np.exp(self._beta * (scores - scores.max()))
         return int(self.rng.choice(cells, p=weights / weights.sum()))
+
+    def _logits(self, board: th.Tensor, legal: np.ndarray) -> th.Tensor:
+        """The logits the agent plays by: averaged over its views, or the board's own view alone
+        when its move is sure (see ``sure_below``)."""
+        views = self._views
+        if self.sure_below <= 0.0 or len(views) == 1:
+            return averaged_logits(self.net, board, self.mines, views)
+        own: th.Tensor = self.net(board, self.mines)
+        scores = action_scores(own, self.policy.opening_weight)[0].numpy()
+        move = int(np.argmax(np.where(legal, scores, -np.inf)))
+        if float(th.sigmoid(own[0, MINE_HEAD].flatten()[move])) < self.sure_below:
+            return own
+        others = averaged_logits(self.net, board, self.mines, views[1:])
+        return (own + others * (len(views) - 1)) / len(views)
 
     def _rule_first_click(self, legal: np.ndarray) -> int | None:
         """The solver's first click for the game's rule, if ``first_move`` is ``rule``, the spec
