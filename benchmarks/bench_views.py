@@ -22,6 +22,9 @@ Per view set it prints:
 - **excess risk**: at positions with no certainly safe cell, the mean exact probability of the
   view set's move minus the lowest among the hidden cells.
 
+Last, how often the board's own view rates its move's P(mine) below 0.0001, 0.001 and 0.01: the
+moves an agent with that ``sure_below`` plays on one view.
+
 All view sets judge the same positions (those the one-view network meets). One torch thread.
 """
 
@@ -43,6 +46,8 @@ from train.symmetry import BoardView, board_views
 
 VIEW_SETS = ("1", "T", "4", "4T", "8")
 """The view sets compared (see the module docstring)."""
+SURE_BOUNDS = (1e-4, 1e-3, 1e-2)
+"""P(mine) bounds for the share of moves one view is sure of (the agent's ``sure_below``)."""
 CLIP = 1e-7
 """Network probabilities are clipped to ``[CLIP, 1 - CLIP]`` inside the cross-entropy."""
 
@@ -62,6 +67,8 @@ class ViewTally:
     missed: int = 0
     guesses: int = 0
     excess_risk: float = 0.0
+    move_risks: list[float] = field(default_factory=list)
+    """The view set's own P(mine) of its move, per position."""
 
 
 def cross_entropy(exact: np.ndarray, logits: np.ndarray) -> float:
@@ -143,6 +150,9 @@ def main(argv: list[str] | None = None) -> None:
             f"{tally.missed:>5}/{tally.safe_positions:<6} {tally.guesses:>8} "
             f"{tally.excess_risk / max(tally.guesses, 1):>8.4f}"
         )
+    own = np.asarray(tallies["1"].move_risks)
+    shares = ", ".join(f"below {bound:g} on {np.mean(own < bound):.0%}" for bound in SURE_BOUNDS)
+    print(f"the board's own view rates its move's P(mine) {shares} of {len(own)} positions")
 
 
 def view_logits(net: th.nn.Module, board: th.Tensor, mines: int) -> dict[BoardView, th.Tensor]:
@@ -177,6 +187,7 @@ def judge(
         scores = action_scores(logits, agent.policy.opening_weight)[0].numpy()
         move = int(np.argmax(np.where(hidden, scores, -np.inf)))
         tally = tallies[name]
+        tally.move_risks.append(float(th.sigmoid(logits[0, MINE_HEAD].flatten()[move])))
         if analysis.safe:
             tally.safe_positions += 1
             tally.missed += move not in analysis.safe
