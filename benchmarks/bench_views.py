@@ -52,9 +52,9 @@ CLIP = 1e-7
 """Network probabilities are clipped to ``[CLIP, 1 - CLIP]`` inside the cross-entropy."""
 
 
-def view_set(name: str, rows: int, cols: int) -> tuple[BoardView, ...]:
+def view_set(name: str) -> tuple[BoardView, ...]:
     """The views of the set called ``name`` (one of :data:`VIEW_SETS`)."""
-    every = board_views(8, rows, cols)
+    every = board_views(8)
     return {"1": every[:1], "T": every[4:5], "4": every[:4], "4T": every[4:], "8": every}[name]
 
 
@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.exit(2, f"bench_views.py: error: {error}\n")
     th.set_num_threads(1)
     env = MinesweeperEnv(rows, cols, mines)
-    sets = {name: view_set(name, rows, cols) for name in VIEW_SETS}
+    sets = {name: view_set(name) for name in VIEW_SETS}
     tallies = {name: ViewTally() for name in VIEW_SETS}
     won = 0
     for game in range(args.games):
@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> None:
 def view_logits(net: th.nn.Module, board: th.Tensor, mines: int) -> dict[BoardView, th.Tensor]:
     """Each of the eight views' logits of ``board`` mapped back onto it (two batched passes: the
     mirror images, then the transposed ones)."""
-    views = board_views(8, *board.shape[-2:])
+    views = board_views(8)
     found: dict[BoardView, th.Tensor] = {}
     with th.no_grad():
         for group in views[:4], views[4:]:

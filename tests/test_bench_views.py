@@ -10,11 +10,11 @@ bench_views = load_benchmark("bench_views")
 
 
 def test_view_set__names_pick_the_documented_views() -> None:
-    sizes = {name: len(bench_views.view_set(name, 3, 5)) for name in bench_views.VIEW_SETS}
+    sizes = {name: len(bench_views.view_set(name)) for name in bench_views.VIEW_SETS}
     assert sizes == {"1": 1, "T": 1, "4": 4, "4T": 4, "8": 8}
-    assert bench_views.view_set("T", 3, 5)[0].transpose
-    assert not any(view.transpose for view in bench_views.view_set("4", 3, 5))
-    assert all(view.transpose for view in bench_views.view_set("4T", 3, 5))
+    assert bench_views.view_set("T")[0].transpose
+    assert not any(view.transpose for view in bench_views.view_set("4"))
+    assert all(view.transpose for view in bench_views.view_set("4T"))
 
 
 def test_cross_entropy__least_at_the_exact_probabilities() -> None:
@@ -76,6 +76,6 @@ def test_view_logits__each_view_mapped_back_like_averaged_logits() -> None:
     by_view = bench_views.view_logits(forward, board, 2)
     assert len(by_view) == 8
     for count in 1, 4, 8:
-        views = board_views(count, 3, 5)
+        views = board_views(count)
         mean = th.stack([by_view[view] for view in views]).mean(dim=0)
         assert th.allclose(mean, averaged_logits(forward, board, 2, views), atol=1e-6)

@@ -20,7 +20,7 @@ from train.symmetry import BoardView, averaged_logits, board_views
 @pytest.mark.parametrize(("count", "rows", "cols"), [(8, 5, 5), (4, 3, 7), (2, 4, 6), (1, 2, 3)])
 def test_board_views__distinct_shape_keeping_and_inverted(count: int, rows: int, cols: int) -> None:
     x = th.arange(2 * 3 * rows * cols, dtype=th.float32).view(2, 3, rows, cols)
-    views = board_views(count, rows, cols)
+    views = board_views(count)
     assert len(views) == count and views[0] == BoardView()
     seen = set()
     for view in views:
@@ -33,7 +33,7 @@ def test_board_views__distinct_shape_keeping_and_inverted(count: int, rows: int,
 
 def test_board_views__eight_of_a_board_that_is_not_square_transpose_its_shape() -> None:
     x = th.arange(2 * 3 * 15, dtype=th.float32).view(2, 3, 3, 5)
-    views = board_views(8, 3, 5)
+    views = board_views(8)
     seen = set()
     for view in views:
         moved = view.apply(x)
@@ -46,7 +46,7 @@ def test_board_views__eight_of_a_board_that_is_not_square_transpose_its_shape() 
 @pytest.mark.parametrize("count", [0, 3, 16])
 def test_board_views__refuses_bad_counts(count: int) -> None:
     with pytest.raises(ValueError, match=rf"symmetries must be one of \(1, 2, 4, 8\), got {count}"):
-        board_views(count, 5, 6)
+        board_views(count)
 
 
 class _Positional(th.nn.Module):
@@ -63,7 +63,7 @@ class _Positional(th.nn.Module):
 def test_averaged_logits__mean_of_each_views_logits_mapped_back() -> None:
     net = _Positional(4, 4)
     board = th.arange(16, dtype=th.float32).view(1, 4, 4) % 5
-    views = board_views(8, 4, 4)
+    views = board_views(8)
     expected = th.stack([view.invert(net(view.apply(board), 2)) for view in views]).mean(dim=0)
     assert th.allclose(averaged_logits(net, board, 2, views), expected)
     # the board term is equivariant, so only the bias is averaged: the mean of all 16 biases
@@ -90,7 +90,7 @@ class _RowBiased(th.nn.Module):
 def test_averaged_logits__eight_views_of_a_board_that_is_not_square_in_two_passes() -> None:
     net = _RowBiased()
     board = th.arange(15, dtype=th.float32).view(1, 3, 5) % 4
-    views = board_views(8, 3, 5)
+    views = board_views(8)
     expected = th.stack([view.invert(net(view.apply(board), 2)) for view in views]).mean(dim=0)
     net.calls = 0
     averaged = averaged_logits(net, board, 2, views)
@@ -99,7 +99,7 @@ def test_averaged_logits__eight_views_of_a_board_that_is_not_square_in_two_passe
     # the transposed views' row bias is the original's column index: it shows in the mean
     assert not th.allclose(averaged, averaged_logits(net, board, 2, views[:4]))
     net.calls = 0
-    averaged_logits(net, th.zeros(1, 4, 4), 2, board_views(8, 4, 4))
+    averaged_logits(net, th.zeros(1, 4, 4), 2, board_views(8))
     assert net.calls == 1  # a square board's eight views keep one shape: one pass
 
 
@@ -125,7 +125,7 @@ def test_policy_agent__symmetries_option_averages_and_is_checked(tmp_path: Path)
     for agent in plain, averaged:
         agent.reset(0, spec)
         agent.act(board, legal)
-    views = board_views(8, 5, 5)
+    views = board_views(8)
     with th.no_grad():
         expected = averaged_logits(plain.net, th.as_tensor(board[None], dtype=th.float32), 3, views)
     risk = 1.0 / (1.0 + np.exp(-expected[0, 0].numpy().astype(np.float64)))
@@ -211,7 +211,7 @@ def test_policy_agent__a_generalist_plays_8_views_of_a_board_that_is_not_square(
     assert legal[action]
     with th.no_grad():
         expected = averaged_logits(
-            generalist.net, th.as_tensor(board[None], dtype=th.float32), 99, board_views(8, 16, 30)
+            generalist.net, th.as_tensor(board[None], dtype=th.float32), 99, board_views(8)
         )
     risk = 1.0 / (1.0 + np.exp(-expected[0, 0].numpy().astype(np.float64)))
     shown = generalist.explain().risk

@@ -134,7 +134,7 @@ class PolicyAgent(SeededAgent):
             raise ValueError(f"sure_below must lie in [0, 1), got {sure_below!r}")
         self.sure_below = float(sure_below)
         self.first_move = option_value(FirstMove, first_move, "first_move")
-        self._views: tuple[BoardView, ...] = board_views(symmetries, self.rows, self.cols)
+        self._views: tuple[BoardView, ...] = board_views(symmetries)
 
     @property
     def any_board(self) -> bool:
@@ -179,7 +179,6 @@ class PolicyAgent(SeededAgent):
                 raise ValueError(reason)
             if self.any_board:
                 self.rows, self.cols, self.mines = spec.rows, spec.cols, spec.mines
-        self._views = board_views(self.symmetries, self.rows, self.cols)
         super().reset(seed, spec)
         self._risk = None
 

@@ -51,10 +51,10 @@ class BoardView:
         return x.flip(dims) if dims else x
 
 
-def board_views(count: int, rows: int, cols: int) -> tuple[BoardView, ...]:
-    """The first ``count`` views of a ``rows x cols`` board (see :data:`VIEW_COUNTS`).
+def board_views(count: int) -> tuple[BoardView, ...]:
+    """The first ``count`` views of a board (see :data:`VIEW_COUNTS`), the board itself first.
 
-    ``rows`` and ``cols`` do not limit the views: the transposed ones of a board that is not square
+    Every board has all of them: the transposed views of a ``rows x cols`` board that is not square
     are ``cols x rows`` boards, which :func:`averaged_logits` runs as a batch of their own.
 
     Raises:
