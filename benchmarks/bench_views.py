@@ -111,13 +111,13 @@ def main(argv: list[str] | None = None) -> None:
         rows, cols, mines = parse_board(args.board)
         if args.games < 1:
             raise ValueError(f"--games must be >= 1, got {args.games}")
+        env = MinesweeperEnv(rows, cols, mines)
         agent = load_ppo_agent(args.checkpoint, boards="any")
         if not isinstance(agent, PolicyAgent):
             raise ValueError(f"--checkpoint {args.checkpoint!r} is not a BoardPolicy network")
     except (ValueError, FileNotFoundError) as error:
         parser.exit(2, f"bench_views.py: error: {error}\n")
     th.set_num_threads(1)
-    env = MinesweeperEnv(rows, cols, mines)
     sets = {name: view_set(name) for name in VIEW_SETS}
     tallies = {name: ViewTally() for name in VIEW_SETS}
     won = 0
@@ -143,6 +143,9 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"{'views':<6} {'loss':>8} {'vs 1 [95%]':>28} {'missed':>12} {'guesses':>8} {'excess':>8}"
     )
+    if not tallies["1"].losses:
+        print("no position had an uncertain cell: play more games")
+        return
     for name, tally in tallies.items():
         mean, low, high = paired_interval(tally.losses, tallies["1"].losses)
         print(

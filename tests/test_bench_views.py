@@ -44,6 +44,7 @@ def test_main__prints_every_view_set_on_beginner(capsys: pytest.CaptureFixture[s
     [
         (["--board", "9x9"], "bad --board '9x9'"),
         (["--games", "0"], "--games must be >= 1, got 0"),
+        (["--board", "3x3/9"], "3x3"),
         (["--checkpoint", "nothing-here.zip"], "nothing-here.zip"),
     ],
 )
