@@ -93,9 +93,9 @@ class PolicyAgent(SeededAgent):
         symmetries: average the network's logits over this many symmetries of the board (1, 2,
             4 or 8; see :func:`train.symmetry.board_views`): a batched forward pass of that many
             boards per move (two passes of four for 8 views of a board that is not square).
-        sure_below: with several views, play by the board's own view alone when the move it
-            chooses has a P(mine) below this by that view (most moves of a game are cells the
-            network is sure of), and average every view only for the other moves; 0 (the
+        sure_below: with several views, play by the board's own view alone when the legal cell
+            it scores best has a P(mine) below this by that view (most moves of a game are cells
+            the network is sure of), and average every view only for the other moves; 0 (the
             default) averages every view on every move.
         first_move: who makes the first click (:class:`FirstMove`): the solver's click for the
             game's rule (default) or the network.
