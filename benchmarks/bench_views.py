@@ -42,7 +42,7 @@ from mswp_gym.env import MinesweeperEnv
 from mswp_gym.presets import PRESETS
 from train.agent import PolicyAgent, load_ppo_agent
 from train.network import MINE_HEAD, action_scores
-from train.symmetry import BoardView, board_views
+from train.symmetry import BoardView, board_views, each_view_logits
 
 VIEW_SETS = ("1", "T", "4", "4T", "8")
 """The view sets compared (see the module docstring)."""
@@ -159,15 +159,11 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def view_logits(net: th.nn.Module, board: th.Tensor, mines: int) -> dict[BoardView, th.Tensor]:
-    """Each of the eight views' logits of ``board`` mapped back onto it (two batched passes: the
-    mirror images, then the transposed ones)."""
+    """Each of the eight views' logits of ``board`` mapped back onto it
+    (:func:`train.symmetry.each_view_logits`)."""
     views = board_views(8)
-    found: dict[BoardView, th.Tensor] = {}
     with th.no_grad():
-        for group in views[:4], views[4:]:
-            logits = net(th.cat([view.apply(board) for view in group]), mines)
-            found.update((view, view.invert(logits[i : i + 1])) for i, view in enumerate(group))
-    return found
+        return dict(zip(views, each_view_logits(net, board, mines, views), strict=True))
 
 
 def judge(

@@ -89,14 +89,27 @@ def averaged_logits(
     if len(views) == 1 and views[0] == BoardView():
         out: th.Tensor = net(board, mines)
         return out
+    return th.stack(each_view_logits(net, board, mines, views)).mean(dim=0)
+
+
+def each_view_logits(
+    net: nn.Module, board: th.Tensor, mines: int, views: tuple[BoardView, ...]
+) -> list[th.Tensor]:
+    """``net``'s logits of each of ``views`` of ``board``, mapped back onto the board.
+
+    One batched forward pass per shape: one for a square board, two when the views include
+    transposes of a board that is not square.
+
+    Args and shapes: as :func:`averaged_logits`; one ``(1, heads, rows, cols)`` tensor per view,
+    in the order of ``views``.
+    """
     rows, cols = board.shape[-2:]
-    # one batch per shape: a transposed view of a board that is not square has another shape
     shapes = (False,) if rows == cols else (False, True)
-    back: list[th.Tensor] = []
+    found: dict[int, th.Tensor] = {}
     for transposed in shapes:
-        group = [view for view in views if rows == cols or view.transpose == transposed]
+        group = [i for i, view in enumerate(views) if rows == cols or view.transpose == transposed]
         if not group:
             continue
-        logits = net(th.cat([view.apply(board) for view in group]), mines)
-        back.extend(view.invert(logits[i : i + 1]) for i, view in enumerate(group))
-    return th.stack(back).mean(dim=0)
+        logits = net(th.cat([views[i].apply(board) for i in group]), mines)
+        found.update((i, views[i].invert(logits[k : k + 1])) for k, i in enumerate(group))
+    return [found[i] for i in range(len(views))]
