@@ -245,3 +245,43 @@ def test_policy_agent__boards_any_lets_a_one_board_network_play_another_board() 
             break
     with pytest.raises(ValueError, match=r"boards must be one of 'trained', 'any', got 'all'"):
         agents.make("ppo:beginner", boards="all")
+
+
+def test_policy_agent__risk_margin_plays_the_best_scored_cell_near_the_lowest_risk() -> None:
+    from mswp_gym.env import MinesweeperEnv
+    from train.network import action_scores
+
+    plain = load_ppo_agent("generalist")
+    assert isinstance(plain, PolicyAgent)
+    env = MinesweeperEnv(rows=9, cols=9, mines=10, first_click="safe")
+    observation, _ = env.reset(seed=1)
+    plain.reset(0, env.game_spec)
+    for _ in range(40):
+        # the first position with a cell between the safest and the move, scored above the safest
+        legal = env.action_masks().astype(bool)
+        move = plain.act(observation, legal)
+        shown = plain.explain().risk
+        assert shown is not None
+        risk = np.where(legal, shown.ravel(), np.inf)
+        with th.no_grad():
+            logits = plain.net(th.as_tensor(observation[None], dtype=th.float32), 10)
+        scores = action_scores(logits, plain.policy.opening_weight)[0].numpy()
+        safest = int(np.argmin(risk))
+        between = legal & (risk > risk[safest]) & (risk < risk[move]) & (scores > scores[safest])
+        if not (observation == HIDDEN).all() and between.any():
+            break
+        observation, _, terminated, _, _ = env.step(move)
+        assert not terminated
+    else:
+        pytest.fail("no position had a cell between the network's safest cell and its move")
+    margin = float(np.max(risk[between])) - float(risk[safest]) + 1e-12
+    near = legal & (risk <= risk[safest] + margin)
+    expected = {0.0: safest, margin: int(np.argmax(np.where(near, scores, -np.inf))), 1.0: move}
+    assert len(set(expected.values())) == 3
+    for risk_margin, cell in expected.items():
+        gated = load_ppo_agent("generalist", risk_margin=risk_margin)
+        gated.reset(0, env.game_spec)
+        assert gated.act(observation, legal) == cell
+    for bad in (-0.1, 1.5, True):
+        with pytest.raises(ValueError, match=rf"risk_margin must lie in \[0, 1\], got {bad!r}"):
+            load_ppo_agent("generalist", risk_margin=bad)
