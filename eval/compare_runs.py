@@ -9,6 +9,11 @@ every pair's exact McNemar test over the games both played.
 Example::
 
     python -m eval.compare_runs out/table out/averaged --agents s8,large,solver
+    python -m eval.compare_runs out/long out/table --games 1000   # games 0-999 only
+
+``--games N`` keeps only the games with an index below N, for every agent's own figures and the
+pairs alike: how to report a run that was stopped at a count fixed in advance, while other
+processes had already played some later games.
 
 An agent label that appears in more than one folder is shown as ``FOLDER/LABEL``. Games are paired
 by setting and game index, and a pair whose seeds differ is an error (the folders were run with
@@ -87,6 +92,22 @@ def read_saved_agents(folders: Sequence[Path]) -> list[SavedAgent]:
     ]
 
 
+def first_games(agents: Sequence[SavedAgent], count: int) -> list[SavedAgent]:
+    """``agents`` with only their games of index below ``count`` (agents left with none are
+    dropped).
+
+    Raises:
+        ValueError: ``count`` below 1.
+    """
+    if count < 1:
+        raise ValueError(f"--games must be >= 1, got {count}")
+    kept = [
+        SavedAgent(agent.label, agent.setting, {g: r for g, r in agent.games.items() if g < count})
+        for agent in agents
+    ]
+    return [agent for agent in kept if agent.games]
+
+
 def paired_records(a: SavedAgent, b: SavedAgent) -> tuple[list[GameRecord], list[GameRecord]]:
     """The records of the games both agents played, in game order.
 
@@ -161,6 +182,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="comma-separated labels to show, in this order (default: every agent); a label "
         "found in several folders is FOLDER/LABEL",
     )
+    parser.add_argument(
+        "--games",
+        type=int,
+        help="only the games with an index below this, for every figure (default: every game)",
+    )
     return parser
 
 
@@ -171,7 +197,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if labels is not None and not labels:
         return report_error(PROG, f"--agents {args.agents!r} names no agent")
     try:
-        comparisons = compare_settings(read_saved_agents(args.folders), labels)
+        agents = read_saved_agents(args.folders)
+        if args.games is not None:
+            agents = first_games(agents, args.games)
+        comparisons = compare_settings(agents, labels)
     except (FileNotFoundError, ValueError) as exc:
         return report_error(PROG, exc)
     print(render(comparisons))

@@ -8,7 +8,13 @@ from pathlib import Path
 import pytest
 
 from eval.cli import main as eval_main
-from eval.compare_runs import compare_settings, main, paired_records, read_saved_agents
+from eval.compare_runs import (
+    compare_settings,
+    first_games,
+    main,
+    paired_records,
+    read_saved_agents,
+)
 from eval.games import GameRecord
 from eval.journal import GAMES, csv_text
 
@@ -98,6 +104,7 @@ def test_compare_runs__refuses_games_of_different_seeds(tmp_path: Path) -> None:
         (["a", "--agents", "nobody"], "no agent 'nobody' in these folders"),
         (["a", "--agents", ","], "names no agent"),
         (["a", "b"], "different seeds"),
+        (["a", "--games", "0"], "--games must be >= 1, got 0"),
     ],
 )
 def test_compare_runs__bad_input_is_one_line_and_status_2(
@@ -125,3 +132,18 @@ def test_compare_runs__prints_each_agent_and_the_pairs(
     printed = capsys.readouterr().out
     assert f"== {SETTING}" in printed and "a vs b" in printed
     assert "100.0%" in printed and "25.0%" in printed
+
+
+def test_compare_runs__games_keeps_the_first_games_for_every_figure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a run stopped at 3 games while its other worker had played games 4 and 6 already
+    a = _folder(tmp_path, "a", [_record("a", g, won=True) for g in (0, 1, 2, 4, 6)])
+    b = _folder(tmp_path, "b", [_record("b", g, won=g == 0) for g in range(8)])
+    first, second = first_games(read_saved_agents([a, b]), 3)
+    assert sorted(first.games) == sorted(second.games) == [0, 1, 2]
+    assert main([str(a), str(b), "--games", "3"]) == 0
+    printed = capsys.readouterr().out
+    assert "33.3%" in printed  # b won 1 of its first 3, not 1 of 8
+    assert "12.5%" not in printed
+    assert first_games(read_saved_agents([a]), 10)[0].games.keys() == {0, 1, 2, 4, 6}
