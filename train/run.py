@@ -196,6 +196,7 @@ def build_model(
             "mines": spec.mines,
             "channels": settings.channels,
             "blocks": settings.blocks,
+            "global_pool": settings.global_pool,
         },
         "opening_weight": settings.opening_weight,
         "beta": settings.beta,
@@ -625,7 +626,9 @@ def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
     a sharp policy, e.g. ``--beta 100``. A move head is added or dropped freely: the mine and
     opening outputs are copied, and a new move output starts as the negated mine output (move
     logit = log-odds that the cell is safe), so the network starts by playing the safest cell, as
-    the network without a move head did, instead of at random.
+    the network without a move head did, instead of at random. A run with ``global_pool`` may
+    start from a network without it: the pool's last layer starts at zero, so the new network
+    plays exactly as the old one until it trains.
 
     Returns:
         A one-line note of what was copied (and from which board).
@@ -661,7 +664,14 @@ def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
         raise ValueError(
             f"--init {checkpoint!r} has another network shape (channels/blocks): {first}"
         ) from None
-    missing = [key for key in result.missing_keys if not key.startswith("action_net.")]
+    pooled = [key for key in result.missing_keys if ".global_pool." in key]
+    missing = [
+        key
+        for key in result.missing_keys
+        if not key.startswith("action_net.") and key not in pooled
+    ]
+    if pooled:
+        note += " (its new global pool starts at zero)"
     if missing or result.unexpected_keys:
         raise ValueError(
             f"--init {checkpoint!r} has another network shape (channels/blocks): "

@@ -117,6 +117,11 @@ class TrainSettings:
     """Feature maps per convolution."""
     blocks: int = 3
     """Residual blocks (receptive field 5 + 4 * blocks cells)."""
+    global_pool: bool = False
+    """Board-wide context before the last block (:class:`train.network.GlobalPool`: each
+    channel's mean and maximum over the board, through a small MLP, added to every cell), so a
+    cell can see what the whole board holds, e.g. how many mines the rest of it has accounted
+    for. With --init from a network without it, the pool starts at zero (the same play)."""
     opening_weight: float = 0.05
     """Weight of P(opening) in a cell's score, next to log P(safe)."""
     beta: float = 3.0
@@ -417,7 +422,14 @@ RESUME_OVERRIDES: tuple[str, ...] = (
 )
 """Settings a ``--resume`` may change (each change is printed); any other differing value is
 refused, so a resumed run stays the run it was."""
-RESUME_REFUSED: tuple[str, ...] = ("config", "init", "preset", "channels", "out")
+RESUME_REFUSED: tuple[str, ...] = (
+    "config",
+    "init",
+    "preset",
+    "channels",
+    "global_pool",
+    "out",
+)
 """Flags refused outright with ``--resume`` (they define a new run, they cannot continue one)."""
 IGNORED_ON_RESUME: tuple[str, ...] = ("resume", "out", "init")
 """Fields a resumed run takes from the folder, whatever the settings passed say."""
