@@ -22,15 +22,8 @@ Per view set it prints:
 - **excess risk**: at positions with no certainly safe cell, the mean exact probability of the
   view set's move minus the lowest among the hidden cells.
 
-Then how often the board's own view rates its move's P(mine) below 0.0001, 0.001 and 0.01: the
+Last, how often the board's own view rates its move's P(mine) below 0.0001, 0.001 and 0.01: the
 moves an agent with that ``sure_below`` plays on one view.
-
-Last, the agent's ``risk_margin`` (:func:`train.agent.within_margin`) at the positions with no
-certainly safe cell: for each margin of ``--margins``, the excess risk of the move an eight-view
-agent with that margin would play, and its paired difference from no margin (normal 95% interval
-over the positions); and the same for the exact solver's own move (``agents.make("solver")``,
-which takes more risk on purpose: its look-ahead and endgame search trade safety now for
-progress and for the win).
 
 All view sets judge the same positions (those the one-view network meets). One torch thread.
 """
@@ -44,13 +37,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch as th
 
-import agents
-from agents.base import Agent
-from agents.solver.probability import Analysis, analyse
+from agents.solver.probability import analyse
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.presets import PRESETS
-from mswp_gym.spec import GameSpec
-from train.agent import PolicyAgent, load_ppo_agent, within_margin
+from train.agent import PolicyAgent, load_ppo_agent
 from train.network import MINE_HEAD, action_scores
 from train.symmetry import BoardView, board_views, each_view_logits
 
@@ -58,8 +48,6 @@ VIEW_SETS = ("1", "T", "4", "4T", "8")
 """The view sets compared (see the module docstring)."""
 SURE_BOUNDS = (1e-4, 1e-3, 1e-2)
 """P(mine) bounds for the share of moves one view is sure of (the agent's ``sure_below``)."""
-DEFAULT_MARGINS = "0,0.005,0.01,0.02,0.04"
-"""The ``risk_margin`` values judged by default."""
 CLIP = 1e-7
 """Network probabilities are clipped to ``[CLIP, 1 - CLIP]`` inside the cross-entropy."""
 
@@ -81,26 +69,6 @@ class ViewTally:
     excess_risk: float = 0.0
     move_risks: list[float] = field(default_factory=list)
     """The view set's own P(mine) of its move, per position."""
-
-
-@dataclass
-class MarginTally:
-    """Per position with no certainly safe cell, the excess risk of each margin's move (``None``:
-    no margin) and of the solver's."""
-
-    by_margin: dict[float | None, list[float]]
-    solver: list[float] = field(default_factory=list)
-
-
-def parse_margins(text: str) -> tuple[float, ...]:
-    """``--margins``: comma-separated numbers in [0, 1]."""
-    try:
-        margins = tuple(float(part) for part in text.split(","))
-    except ValueError:
-        margins = ()
-    if not margins or not all(0.0 <= margin <= 1.0 for margin in margins):
-        raise ValueError(f"bad --margins {text!r}: want comma-separated numbers in [0, 1]")
-    return margins
 
 
 def cross_entropy(exact: np.ndarray, logits: np.ndarray) -> float:
@@ -138,13 +106,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--board", default="expert", help="a preset or ROWSxCOLS/MINES")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=10_000, help="the first game's seed")
-    parser.add_argument(
-        "--margins", default=DEFAULT_MARGINS, help="risk_margin values to judge (8 views)"
-    )
     args = parser.parse_args(argv)
     try:
         rows, cols, mines = parse_board(args.board)
-        margins = parse_margins(args.margins)
         if args.games < 1:
             raise ValueError(f"--games must be >= 1, got {args.games}")
         env = MinesweeperEnv(rows, cols, mines)
@@ -156,8 +120,6 @@ def main(argv: list[str] | None = None) -> None:
     th.set_num_threads(1)
     sets = {name: view_set(name) for name in VIEW_SETS}
     tallies = {name: ViewTally() for name in VIEW_SETS}
-    margin_tally = MarginTally({margin: [] for margin in (None, *margins)})
-    solver = agents.make("solver")
     won = 0
     for game in range(args.games):
         observation, _ = env.reset(seed=args.seed + game)
@@ -167,13 +129,7 @@ def main(argv: list[str] | None = None) -> None:
             legal = env.action_masks()
             action = agent.act(observation, legal)
             if not first:
-                analysis = analyse(observation, mines)
-                board = th.as_tensor(observation[None], dtype=th.float32)
-                by_view = view_logits(agent.net, board, mines)
-                judge(analysis, by_view, legal, agent, sets, tallies)
-                if not analysis.safe:
-                    guess = (observation, legal, env.game_spec)
-                    judge_margins(analysis, by_view, guess, agent, solver, margin_tally)
+                judge(observation, legal, mines, agent, sets, tallies)
             first = False
             observation, _, terminated, truncated, info = env.step(action)
             if terminated or truncated:
@@ -200,23 +156,6 @@ def main(argv: list[str] | None = None) -> None:
     own = np.asarray(tallies["1"].move_risks)
     shares = ", ".join(f"below {bound:g} on {np.mean(own < bound):.0%}" for bound in SURE_BOUNDS)
     print(f"the board's own view rates its move's P(mine) {shares} of {len(own)} positions")
-    print_margins(margin_tally)
-
-
-def print_margins(tally: MarginTally) -> None:
-    """The risk-margin table (see the module docstring)."""
-    plain = tally.by_margin[None]
-    print(f"risk margin, 8 views, {len(plain)} positions with no certainly safe cell")
-    print(f"{'margin':<7} {'excess':>8} {'vs none [95%]':>30}")
-    rows: list[tuple[str, list[float]]] = [
-        (str(margin), values) for margin, values in tally.by_margin.items() if margin is not None
-    ]
-    print(f"{'none':<7} {np.mean(plain) if plain else math.nan:>8.4f}")
-    for name, values in [*rows, ("solver", tally.solver)]:
-        if not values:
-            continue
-        mean, low, high = paired_interval(values, plain)
-        print(f"{name:<7} {np.mean(values):>8.4f} {mean:>+10.4f} [{low:+.4f}, {high:+.4f}]")
 
 
 def view_logits(net: th.nn.Module, board: th.Tensor, mines: int) -> dict[BoardView, th.Tensor]:
@@ -227,45 +166,21 @@ def view_logits(net: th.nn.Module, board: th.Tensor, mines: int) -> dict[BoardVi
         return dict(zip(views, each_view_logits(net, board, mines, views), strict=True))
 
 
-def judge_margins(
-    analysis: Analysis,
-    by_view: dict[BoardView, th.Tensor],
-    guess: tuple[np.ndarray, np.ndarray, GameSpec],
-    agent: PolicyAgent,
-    solver: Agent,
-    tally: MarginTally,
-) -> None:
-    """At a position with no certainly safe cell (``guess``: its board, legal mask and spec), the
-    excess risk of each margin's move with eight views, and of the solver's move."""
-    board, legal, spec = guess
-    exact = analysis.probability
-    hidden = legal.astype(bool)
-    lowest = float(np.min(exact[hidden]))
-    logits = th.stack(list(by_view.values())).mean(dim=0)
-    scores = action_scores(logits, agent.policy.opening_weight)[0].numpy()
-    risk = th.sigmoid(logits[0, MINE_HEAD]).numpy().astype(np.float64).ravel()
-    for margin, values in tally.by_margin.items():
-        playable = within_margin(hidden, risk, margin)
-        move = int(np.argmax(np.where(playable, scores, -np.inf)))
-        values.append(float(exact[move]) - lowest)
-    solver.reset(seed=0, spec=spec)
-    tally.solver.append(float(exact[solver.act(board, legal)]) - lowest)
-
-
 def judge(
-    analysis: Analysis,
-    by_view: dict[BoardView, th.Tensor],
+    board: np.ndarray,
     legal: np.ndarray,
+    mines: int,
     agent: PolicyAgent,
     sets: dict[str, tuple[BoardView, ...]],
     tallies: dict[str, ViewTally],
 ) -> None:
-    """Score every view set on one position (its exact ``analysis``, the logits of each of the
-    eight views) against the exact analysis."""
+    """Score every view set on one position against the exact analysis."""
+    analysis = analyse(board, mines)
     exact = analysis.probability
     hidden = legal.astype(bool)
     uncertain = hidden & (exact > 0.0) & (exact < 1.0)
     lowest = float(np.min(exact[hidden]))
+    by_view = view_logits(agent.net, th.as_tensor(board[None], dtype=th.float32), mines)
     for name, views in sets.items():
         logits = th.stack([by_view[view] for view in views]).mean(dim=0)
         scores = action_scores(logits, agent.policy.opening_weight)[0].numpy()

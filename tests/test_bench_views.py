@@ -35,26 +35,8 @@ def test_main__prints_every_view_set_on_beginner(capsys: pytest.CaptureFixture[s
     bench_views.main(["--checkpoint", "beginner", "--board", "beginner", "--games", "1"])
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("beginner on 9x9/10, first click safe, 1 games")
-    sure = next(i for i, line in enumerate(lines) if line.startswith("the board's own view"))
-    assert [line.split()[0] for line in lines[2:sure]] == list(bench_views.VIEW_SETS)
-    assert lines[sure].startswith("the board's own view rates its move's P(mine) below 0.0001 on")
-    assert lines[sure + 1].startswith("risk margin, 8 views, ")
-
-
-def test_main__judges_every_margin_and_the_solver_at_guesses(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    bench_views.main(
-        ["--checkpoint", "generalist", "--board", "8x8/14", "--games", "2", "--margins", "0,1"]
-    )
-    lines = capsys.readouterr().out.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("risk margin, 8 views, "))
-    guesses = int(lines[start].split(", ")[2].split()[0])
-    assert guesses > 0
-    table = {line.split()[0]: line.split()[1:] for line in lines[start + 2 :]}
-    assert list(table) == ["none", "0.0", "1.0", "solver"]
-    assert table["1.0"][1] == "+0.0000"  # a margin of 1 allows every cell: the same moves
-    assert all(float(values[0]) >= 0.0 for values in table.values())  # never below the safest
+    assert [line.split()[0] for line in lines[2:-1]] == list(bench_views.VIEW_SETS)
+    assert lines[-1].startswith("the board's own view rates its move's P(mine) below 0.0001 on")
 
 
 @pytest.mark.parametrize(
@@ -64,8 +46,6 @@ def test_main__judges_every_margin_and_the_solver_at_guesses(
         (["--games", "0"], "--games must be >= 1, got 0"),
         (["--board", "3x3/9"], "3x3"),
         (["--checkpoint", "nothing-here.zip"], "nothing-here.zip"),
-        (["--margins", "0,2"], "bad --margins '0,2'"),
-        (["--margins", "x"], "bad --margins 'x'"),
     ],
 )
 def test_main__bad_input_exits_2_naming_it(

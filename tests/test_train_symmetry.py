@@ -285,14 +285,3 @@ def test_policy_agent__risk_margin_plays_the_best_scored_cell_near_the_lowest_ri
     for bad in (-0.1, 1.5, True):
         with pytest.raises(ValueError, match=rf"risk_margin must lie in \[0, 1\], got {bad!r}"):
             load_ppo_agent("generalist", risk_margin=bad)
-
-
-def test_within_margin__keeps_the_legal_cells_near_the_lowest_risk() -> None:
-    from train.agent import within_margin
-
-    legal = np.array([True, True, False, True, True])
-    risk = np.array([0.30, 0.10, 0.01, 0.12, 0.50])
-    assert within_margin(legal, risk, None) is legal
-    assert within_margin(legal, risk, 0.0).tolist() == [False, True, False, False, False]
-    assert within_margin(legal, risk, 0.05).tolist() == [False, True, False, True, False]
-    assert within_margin(legal, risk, 1.0).tolist() == legal.tolist()

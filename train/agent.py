@@ -82,23 +82,6 @@ def option_value(kind: type[OptionT], value: OptionT | str, option: str) -> Opti
         raise ValueError(f"{option} must be one of {allowed}, got {value!r}") from None
 
 
-def within_margin(legal: np.ndarray, risk: np.ndarray, margin: float | None) -> np.ndarray:
-    """The cells an agent with risk margin ``margin`` may play (see :class:`PolicyAgent`).
-
-    Args:
-        legal: flat boolean mask of the legal cells, at least one True.
-        risk: flat P(mine) per cell, the same shape.
-        margin: the margin, or None for no margin.
-
-    Returns:
-        ``legal`` itself for no margin, else the legal cells whose P(mine) is at most the lowest
-        legal P(mine) plus ``margin`` (never empty).
-    """
-    if margin is None:
-        return legal
-    return legal & (risk <= float(np.min(risk[legal])) + margin)
-
-
 class PolicyAgent(SeededAgent):
     """Plays a :class:`~train.policy.BoardPolicy` checkpoint.
 
@@ -237,11 +220,19 @@ class PolicyAgent(SeededAgent):
             first = self._rule_first_click(legal)
             if first is not None:
                 return first
-        scores = np.where(within_margin(legal, risk.ravel(), self.risk_margin), scores, -np.inf)
+        scores = np.where(self._playable(legal, risk.ravel()), scores, -np.inf)
         if self.deterministic:
             return int(np.argmax(scores))
         weights = np.exp(self._beta * (scores - scores.max()))
         return int(self.rng.choice(cells, p=weights / weights.sum()))
+
+    def _playable(self, legal: np.ndarray, risk: np.ndarray) -> np.ndarray:
+        """The legal cells (flat boolean mask) the agent may play: all of them, or (with
+        ``risk_margin``) those whose P(mine) (flat, per cell) is within the margin of the lowest
+        legal one; never empty when ``legal`` is not."""
+        if self.risk_margin is None:
+            return legal
+        return legal & (risk <= float(np.min(risk[legal])) + self.risk_margin)
 
     def _logits(self, board: th.Tensor, legal: np.ndarray) -> th.Tensor:
         """The logits the agent plays by: averaged over its views, or the board's own view alone
