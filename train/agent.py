@@ -43,7 +43,7 @@ from train.policy import BoardPolicy
 from train.sb3_agent import SB3Agent, load_sb3_model
 from train.symmetry import BoardView, averaged_logits, board_views
 
-NETWORK_OPTIONS = ("symmetries", "sure_below", "risk_margin", "first_move", "boards")
+NETWORK_OPTIONS = ("symmetries", "sure_below", "first_move", "boards")
 """Keyword options of :class:`PolicyAgent` that other SB3 models do not take."""
 OptionT = TypeVar("OptionT", bound=StrEnum)
 """An agent option's enum (:class:`FirstMove`, :class:`Boards`)."""
@@ -97,19 +97,14 @@ class PolicyAgent(SeededAgent):
             it scores best has a P(mine) below this by that view (most moves of a game are cells
             the network is sure of), and average every view only for the other moves; 0 (the
             default) averages every view on every move.
-        risk_margin: play the best-scored legal cell among those whose P(mine) (the mine head,
-            averaged over the views) is at most the lowest legal P(mine) plus this; None (the
-            default) plays the best-scored legal cell whatever its P(mine). A network with a move
-            head scores cells by imitating the solver's moves, and on Expert those moves carry
-            more risk than its own mine head allows for (docs/train.md measures the margin).
         first_move: who makes the first click (:class:`FirstMove`): the solver's click for the
             game's rule (default) or the network.
         boards: which boards a one-board network plays (:class:`Boards`): its own (default) or
             any, with the size and mine count taken from each game's spec like a generalist.
 
     Raises:
-        ValueError: ``symmetries`` not allowed, ``sure_below`` outside ``[0, 1)``,
-            ``risk_margin`` outside ``[0, 1]``; an unknown ``first_move`` or ``boards``.
+        ValueError: ``symmetries`` not allowed, ``sure_below`` outside ``[0, 1)``; an unknown
+            ``first_move`` or ``boards``.
     """
 
     name = "ppo"
@@ -122,7 +117,6 @@ class PolicyAgent(SeededAgent):
         source: str = "policy",
         symmetries: int = 1,
         sure_below: float = 0.0,
-        risk_margin: float | None = None,
         first_move: FirstMove | str = FirstMove.RULE,
         boards: Boards | str = Boards.TRAINED,
     ) -> None:
@@ -139,11 +133,6 @@ class PolicyAgent(SeededAgent):
         if isinstance(sure_below, bool) or not 0.0 <= float(sure_below) < 1.0:
             raise ValueError(f"sure_below must lie in [0, 1), got {sure_below!r}")
         self.sure_below = float(sure_below)
-        if risk_margin is not None and (
-            isinstance(risk_margin, bool) or not 0.0 <= float(risk_margin) <= 1.0
-        ):
-            raise ValueError(f"risk_margin must lie in [0, 1], got {risk_margin!r}")
-        self.risk_margin = None if risk_margin is None else float(risk_margin)
         self.first_move = option_value(FirstMove, first_move, "first_move")
         self._views: tuple[BoardView, ...] = board_views(symmetries)
 
@@ -220,19 +209,11 @@ class PolicyAgent(SeededAgent):
             first = self._rule_first_click(legal)
             if first is not None:
                 return first
-        scores = np.where(self._playable(legal, risk.ravel()), scores, -np.inf)
+        scores = np.where(legal, scores, -np.inf)
         if self.deterministic:
             return int(np.argmax(scores))
         weights = np.exp(self._beta * (scores - scores.max()))
         return int(self.rng.choice(cells, p=weights / weights.sum()))
-
-    def _playable(self, legal: np.ndarray, risk: np.ndarray) -> np.ndarray:
-        """The legal cells (flat boolean mask) the agent may play: all of them, or (with
-        ``risk_margin``) those whose P(mine) (flat, per cell) is within the margin of the lowest
-        legal one; never empty when ``legal`` is not."""
-        if self.risk_margin is None:
-            return legal
-        return legal & (risk <= float(np.min(risk[legal])) + self.risk_margin)
 
     def _logits(self, board: th.Tensor, legal: np.ndarray) -> th.Tensor:
         """The logits the agent plays by: averaged over its views, or the board's own view alone
@@ -276,8 +257,7 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
             ``model*.zip`` or your own model), a run folder, or None (the shipped Beginner
             network).
         **kwargs: ``seed``, ``deterministic``, and for a :class:`PolicyAgent` ``symmetries``
-            (test-time averaging over board symmetries, default 1), ``sure_below``,
-            ``risk_margin``, ``first_move`` (``rule``,
+            (test-time averaging over board symmetries, default 1), ``first_move`` (``rule``,
             the default, or ``network``) and ``boards`` (``trained``, the default, or ``any``);
             ``torch_threads`` (default 1): the process's torch thread count is set to it, since
             one board at a time runs fastest on one thread (1.2 ms a Beginner move against 5.5 ms
