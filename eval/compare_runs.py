@@ -11,6 +11,10 @@ Example::
     python -m eval.compare_runs out/table out/averaged --agents s8,large,solver
     python -m eval.compare_runs out/long out/table --games 1000   # games 0-999 only
 
+``--stages`` adds, for every pair, where the games that only one of the two won were lost: the
+share of the safe cells the loser had revealed when it hit a mine (below 10%, 10-50%, 50-90%,
+90% and more), e.g. whether a network loses its extra games in the opening or in the endgame.
+
 ``--games N`` keeps only the games with an index below N, for every agent's own figures and the
 pairs alike: how to report a run that was stopped at a count fixed in advance, while other
 processes had already played some later games.
@@ -31,7 +35,7 @@ from pathlib import Path
 
 from eval.games import GameRecord
 from eval.journal import GAMES, read_games
-from eval.report import agent_table, comparison_table
+from eval.report import agent_table, comparison_table, format_table
 from eval.summary import Comparison, compare, summarise
 from mswp_gym.cli import OneLineParser, report_error
 
@@ -90,6 +94,42 @@ def read_saved_agents(folders: Sequence[Path]) -> list[SavedAgent]:
         )
         for folder, agent, setting, games in found
     ]
+
+
+STAGE_BOUNDS = (0.1, 0.5, 0.9)
+"""Where a lost game ended, as the share of safe cells revealed: the bounds of ``--stages``."""
+STAGE_NAMES = ("<10%", "10-50%", "50-90%", ">=90%")
+
+
+def stage_of(revealed: float) -> int:
+    """The ``--stages`` bin of a lost game that had revealed this share of the safe cells."""
+    return sum(revealed >= bound for bound in STAGE_BOUNDS)
+
+
+def loss_stages(winners: Sequence[GameRecord], losers: Sequence[GameRecord]) -> list[int]:
+    """Over paired games (the same index in both lists) won only by ``winners``' agent: how many
+    ``losers``' agent lost in each stage (:data:`STAGE_NAMES`)."""
+    counts = [0] * len(STAGE_NAMES)
+    for won, lost in zip(winners, losers, strict=True):
+        if won.won and not lost.won:
+            counts[stage_of(lost.cells_revealed)] += 1
+    return counts
+
+
+def stages_table(agents: Sequence[SavedAgent]) -> str:
+    """The ``--stages`` table of every pair of ``agents`` (one setting) with common games."""
+    rows = []
+    for a, b in combinations(agents, 2):
+        a_records, b_records = paired_records(a, b)
+        if not a_records:
+            continue
+        for winner, loser, won, lost in (
+            (a.label, b.label, a_records, b_records),
+            (b.label, a.label, b_records, a_records),
+        ):
+            counts = loss_stages(won, lost)
+            rows.append([f"{winner} won, {loser} lost", str(sum(counts)), *map(str, counts)])
+    return format_table(["games", "count", *(f"lost at {name}" for name in STAGE_NAMES)], rows)
 
 
 def first_games(agents: Sequence[SavedAgent], count: int) -> list[SavedAgent]:
@@ -155,8 +195,9 @@ def compare_settings(
     return result
 
 
-def render(comparisons: Sequence[SettingComparison]) -> str:
-    """The report: per setting, each agent's figures over all its games, then the pairs."""
+def render(comparisons: Sequence[SettingComparison], stages: bool = False) -> str:
+    """The report: per setting, each agent's figures over all its games, then the pairs (and,
+    with ``stages``, where the games only one of a pair won were lost)."""
     parts = []
     for item in comparisons:
         summaries = [
@@ -166,6 +207,13 @@ def render(comparisons: Sequence[SettingComparison]) -> str:
         parts += [f"== {item.setting}", agent_table(summaries, score_mode=False), ""]
         if item.comparisons:
             parts += ["paired over the games both played:", comparison_table(item.comparisons), ""]
+            if stages:
+                parts += [
+                    "where the games only one of a pair won were lost (share of the safe cells "
+                    "the loser had revealed):",
+                    stages_table(item.agents),
+                    "",
+                ]
     return "\n".join(parts)
 
 
@@ -181,6 +229,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--agents",
         help="comma-separated labels to show, in this order (default: every agent); a label "
         "found in several folders is FOLDER/LABEL",
+    )
+    parser.add_argument(
+        "--stages",
+        action="store_true",
+        help="also show where the games only one of a pair won were lost (share of safe cells "
+        "the loser had revealed)",
     )
     parser.add_argument(
         "--games",
@@ -203,7 +257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         comparisons = compare_settings(agents, labels)
     except (FileNotFoundError, ValueError) as exc:
         return report_error(PROG, exc)
-    print(render(comparisons))
+    print(render(comparisons, args.stages))
     return 0
 
 

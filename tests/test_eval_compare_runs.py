@@ -147,3 +147,29 @@ def test_compare_runs__games_keeps_the_first_games_for_every_figure(
     assert "33.3%" in printed  # b won 1 of its first 3, not 1 of 8
     assert "12.5%" not in printed
     assert first_games(read_saved_agents([a]), 10)[0].games.keys() == {0, 1, 2, 4, 6}
+
+
+def test_compare_runs__stages_show_where_the_games_only_one_won_were_lost(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from dataclasses import replace
+
+    from eval.compare_runs import loss_stages, stage_of
+
+    assert [stage_of(x) for x in (0.0, 0.099, 0.1, 0.5, 0.89, 0.9, 0.999)] == [0, 0, 1, 2, 2, 3, 3]
+    revealed = (0.05, 0.3, 0.95, 0.97, 0.6, 0.2)
+    a_records = [_record("a", g, won=True) for g in range(6)]
+    b_records = [
+        replace(_record("b", g, won=False), cells_revealed=r) for g, r in enumerate(revealed)
+    ]
+    b_records[5] = _record("b", 5, won=True)  # both won: not counted
+    assert loss_stages(a_records, b_records) == [1, 1, 1, 2]
+    assert loss_stages(b_records, a_records) == [0, 0, 0, 0]
+    a = _folder(tmp_path, "a", a_records)
+    b = _folder(tmp_path, "b", b_records)
+    assert main([str(a), str(b), "--stages"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    row = next(line for line in lines if line.startswith("a won, b lost"))
+    assert row.split()[4:] == ["5", "1", "1", "1", "2"]
+    assert main([str(a), str(b)]) == 0
+    assert "lost at >=90%" not in capsys.readouterr().out
