@@ -8,22 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch as th
-from tiny_training import TINY_BOARD
+from tiny_training import TINY_IMITATION
 
 from mswp_gym.constants import HIDDEN
 from train import run as run_module
 from train.checkpoint import load_model
 from train.network import BoardTrunk, CellNet, GlobalPool
-
-TINY = replace(
-    TINY_BOARD,
-    games_per_iteration=4,
-    gradient_steps_per_iteration=2,
-    bc_batch_size=16,
-    dagger_iterations=1,
-    eval_games=0,
-    algo="imitation",
-)
 
 
 def _boards(count: int, rows: int, cols: int) -> th.Tensor:
@@ -73,9 +63,11 @@ def test_global_pool__needs_a_block() -> None:
 
 
 def test_train__a_global_pool_run_starts_from_a_network_without_it(tmp_path: Path) -> None:
-    plain_dir = run_module.train(replace(TINY, out=str(tmp_path / "a")).check())
+    plain_dir = run_module.train(replace(TINY_IMITATION, out=str(tmp_path / "a")).check())
     pooled_dir = run_module.train(
-        replace(TINY, out=str(tmp_path / "b"), init=str(plain_dir), global_pool=True).check()
+        replace(
+            TINY_IMITATION, out=str(tmp_path / "b"), init=str(plain_dir), global_pool=True
+        ).check()
     )
     source, target = load_model(plain_dir), load_model(pooled_dir)
     trunk = target.policy.features_extractor.trunk

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch as th
-from tiny_training import TINY_BOARD
+from tiny_training import TINY_IMITATION
 
 from mswp_gym.constants import HIDDEN
 from mswp_gym.spec import GameSpec
@@ -104,16 +104,7 @@ def test_averaged_logits__eight_views_of_a_board_that_is_not_square_in_two_passe
 
 
 def test_policy_agent__symmetries_option_averages_and_is_checked(tmp_path: Path) -> None:
-    settings = replace(
-        TINY_BOARD,
-        games_per_iteration=4,
-        gradient_steps_per_iteration=2,
-        bc_batch_size=16,
-        dagger_iterations=1,
-        eval_games=0,
-        algo="imitation",
-        out=str(tmp_path),
-    ).check()
+    settings = replace(TINY_IMITATION, out=str(tmp_path)).check()
     path = run_module.train(settings)
     plain = load_ppo_agent(path)
     averaged = load_ppo_agent(path, symmetries=8)

@@ -22,6 +22,18 @@ TINY_BOARD = TrainSettings(
 )
 """A 5x5 board with 3 mines, a 4-channel network of one block, one worker, no logic baselines."""
 
+TINY_IMITATION = replace(
+    TINY_BOARD,
+    games_per_iteration=4,
+    gradient_steps_per_iteration=2,
+    bc_batch_size=16,
+    dagger_iterations=1,
+    eval_games=0,
+    algo="imitation",
+)
+"""One DAgger round of 4 games and 2 Adam steps on ``TINY_BOARD``, no evaluation: the quickest run
+that writes a checkpoint."""
+
 TINY_RUN = replace(
     TINY_BOARD,
     games_per_iteration=12,
