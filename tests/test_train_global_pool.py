@@ -60,6 +60,9 @@ def test_global_pool__commutes_with_flips_and_transposes() -> None:
 def test_global_pool__needs_a_block() -> None:
     with pytest.raises(ValueError, match="global_pool needs blocks >= 1"):
         BoardTrunk(3, channels=4, blocks=0, global_pool=True)
+    # refused with the settings, before a run folder is made
+    with pytest.raises(ValueError, match=r"global_pool needs blocks >= 1 .*got 0"):
+        replace(TINY_IMITATION, blocks=0, global_pool=True).check()
 
 
 def test_train__a_global_pool_run_starts_from_a_network_without_it(tmp_path: Path) -> None:

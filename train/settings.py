@@ -303,6 +303,10 @@ class TrainSettings:
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if self.global_pool and self.blocks < 1:
+            raise ValueError(
+                f"global_pool needs blocks >= 1 (it feeds the last block), got {self.blocks}"
+            )
         for name, low, high, low_open, high_open in FLOAT_RANGES:
             in_range(name, getattr(self, name), low, high, low_open, high_open)
 
