@@ -77,8 +77,6 @@ class SolverAgent(SeededAgent):
             counted as progress.
         dead_last: Depth 1: a cell that can show only one number (no information) is guessed only if
             nothing else is near the lowest risk.
-        defer_pockets: Depth 1: extra risk accepted to avoid guessing inside an isolated pocket
-            whose mine count is still open (see :mod:`agents.solver.pocket`; 0 never defers).
 
     Raises:
         ValueError: a depth outside ``0..MAX_DEPTH`` or a negative option.
@@ -102,7 +100,6 @@ class SolverAgent(SeededAgent):
         opening_offset: int = DEFAULT_OPENING_OFFSET,
         linked: bool = True,
         dead_last: bool = True,
-        defer_pockets: float = 0.0,
     ) -> None:
         super().__init__(seed)
         if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
@@ -132,7 +129,6 @@ class SolverAgent(SeededAgent):
         self.opening_offset = opening_offset
         self.linked = bool(linked)
         self.dead_last = bool(dead_last)
-        self.defer_pockets = defer_pockets
         self.cache = RegionCache()
         self._proven_mines: set[int] = set()
         self._pending: list[int] = []
@@ -374,7 +370,6 @@ class SolverAgent(SeededAgent):
                 self.progress_weight,
                 self.linked,
                 self.dead_last,
-                self.defer_pockets,
             )
         except ValueError:
             index = int(np.flatnonzero(legal)[0])

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.solver.pocket import uncertain_pocket_cells
 from agents.solver.probability import Analysis, RegionCache, analyse_reveal
 from agents.solver.unavoidable import unavoidable_guess
 from mswp_gym.cells import neighbour_index, neighbour_table
@@ -71,7 +70,6 @@ def choose_guess(
     progress_weight: float = DEFAULT_PROGRESS_WEIGHT,
     linked: bool = True,
     dead_last: bool = True,
-    defer_pockets: float = 0.0,
 ) -> Guess:
     """Pick the cell to reveal when no unknown cell is certainly safe.
 
@@ -88,10 +86,6 @@ def choose_guess(
         progress_weight: Depth 1: weight of the progress term.
         linked: Depth 1: discount clears that follow from the guess being safe whatever it shows.
         dead_last: Depth 1: cells that can show only one number are tried last.
-        defer_pockets: Depth 1: when the best-scored cell lies in an isolated pocket whose mine
-            count is open (:func:`agents.solver.pocket.uncertain_pocket_cells`), play instead the
-            best-scored cell outside such pockets whose risk exceeds it by at most this much (0:
-            never defer).
 
     Returns:
         The :class:`Guess`.
@@ -133,25 +127,8 @@ def choose_guess(
         dead = dead_last and len(outcomes) == 1 and risk > 0.0
         scored.append((dead, -score, risk, openness[cell], cell))
     scored.sort()
-    if defer_pockets > 0.0:
-        scored = _deferring_pockets(scored, analysis, defer_pockets)
     _, neg_score, risk, _, cell = scored[0]
     return Guess(cell=cell, risk=risk, score=-neg_score, forced=False, tried=len(scored))
-
-
-def _deferring_pockets(
-    scored: list[tuple[bool, float, float, int, int]], analysis: Analysis, extra_risk: float
-) -> list[tuple[bool, float, float, int, int]]:
-    """``scored`` with the best entry outside open-count pockets moved first, if the best entry is
-    inside one and the other's risk is at most ``extra_risk`` higher."""
-    pockets = uncertain_pocket_cells(analysis)
-    if not pockets or scored[0][4] not in pockets:
-        return scored
-    ceiling = scored[0][2] + extra_risk
-    for index, entry in enumerate(scored):
-        if entry[4] not in pockets and entry[2] <= ceiling:
-            return [entry, *scored[:index], *scored[index + 1 :]]
-    return scored
 
 
 def _unknown_cells(board: np.ndarray) -> np.ndarray:
