@@ -23,6 +23,11 @@ from mswp_gym.encoding import CHANNEL_CODES
 
 N_INPUT_PLANES = len(CHANNEL_CODES) + 2
 """One-hot code planes, the mine-density plane and the on-board plane."""
+COMPUTE_LAYOUT = th.channels_last
+"""Memory layout the trunk's convolutions run in. Channels-last runs them faster on CPU than the
+default layout, forward and backward (``benchmarks/bench_memory_format.py`` measures both); the
+trunk still returns features in the default (contiguous) layout, and the values agree with it up
+to float rounding."""
 MINE_HEAD, OPENING_HEAD, MOVE_HEAD = 0, 1, 2
 """Output channels of :class:`CellNet`: P(mine) and P(safe with clue 0) logits, and (networks with
 a move head only) the logit of each cell being the expert's move."""
@@ -122,13 +127,14 @@ class BoardTrunk(nn.Module):
         ``mines`` (an int or a ``(B,)`` tensor) overrides the stored mine count.
         """
         count = self.mines if mines is None else mines
-        x = th.relu(self.stem(board_planes(board, count)))
+        planes = board_planes(board, count).contiguous(memory_format=COMPUTE_LAYOUT)
+        x = th.relu(self.stem(planes))
         last = len(self.blocks) - 1
         for index, block in enumerate(self.blocks):
             if index == last and self.global_pool is not None:
                 x = self.global_pool(x)
             x = block(x)
-        return x
+        return x.contiguous()
 
 
 def safety_scores(cell_logits: th.Tensor, opening_weight: float) -> th.Tensor:
