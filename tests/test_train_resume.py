@@ -147,6 +147,8 @@ def test_settings__resume_keeps_the_saved_settings_and_refuses_other_changes(
         ["--init", str(run_dir)],
         ["--preset", "expert"],
         ["--channels", "8"],
+        ["--blocks", "2"],
+        ["--global-pool", "true"],
         ["--learning-rate", "0.1"],
     ):
         with pytest.raises(ValueError, match=flags[0]):

@@ -431,6 +431,7 @@ RESUME_REFUSED: tuple[str, ...] = (
     "init",
     "preset",
     "channels",
+    "blocks",
     "global_pool",
     "out",
 )
