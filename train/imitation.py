@@ -226,6 +226,26 @@ def masked_bce(logits: th.Tensor, targets: th.Tensor, masks: th.Tensor) -> th.Te
     return (losses * weight).sum() / weight.sum().clamp(min=1.0)
 
 
+def count_error(logits: th.Tensor, targets: th.Tensor, masks: th.Tensor) -> th.Tensor:
+    """How far the mine head's beliefs are from the mine count, per hidden cell.
+
+    Per position, ``(sum P(mine) - sum target)**2 / hidden cells`` over the cells where ``masks``
+    is True, averaged over the positions that have a revealed cell and a hidden one. There the
+    targets (exact probabilities, or the layout's 0/1) sum to the mines left among the hidden
+    cells, so this is zero when the network's probabilities add up to the mine count, which is
+    public; a per-cell loss leaves errors that all lean one way nearly unpunished, this squares
+    their sum. (Before the first click every cell is hidden, and under ``safe`` and ``opening``
+    every target is 0: the first click cannot hit a mine. Those positions are left out.)
+    """
+    weight = masks.to(logits.dtype)
+    hidden = weight.sum(dim=(1, 2))
+    gap = ((th.sigmoid(logits) - targets) * weight).sum(dim=(1, 2))
+    cells = masks.shape[1] * masks.shape[2]
+    present = (hidden > 0) & (hidden < cells)
+    per_position = gap.pow(2) / hidden.clamp(min=1.0)
+    return (per_position * present).sum() / present.sum().clamp(min=1)
+
+
 @dataclass(frozen=True)
 class BoardBuffer:
     """The training positions of one board, with the board's mine count (the density plane)."""
@@ -243,6 +263,7 @@ def train_steps(
     rng: np.random.Generator,
     move_weight: float = 0.0,
     guess_weight: float = 1.0,
+    count_weight: float = 0.0,
 ) -> float:
     """``steps`` Adam steps on random minibatches; returns the mean loss.
 
@@ -254,6 +275,8 @@ def train_steps(
             the move labels) beside the mine and opening losses; 0: no move loss.
         guess_weight: a guess position is this many times as likely to be drawn as any other
             (:func:`sampling_weights`); 1: uniform, and the draws are those of earlier versions.
+        count_weight: weight of :func:`count_error` of the mine head beside the other losses;
+            0: none, and the steps are those of earlier versions.
 
     Raises:
         ValueError: ``move_weight`` > 0 for a network without a move head.
@@ -298,6 +321,8 @@ def train_steps(
         )
         if move_weight > 0:
             loss = loss + move_weight * move_cross_entropy(logits[:, MOVE_HEAD], tensors[5], mine_m)
+        if count_weight > 0:
+            loss = loss + count_weight * count_error(logits[:, MINE_HEAD], mine_t, mine_m)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()

@@ -446,6 +446,7 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
                 rng,
                 settings.move_weight,
                 settings.guess_weight,
+                settings.count_weight,
             )
             gradient_seconds = time.perf_counter() - tick
             state.iteration = iteration

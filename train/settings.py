@@ -55,6 +55,7 @@ FLOAT_RANGES: tuple[tuple[str, float, float, bool, bool], ...] = (
     ("rescue", 0.0, 1.0, False, False),
     ("move_weight", 0.0, math.inf, False, True),
     ("guess_weight", 0.0, math.inf, True, True),
+    ("count_weight", 0.0, math.inf, False, True),
     ("learning_rate", 0.0, math.inf, True, True),
     ("gamma", 0.0, 1.0, False, False),
     ("gae_lambda", 0.0, 1.0, False, False),
@@ -160,6 +161,10 @@ class TrainSettings:
     """Imitation: how much likelier a *guess position* (no hidden cell certainly safe: the
     positions where games are lost) is drawn into a minibatch than any other position; 1: every
     position equally likely (below 1: guess positions rarer)."""
+    count_weight: float = 0.0
+    """Imitation: weight of a mine-count loss beside the per-cell ones: per position, the squared
+    gap between the mine head's summed P(mine) over the hidden cells and the mines they hold,
+    over the number of hidden cells (train.imitation.count_error); 0: none."""
     workers: int = 2
     """Imitation: collection jobs per round, run in parallel (1 = in process, local backend)."""
     backend: str = "local"
