@@ -8,26 +8,17 @@ from dataclasses import replace
 import numpy as np
 import pytest
 import torch as th
+from tiny_training import TINY_SPEC, tiny_cell_net, tiny_positions
 
-from mswp_gym.spec import GameSpec
 from train.dataset import PositionSet
 from train.imitation import count_error, train_steps
-from train.network import MINE_HEAD, BoardTrunk, CellNet
-from train.rollout import RolloutConfig, collect_positions
+from train.network import MINE_HEAD
 from train.settings import TrainSettings
-
-SPEC = GameSpec(5, 5, 3)
-
-
-def _net(seed: int = 0) -> CellNet:
-    th.manual_seed(seed)
-    return CellNet(BoardTrunk(3, 4, 1), th.nn.Conv2d(4, 2, 1)).eval()
 
 
 @pytest.fixture(scope="module")
 def labelled() -> PositionSet:
-    positions, _ = collect_positions(_net(), SPEC, 12, np.random.default_rng(0), RolloutConfig())
-    return positions
+    return tiny_positions(move_labels=False)
 
 
 def test_count_error__zero_when_the_beliefs_add_up_and_the_squared_gap_otherwise() -> None:
@@ -49,34 +40,50 @@ def test_count_error__zero_when_the_beliefs_add_up_and_the_squared_gap_otherwise
     assert float(value) == pytest.approx(1.0**2 / 4, rel=1e-4)
 
 
-def _trained(positions: PositionSet, **kwargs: float) -> CellNet:
-    net = _net(1)
+def _trained(positions: PositionSet, **kwargs: float) -> list[th.Tensor]:
+    net = tiny_cell_net(1, heads=2)
     optimizer = th.optim.Adam(net.parameters(), lr=1e-2)
-    train_steps(net, optimizer, positions, 100, 16, np.random.default_rng(7), **kwargs)
-    return net
+    train_steps(net, optimizer, positions, 5, 16, np.random.default_rng(7), **kwargs)
+    return [p.detach().clone() for p in net.parameters()]
 
 
-def _mean_count_error(net: CellNet, positions: PositionSet) -> float:
-    with th.no_grad():
-        logits = net(th.as_tensor(positions.boards, dtype=th.float32), SPEC.mines)
-    return float(
-        count_error(
-            logits[:, MINE_HEAD],
-            th.as_tensor(positions.mine_targets),
-            th.as_tensor(positions.mine_masks),
-        )
-    )
-
-
-def test_train_steps__weight_zero_changes_nothing_and_a_weight_cuts_the_count_error(
+def test_train_steps__weight_zero_changes_nothing_and_a_weight_changes_the_steps(
     labelled: PositionSet,
 ) -> None:
     plain = _trained(labelled)
     zero = _trained(labelled, count_weight=0.0)
-    counted = _trained(labelled, count_weight=20.0)
-    pairs = zip(plain.parameters(), zero.parameters(), strict=True)
-    assert all(th.equal(a, b) for a, b in pairs)
-    assert _mean_count_error(counted, labelled) < _mean_count_error(plain, labelled)
+    counted = _trained(labelled, count_weight=2.0)
+    assert all(th.equal(a, b) for a, b in zip(plain, zero, strict=True))
+    assert not all(th.equal(a, b) for a, b in zip(plain, counted, strict=True))
+
+
+def test_count_error__its_gradient_moves_every_hidden_cell_against_the_gap() -> None:
+    logits = th.tensor([[[0.0, 1.0, -2.0], [3.0, 0.5, 9.0]]], requires_grad=True)
+    targets = th.tensor([[[0.2, 0.5, 0.1], [0.9, 0.3, 0.0]]])
+    masks = th.tensor([[[True, True, True], [True, True, False]]])
+    count_error(logits, targets, masks).backward()
+    p = th.sigmoid(logits.detach())
+    gap = float(((p - targets) * masks).sum())
+    expected = 2.0 * gap / 5.0 * p * (1.0 - p) * masks
+    assert logits.grad is not None
+    assert th.allclose(logits.grad, expected, atol=1e-6)
+
+
+def test_count_error__minimising_it_brings_a_network_to_the_mine_count(
+    labelled: PositionSet,
+) -> None:
+    net = tiny_cell_net(1, heads=2).train()
+    optimizer = th.optim.Adam(net.parameters(), lr=1e-2)
+    boards = th.as_tensor(labelled.boards, dtype=th.float32)
+    targets, masks = th.as_tensor(labelled.mine_targets), th.as_tensor(labelled.mine_masks)
+    errors = []
+    for _ in range(60):
+        loss = count_error(net(boards, TINY_SPEC.mines)[:, MINE_HEAD], targets, masks)
+        errors.append(float(loss.detach()))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    assert errors[-1] < 0.2 * errors[0]
 
 
 @pytest.mark.parametrize("bad", [-1.0, float("nan"), float("inf")])

@@ -7,29 +7,17 @@ from dataclasses import replace
 import numpy as np
 import pytest
 import torch as th
+from tiny_training import tiny_cell_net, tiny_positions
 
 from mswp_gym.constants import HIDDEN
-from mswp_gym.spec import GameSpec
 from train.dataset import PositionSet
 from train.imitation import guess_positions, sampling_weights, train_steps
-from train.network import BoardTrunk, CellNet
-from train.rollout import RolloutConfig, collect_positions
 from train.settings import TrainSettings
-
-SPEC = GameSpec(5, 5, 3)
-
-
-def _net(seed: int = 0) -> CellNet:
-    th.manual_seed(seed)
-    return CellNet(BoardTrunk(3, 4, 1), th.nn.Conv2d(4, 3, 1)).eval()
 
 
 @pytest.fixture(scope="module")
 def labelled() -> PositionSet:
-    positions, _ = collect_positions(
-        _net(), SPEC, 12, np.random.default_rng(0), RolloutConfig(move_labels=True)
-    )
-    return positions
+    return tiny_positions(move_labels=True)
 
 
 def test_guess_positions__are_where_the_solver_player_had_to_choose_a_cell(
@@ -56,7 +44,7 @@ def test_sampling_weights__scale_guess_positions(labelled: PositionSet) -> None:
 
 
 def _trained(positions: PositionSet, **kwargs: float) -> list[th.Tensor]:
-    net = _net(1)
+    net = tiny_cell_net(1)
     optimizer = th.optim.Adam(net.parameters(), lr=1e-2)
     train_steps(net, optimizer, positions, 5, 16, np.random.default_rng(7), **kwargs)
     return [p.detach().clone() for p in net.parameters()]

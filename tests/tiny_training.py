@@ -8,6 +8,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+import torch as th
+
+from mswp_gym.spec import GameSpec
+from train.dataset import PositionSet
+from train.network import BoardTrunk, CellNet
+from train.rollout import RolloutConfig, collect_positions
 from train.settings import TrainSettings
 
 TINY_BOARD = TrainSettings(
@@ -52,3 +59,24 @@ TINY_RUN = replace(
 )
 """Toy budgets on ``TINY_BOARD``: DAgger rounds of 12 games and 3 Adam steps, PPO runs of 192
 env steps (an evaluation and checkpoint every 64), DAgger labels from the true layout."""
+
+
+TINY_SPEC = GameSpec(5, 5, 3)
+"""The board of the loss-level imitation tests: 5x5 with 3 mines, first click safe."""
+
+
+def tiny_cell_net(seed: int = 0, heads: int = 3) -> CellNet:
+    """A 4-channel, 1-block network for ``TINY_SPEC`` with ``heads`` per-cell outputs (3: mine,
+    opening and move), its weights seeded by ``seed``, in eval mode."""
+    th.manual_seed(seed)
+    return CellNet(BoardTrunk(TINY_SPEC.mines, 4, 1), th.nn.Conv2d(4, heads, 1)).eval()
+
+
+def tiny_positions(move_labels: bool) -> PositionSet:
+    """The positions of 12 games on ``TINY_SPEC`` played by ``tiny_cell_net()``, solver labels
+    (and the solver player's moves with ``move_labels``)."""
+    config = RolloutConfig(move_labels=move_labels)
+    positions, _ = collect_positions(
+        tiny_cell_net(), TINY_SPEC, 12, np.random.default_rng(0), config
+    )
+    return positions
