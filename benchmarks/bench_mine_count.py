@@ -14,6 +14,9 @@ For each checkpoint and stage of the game (the share of the safe cells revealed:
 - **count error**: the mean over positions of ``|sum P_net - mines left|`` over the hidden cells
   (the exact probabilities sum to the mines left, known mines included, in every position): how
   far the network's beliefs are from the mine count, which is public;
+- **undecided error**: the same sum over the *undecided* hidden cells only (exact P strictly
+  between 0 and 1): late in a game most hidden cells are settled mines, whose small errors
+  fill the count error, while the mine count decides the undecided ones;
 - **guess risk**: on the positions with no certainly safe cell, the exact P(mine) of the cell the
   network plays (its best action score) minus the lowest one, in points, with a 95% interval (a
   normal approximation over positions; positions of one game are correlated, so it is optimistic).
@@ -62,6 +65,7 @@ class StageErrors:
     positions: int
     cell_error: float
     count_error: float
+    undecided_error: float
     guesses: int
     guess_risk: float
     """Mean excess P(mine) of the played cell on guess positions, in points (NaN: none)."""
@@ -109,6 +113,8 @@ def stage_errors(
     belief = risk[selected].reshape(count, -1)
     cell_error = float(np.abs(belief - exact)[hidden].mean())
     count_error = float(np.abs(((belief - exact) * hidden).sum(axis=1)).mean())
+    undecided = hidden & (exact > 0.0) & (exact < 1.0)
+    undecided_error = float(np.abs(((belief - exact) * undecided).sum(axis=1)).mean())
     guessing = ~((exact == 0.0) & hidden).any(axis=1)
     played = np.where(hidden, scores[selected], -np.inf).argmax(axis=1)
     lowest = np.where(hidden, exact, np.inf).min(axis=1)
@@ -116,7 +122,7 @@ def stage_errors(
     guesses = int(excess.size)
     mean = float(excess.mean()) if guesses else math.nan
     half = 1.96 * float(excess.std(ddof=1)) / math.sqrt(guesses) if guesses > 1 else math.nan
-    return StageErrors(count, cell_error, count_error, guesses, mean, half)
+    return StageErrors(count, cell_error, count_error, undecided_error, guesses, mean, half)
 
 
 def run(argv: list[str] | None = None) -> list[tuple[str, str, StageErrors]]:
@@ -156,7 +162,7 @@ def run(argv: list[str] | None = None) -> list[tuple[str, str, StageErrors]]:
     )
     print(
         f"{'checkpoint':<40} {'stage':<7} {'positions':>9} {'cell err':>9} {'count err':>9} "
-        f"{'guesses':>7} {'guess risk, points [95%]':>26}"
+        f"{'undecided':>9} {'guesses':>7} {'guess risk, points [95%]':>26}"
     )
     rows: list[tuple[str, str, StageErrors]] = []
     for name, net in nets.items():
@@ -175,7 +181,8 @@ def run(argv: list[str] | None = None) -> list[tuple[str, str, StageErrors]]:
             )
             print(
                 f"{name[-40:]:<40} {label:<7} {errors.positions:>9,} {errors.cell_error:9.4f} "
-                f"{errors.count_error:9.3f} {errors.guesses:>7} {interval:>26}",
+                f"{errors.count_error:9.3f} {errors.undecided_error:9.3f} {errors.guesses:>7} "
+                f"{interval:>26}",
                 flush=True,
             )
     return rows

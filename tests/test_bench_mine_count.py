@@ -49,6 +49,9 @@ def test_stage_errors__exact_beliefs_have_no_error_and_shifted_ones_count_it() -
     # position 0: three hidden cells, each 0.1 too high; position 1: two, one of them at 1.0
     assert shifted.count_error == pytest.approx((0.3 + 0.1) / 2)
     assert shifted.cell_error == pytest.approx(0.4 / 5)
+    # undecided cells: the three of position 0 (0.5, 0.25, 0.25), none in position 1
+    assert shifted.undecided_error == pytest.approx(0.3 / 2)
+    assert perfect.undecided_error == 0.0
     scores[0, 0] = 2.0  # now the network plays the 0.5 cell of the guess position
     risky = bench.stage_errors(positions, exact, scores, everything)
     assert risky.guess_risk == pytest.approx(25.0)
