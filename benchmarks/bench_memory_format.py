@@ -1,7 +1,7 @@
 """The trunk's compute layout: channels-last against PyTorch's default (contiguous) layout, on CPU.
 
     python benchmarks/bench_memory_format.py
-    python benchmarks/bench_memory_format.py --boards 16x30x99 --repeats 5 --global-pool
+    python benchmarks/bench_memory_format.py --boards 16x30/99 --repeats 5 --global-pool
 
 :data:`train.network.COMPUTE_LAYOUT` sets the memory layout the trunk's convolutions run in. For
 each board this times, with each layout in turn (alternating, ``--repeats`` times, the median
@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 import torch as th
 from torch import nn
@@ -33,6 +34,7 @@ from torch import nn
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import train.network as network
+from train.generalist import parse_boards
 from train.network import MOVE_HEAD, BoardTrunk, CellNet
 
 LAYOUTS: tuple[tuple[str, th.memory_format], ...] = (
@@ -50,15 +52,10 @@ class Case:
     train: bool
 
 
-def parse_board(text: str) -> tuple[int, int, int]:
-    """``ROWSxCOLSxMINES`` -> the three ints (exit 2 with one line otherwise)."""
-    parts = text.lower().split("x")
-    if len(parts) != 3 or not all(p.isdigit() and int(p) > 0 for p in parts):
-        raise SystemExit(f"error: board {text!r} must be ROWSxCOLSxMINES, e.g. 16x30x99")
-    rows, cols, mines = (int(p) for p in parts)
-    if mines >= rows * cols:
-        raise SystemExit(f"error: board {text!r} has {mines} mines for {rows * cols} cells")
-    return rows, cols, mines
+def fail(message: str) -> NoReturn:
+    """Exit with status 2 and ``message`` as one line on stderr (no usage text, no traceback)."""
+    print(f"bench_memory_format.py: error: {message}", file=sys.stderr)
+    raise SystemExit(2)
 
 
 def timed(call: Callable[[], object], calls: int) -> float:
@@ -128,7 +125,7 @@ def run_board(
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--boards", default="9x9x10,16x16x40,16x30x99")
+    parser.add_argument("--boards", default="9x9/10,16x16/40,16x30/99", help="ROWSxCOLS/MINES,...")
     parser.add_argument("--channels", type=int, default=48)
     parser.add_argument("--blocks", type=int, default=4)
     parser.add_argument("--global-pool", action="store_true")
@@ -146,10 +143,13 @@ def main(argv: list[str] | None = None) -> None:
         ("work", args.work),
     ):
         if value < 1:
-            parser.error(f"--{label}={value} must be >= 1")
+            fail(f"--{label}={value} must be >= 1")
     if args.blocks < 0 or (args.global_pool and args.blocks < 1):
-        parser.error(f"--blocks={args.blocks} must be >= 0 (>= 1 with --global-pool)")
-    boards = [parse_board(text) for text in args.boards.split(",")]
+        fail(f"--blocks={args.blocks} must be >= 0 (>= 1 with --global-pool)")
+    try:
+        specs = parse_boards(args.boards, "safe")
+    except ValueError as error:
+        fail(f"--boards: {error}")
     th.set_num_threads(1)
     th.manual_seed(args.seed)
     generator = th.Generator().manual_seed(args.seed)
@@ -159,8 +159,8 @@ def main(argv: list[str] | None = None) -> None:
         f"(median of {args.repeats})"
     )
     print(f"{'board':<11} {'use':<18} {'default':>9} {'ch-last':>9} {'ratio':>7} {'max diff':>10}")
-    for rows, cols, mines in boards:
-        run_board(rows, cols, mines, args, generator)
+    for spec in specs:
+        run_board(spec.rows, spec.cols, spec.mines, args, generator)
 
 
 if __name__ == "__main__":
