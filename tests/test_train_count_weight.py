@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import numpy as np
 import pytest
 import torch as th
-from tiny_training import TINY_SPEC, tiny_cell_net, tiny_positions
+from tiny_training import TINY_SPEC, tiny_cell_net, tiny_positions, tiny_trained_weights
 
 from train.dataset import PositionSet
-from train.imitation import count_error, train_steps
+from train.imitation import count_error
 from train.network import MINE_HEAD
 from train.settings import TrainSettings
 
@@ -40,19 +39,12 @@ def test_count_error__zero_when_the_beliefs_add_up_and_the_squared_gap_otherwise
     assert float(value) == pytest.approx(1.0**2 / 4, rel=1e-4)
 
 
-def _trained(positions: PositionSet, **kwargs: float) -> list[th.Tensor]:
-    net = tiny_cell_net(1, heads=2)
-    optimizer = th.optim.Adam(net.parameters(), lr=1e-2)
-    train_steps(net, optimizer, positions, 5, 16, np.random.default_rng(7), **kwargs)
-    return [p.detach().clone() for p in net.parameters()]
-
-
 def test_train_steps__weight_zero_changes_nothing_and_a_weight_changes_the_steps(
     labelled: PositionSet,
 ) -> None:
-    plain = _trained(labelled)
-    zero = _trained(labelled, count_weight=0.0)
-    counted = _trained(labelled, count_weight=2.0)
+    plain = tiny_trained_weights(labelled, heads=2)
+    zero = tiny_trained_weights(labelled, heads=2, count_weight=0.0)
+    counted = tiny_trained_weights(labelled, heads=2, count_weight=2.0)
     assert all(th.equal(a, b) for a, b in zip(plain, zero, strict=True))
     assert not all(th.equal(a, b) for a, b in zip(plain, counted, strict=True))
 

@@ -7,11 +7,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 import torch as th
-from tiny_training import tiny_cell_net, tiny_positions
+from tiny_training import tiny_positions, tiny_trained_weights
 
 from mswp_gym.constants import HIDDEN
 from train.dataset import PositionSet
-from train.imitation import guess_positions, sampling_weights, train_steps
+from train.imitation import guess_positions, sampling_weights
 from train.settings import TrainSettings
 
 
@@ -43,19 +43,12 @@ def test_sampling_weights__scale_guess_positions(labelled: PositionSet) -> None:
     assert np.allclose(p[~guesses], p[~guesses][0])
 
 
-def _trained(positions: PositionSet, **kwargs: float) -> list[th.Tensor]:
-    net = tiny_cell_net(1)
-    optimizer = th.optim.Adam(net.parameters(), lr=1e-2)
-    train_steps(net, optimizer, positions, 5, 16, np.random.default_rng(7), **kwargs)
-    return [p.detach().clone() for p in net.parameters()]
-
-
 def test_train_steps__weight_one_keeps_the_uniform_draws_and_other_weights_change_them(
     labelled: PositionSet,
 ) -> None:
-    plain = _trained(labelled, move_weight=1.0)
-    same = _trained(labelled, move_weight=1.0, guess_weight=1.0)
-    weighted = _trained(labelled, move_weight=1.0, guess_weight=4.0)
+    plain = tiny_trained_weights(labelled, move_weight=1.0)
+    same = tiny_trained_weights(labelled, move_weight=1.0, guess_weight=1.0)
+    weighted = tiny_trained_weights(labelled, move_weight=1.0, guess_weight=4.0)
     assert all(th.equal(a, b) for a, b in zip(plain, same, strict=True))
     assert not all(th.equal(a, b) for a, b in zip(plain, weighted, strict=True))
 

@@ -13,6 +13,7 @@ import torch as th
 
 from mswp_gym.spec import GameSpec
 from train.dataset import PositionSet
+from train.imitation import train_steps
 from train.network import BoardTrunk, CellNet
 from train.rollout import RolloutConfig, collect_positions
 from train.settings import TrainSettings
@@ -80,3 +81,15 @@ def tiny_positions(move_labels: bool) -> PositionSet:
         tiny_cell_net(), TINY_SPEC, 12, np.random.default_rng(0), config
     )
     return positions
+
+
+def tiny_trained_weights(
+    positions: PositionSet, heads: int = 3, **losses: float
+) -> list[th.Tensor]:
+    """The weights of ``tiny_cell_net(1, heads)`` after 5 seeded Adam steps of imitation on
+    ``positions`` (``losses``: ``train_steps``'s weights, e.g. ``move_weight``), for comparing
+    what a setting changes."""
+    net = tiny_cell_net(1, heads)
+    optimizer = th.optim.Adam(net.parameters(), lr=1e-2)
+    train_steps(net, optimizer, positions, 5, 16, np.random.default_rng(7), **losses)
+    return [p.detach().clone() for p in net.parameters()]
