@@ -92,7 +92,7 @@ def load_net(name: str) -> CellNet:
     return agent.net
 
 
-def mine_probabilities(net: CellNet, boards: np.ndarray, mines: int) -> tuple[np.ndarray, ...]:
+def network_beliefs(net: CellNet, boards: np.ndarray, mines: int) -> tuple[np.ndarray, np.ndarray]:
     """``(P(mine), action scores)`` of ``net`` on ``(N, rows, cols)`` boards, as float64."""
     risks, scores = [], []
     with th.no_grad():
@@ -166,7 +166,7 @@ def run(argv: list[str] | None = None) -> list[tuple[str, str, StageErrors]]:
     )
     rows: list[tuple[str, str, StageErrors]] = []
     for name, net in nets.items():
-        risk, scores = mine_probabilities(net, positions.boards, spec.mines)
+        risk, scores = network_beliefs(net, positions.boards, spec.mines)
         for low, high, label in STAGES:
             selected = (revealed >= low) & (revealed < high)
             if not selected.any():
