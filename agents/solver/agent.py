@@ -27,8 +27,9 @@ from mswp_gym.cells import Cell, to_cell, to_index
 from mswp_gym.constants import FLAGGED, HIDDEN, MINE, FirstClick, is_unknown
 from mswp_gym.spec import GameSpec
 
-MAX_DEPTH = 1
-"""Look-ahead depths implemented: 0 (plain exact lowest risk) and 1 (two-step safety)."""
+MAX_DEPTH = 2
+"""Look-ahead depths implemented: 0 (plain exact lowest risk), 1 (two-step safety) and 2 (a
+second ply over depth 1's best candidates)."""
 DEFAULT_OPENING_OFFSET = 2
 """Under ``first_click="opening"`` the first click goes to ``(2, 2)``: its whole 3x3 block is
 inside the board, so the guaranteed opening is as large as it can be, while staying near the
@@ -62,7 +63,8 @@ class SolverAgent(SeededAgent):
     Args:
         seed: Default seed for ``reset`` (ties are broken by a Generator seeded from it).
         spec: Default game spec for ``reset``; the mine count must come from a spec.
-        depth: 0 = lowest risk; 1 = two-step look-ahead among near-best cells (default).
+        depth: 0 = lowest risk; 1 = two-step look-ahead among near-best cells (default); 2 = a
+            second ply over depth 1's best candidates (see :mod:`agents.solver.guess`).
         candidates: Depth 1: most cells looked ahead per guess.
         tolerance: Depth 1: how far above the lowest risk a looked-at cell may be.
         progress_weight: Depth 1: weight of the progress term of the score.
@@ -77,6 +79,8 @@ class SolverAgent(SeededAgent):
             counted as progress.
         dead_last: Depth 1: a cell that can show only one number (no information) is guessed only if
             nothing else is near the lowest risk.
+        boxes: Also guess 2x2 pseudo-50/50s first, as the unavoidable 50/50s
+            (:func:`agents.solver.unavoidable.box_guess`).
 
     Raises:
         ValueError: a depth outside ``0..MAX_DEPTH`` or a negative option.
@@ -100,6 +104,7 @@ class SolverAgent(SeededAgent):
         opening_offset: int = DEFAULT_OPENING_OFFSET,
         linked: bool = True,
         dead_last: bool = True,
+        boxes: bool = False,
     ) -> None:
         super().__init__(seed)
         if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
@@ -129,6 +134,7 @@ class SolverAgent(SeededAgent):
         self.opening_offset = opening_offset
         self.linked = bool(linked)
         self.dead_last = bool(dead_last)
+        self.boxes = bool(boxes)
         self.cache = RegionCache()
         self._proven_mines: set[int] = set()
         self._pending: list[int] = []
@@ -370,6 +376,7 @@ class SolverAgent(SeededAgent):
                 self.progress_weight,
                 self.linked,
                 self.dead_last,
+                self.boxes,
             )
         except ValueError:
             index = int(np.flatnonzero(legal)[0])
