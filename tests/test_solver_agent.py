@@ -178,7 +178,9 @@ def test_endgame_move__respects_its_cell_and_node_limits() -> None:
     assert endgame_move(analysis, board, 1, legal, node_budget=10) is not None
 
 
-@pytest.mark.parametrize("key", ["blend", "long_term", "near_off", "dominating"])
+@pytest.mark.parametrize(
+    "key", ["blend", "long_term", "near_off", "dominating", "defer_pockets", "boxes"]
+)
 def test_solver_agent__refuses_the_removed_variants(
     key: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

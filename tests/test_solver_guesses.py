@@ -10,7 +10,7 @@ import pytest
 from positions import random_position
 
 from agents.solver.probability import RegionCache, analyse, analyse_assuming
-from agents.solver.unavoidable import pseudo_box_cells, unavoidable_guess, unavoidable_pairs
+from agents.solver.unavoidable import unavoidable_guess, unavoidable_pairs
 from mswp_gym.cells import neighbour_table
 from mswp_gym.constants import HIDDEN, MINE, NO_CLUE
 
@@ -124,74 +124,6 @@ def test_unavoidable_pairs__are_sound_against_every_layout(seed: int) -> None:
                     )
                     assert same or board.ravel()[cell] == NO_CLUE
     assert found > 0, "the random positions should contain some unavoidable pairs"
-
-
-# A 2x2 block in the corner, walled in by the board's edges and a mine at (2, 2): the clues beside
-# it see only its right column and its bottom row (one mine each), so the two diagonal layouts fit
-# and nothing can ever tell them apart. The pair rule misses it: every pair of the block has a
-# clue beside only one of its two cells.
-BOX_5050 = np.array([[H, H, 1], [H, H, 2], [1, 2, M]], dtype=np.int8)
-
-
-def test_pseudo_box_cells__a_walled_in_diagonal_5050_is_found_by_the_box_rule_only() -> None:
-    order, analysis = live_order(BOX_5050, 3)
-    assert list(unavoidable_pairs(analysis, BOX_5050, order, 3, RegionCache())) == []
-    assert unavoidable_guess(analysis, BOX_5050, order, 3, RegionCache()) is None
-    found = list(pseudo_box_cells(analysis, BOX_5050, order, 3, RegionCache()))
-    assert sorted(cell for cell, _ in found) == [0, 1, 3, 4]
-    assert {block for _, block in found} == {(0, 1, 3, 4)}
-    assert unavoidable_guess(analysis, BOX_5050, order, 3, RegionCache(), boxes=True) == order[0]
-
-
-def test_pseudo_box_cells__a_cell_that_is_a_mine_only_on_its_diagonal() -> None:
-    # Three mines: the block holds two, on either diagonal, or one elsewhere; (0, 0) and (1, 1)
-    # are mines only together (the other diagonal's cells can be mines alone, with a mine on
-    # (0, 2) or (2, 0)).
-    board = np.array([[H, H, H], [H, H, 2], [H, 2, M]], dtype=np.int8)
-    order, analysis = live_order(board, 3)
-    found = list(pseudo_box_cells(analysis, board, order, 3, RegionCache()))
-    assert sorted(cell for cell, _ in found) == [0, 4]
-
-
-def test_pseudo_box_cells__not_when_a_corner_cell_can_still_show_a_number() -> None:
-    # Two clues of 1 and two mines in all: a mine on (0, 0) leaves one mine for both clues, so it
-    # must be (1, 1), the diagonal. But the corner (2, 2) is still undecided, and once revealed
-    # its number counts (1, 1) without (0, 0)'s other diagonal: the block is not walled in.
-    open_corner = np.array([[H, H, 1], [H, H, H], [1, H, H]], dtype=np.int8)
-    order, analysis = live_order(open_corner, 2)
-    assert list(pseudo_box_cells(analysis, open_corner, order, 2, RegionCache())) == []
-    walled = open_corner.copy()
-    walled[2, 2] = M
-    order, analysis = live_order(walled, 3)
-    found = list(pseudo_box_cells(analysis, walled, order, 3, RegionCache()))
-    assert sorted(cell for cell, _ in found) == [0, 4]
-
-
-@pytest.mark.parametrize("seed", range(2))
-def test_pseudo_box_cells__are_sound_against_every_layout(seed: int) -> None:
-    """In every layout where a found cell is a mine, its block holds exactly its diagonal, and the
-    other diagonal instead gives a layout that fits the board: a found cell is safe or one side of
-    a 50/50 that nothing can resolve."""
-    rng = np.random.default_rng(seed)
-    found = 0
-    for _ in range(2000):
-        board, total, _ = random_position(
-            rng, max_rows=5, reveal=0.5, shown_mines=0.4, mine_code=MINE, flags=0.0
-        )
-        try:
-            order, analysis = live_order(board, total)
-        except ValueError:
-            continue
-        for cell, block in pseudo_box_cells(analysis, board, order, total, RegionCache()):
-            found += 1
-            opposite = block[3 - block.index(cell)]
-            others = {c for c in block if c not in (cell, opposite)}
-            fits = set(layouts(board, total))
-            for mines in fits:
-                if cell in mines:
-                    assert opposite in mines and not others & mines
-                    assert (mines - {cell, opposite}) | others in fits
-    assert found > 0, "the random positions should contain some pseudo-50/50 blocks"
 
 
 def test_analyse_assuming__gives_the_probability_of_the_event() -> None:

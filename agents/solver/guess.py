@@ -41,6 +41,8 @@ OFF_FRONTIER_SAMPLES = 4
 """Off-frontier cells are equally risky: only this many (the likeliest to open) are tried."""
 SECOND_PLY = 3
 """Depth 2: the depth-1 candidates (best first) scored again with a second ply."""
+SECOND_PLY_CANDIDATES = 10
+"""Depth 2: most frontier cells the second ply's depth-1 search looks at in a next position."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,6 @@ def choose_guess(
     progress_weight: float = DEFAULT_PROGRESS_WEIGHT,
     linked: bool = True,
     dead_last: bool = True,
-    boxes: bool = False,
 ) -> Guess:
     """Pick the cell to reveal when no unknown cell is certainly safe.
 
@@ -92,7 +93,6 @@ def choose_guess(
         progress_weight: Depth 1: weight of the progress term.
         linked: Depth 1: discount clears that follow from the guess being safe whatever it shows.
         dead_last: Depth 1: cells that can show only one number are tried last.
-        boxes: Also guess 2x2 pseudo-50/50s first (:func:`agents.solver.unavoidable.box_guess`).
 
     Returns:
         The :class:`Guess`.
@@ -113,7 +113,7 @@ def choose_guess(
     order = sorted(options, key=lambda c: (probability[c], openness[c]))
     best = float(probability[order[0]])
 
-    forced = unavoidable_guess(analysis, board, order, total_mines, cache, boxes)
+    forced = unavoidable_guess(analysis, board, order, total_mines, cache)
     if forced is not None:
         return Guess(cell=forced, risk=float(probability[forced]), score=None, forced=True, tried=0)
     if depth == 0:
@@ -236,7 +236,7 @@ def _next_guess_safety(cell: int, outcome: _Outcome, context: _Context, dead_las
             context.rng,
             1,
             context.cache,
-            context.candidates,
+            min(context.candidates, SECOND_PLY_CANDIDATES),
             context.tolerance,
             0.0,
             context.linked,

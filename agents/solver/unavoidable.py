@@ -12,15 +12,6 @@ published solvers (JSMinesweeper).
 
 A revealed cell next to only one of the two disqualifies the pair: its other unknown cells may be
 settled later, and then it tells ``a`` from ``b``.
-
-*Boxes* (JSMinesweeper's 2x2 pseudo-50/50, :func:`box_guess`): four live cells in a 2x2 block
-whose four diagonal corner cells are off the board, known mines or clue-less. Every other cell next
-to the block touches a whole row or a whole column of it, so no clue can ever tell the two
-diagonal layouts of the block (mines on one diagonal, none on the other) apart, and both hold two
-mines, so the mine count cannot either. A block cell ``t`` that can be a mine only in its diagonal
-layout (under "``t`` is a mine" the opposite corner is certainly a mine and the other two are
-certainly safe) is either safe, or one side of a 50/50 that can never be resolved: guessing it now
-takes risk that has to be taken anyway.
 """
 
 from __future__ import annotations
@@ -40,10 +31,8 @@ def unavoidable_guess(
     order: list[int],
     total_mines: int,
     cache: RegionCache,
-    boxes: bool = False,
 ) -> int | None:
-    """A cell of an indistinguishable pair that holds at most one mine, if the position has one;
-    else, with ``boxes``, a cell of a 2x2 pseudo-50/50 (:func:`box_guess`).
+    """A cell of an indistinguishable pair that holds at most one mine, if the position has one.
 
     Args:
         analysis: The analysis of the position (no certainly safe cell left to play).
@@ -51,105 +40,13 @@ def unavoidable_guess(
         order: The cells that may be guessed, best first (legal, not certain mines).
         total_mines: Mines on the board.
         cache: Region cache shared with the caller.
-        boxes: Also look for 2x2 pseudo-50/50s when no pair is found.
 
     Returns:
         The cell of the first such pair that comes first in ``order``, or None.
     """
     for a, b in unavoidable_pairs(analysis, board, order, total_mines, cache):
         return a if order.index(a) < order.index(b) else b
-    if boxes:
-        return box_guess(analysis, board, order, total_mines, cache)
     return None
-
-
-def box_guess(
-    analysis: Analysis,
-    board: np.ndarray,
-    order: list[int],
-    total_mines: int,
-    cache: RegionCache,
-) -> int | None:
-    """A cell of a 2x2 block that is either safe or one side of an unresolvable 50/50, if any.
-
-    Arguments as for :func:`unavoidable_guess`. Returns the first cell :func:`pseudo_box_cells`
-    yields, or None.
-    """
-    for cell, _block in pseudo_box_cells(analysis, board, order, total_mines, cache):
-        return cell
-    return None
-
-
-def pseudo_box_cells(
-    analysis: Analysis,
-    board: np.ndarray,
-    order: list[int],
-    total_mines: int,
-    cache: RegionCache,
-) -> Iterator[tuple[int, tuple[int, int, int, int]]]:
-    """Every cell of a 2x2 pseudo-50/50 block, with its block ``(top-left, top-right, bottom-left,
-    bottom-right)``.
-
-    Arguments as for :func:`unavoidable_guess`. Blocks come top-left first; within a block, cells in
-    the order of ``order``.
-    """
-    live = {c for c in order if 0.0 < float(analysis.probability[c]) < 1.0}
-    if len(live) < 4:
-        return
-    rank = {c: i for i, c in enumerate(order)}
-    cols = analysis.position.cols
-    for top_left in _candidate_boxes(live, _mute_cells(analysis, board), analysis):
-        block = (top_left, top_left + 1, top_left + cols, top_left + cols + 1)
-        for cell in sorted(block, key=rank.__getitem__):
-            if _only_diagonal_mine(cell, block, analysis, total_mines, cache):
-                yield cell, block
-
-
-def _mute_cells(analysis: Analysis, board: np.ndarray) -> frozenset[int]:
-    """Cells that can never show a number: known mines and revealed cells without a clue."""
-    return (
-        analysis.mines
-        | analysis.visible_mines
-        | frozenset(np.flatnonzero(board.ravel() == NO_CLUE).tolist())
-    )
-
-
-def _candidate_boxes(live: set[int], mute: frozenset[int], analysis: Analysis) -> list[int]:
-    """Top-left cells of the 2x2 blocks of live cells whose four diagonal corner cells are mute or
-    off the board."""
-    rows, cols = analysis.position.rows, analysis.position.cols
-    quiet = np.ones((rows + 2, cols + 2), dtype=bool)  # off-board counts as mute
-    inner = np.zeros(rows * cols, dtype=bool)
-    if mute:
-        inner[list(mute)] = True
-    quiet[1:-1, 1:-1] = inner.reshape(rows, cols)
-    flat_live = np.zeros(rows * cols, dtype=bool)
-    flat_live[list(live)] = True
-    alive = flat_live.reshape(rows, cols)
-    block = alive[:-1, :-1] & alive[:-1, 1:] & alive[1:, :-1] & alive[1:, 1:]
-    # the block at (r, c) has corners (r-1, c-1), (r-1, c+2), (r+2, c-1), (r+2, c+2): in the
-    # padded grid (r, c), (r, c+3), (r+3, c), (r+3, c+3)
-    corners = quiet[:-3, :-3] & quiet[:-3, 3:] & quiet[3:, :-3] & quiet[3:, 3:]
-    found = np.argwhere(block & corners)
-    return [int(r) * cols + int(c) for r, c in found]
-
-
-def _only_diagonal_mine(
-    cell: int,
-    block: tuple[int, int, int, int],
-    analysis: Analysis,
-    total_mines: int,
-    cache: RegionCache,
-) -> bool:
-    """Whether every layout with a mine on ``cell`` has the block's diagonal layout through it (a
-    mine on the opposite corner, none on the other two)."""
-    opposite = block[3 - block.index(cell)]
-    others = [c for c in block if c not in (cell, opposite)]
-    try:
-        given = analyse_assuming(analysis, (cell,), (), total_mines, cache)
-    except ValueError:  # cell cannot be a mine at all
-        return False
-    return opposite in given.mines and all(c in given.safe for c in others)
 
 
 def unavoidable_pairs(
@@ -166,7 +63,11 @@ def unavoidable_pairs(
     """
     position = analysis.position
     rows, cols = position.rows, position.cols
-    mute = _mute_cells(analysis, board)
+    mute = (
+        analysis.mines
+        | analysis.visible_mines
+        | frozenset(np.flatnonzero(board.ravel() == NO_CLUE).tolist())
+    )
     live = {c for c in order if 0.0 < float(analysis.probability[c]) < 1.0}
     if len(live) < 2:
         return
