@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -209,10 +211,13 @@ class SolverAgent(SeededAgent):
             ``approximate`` (whether a region was too large to count exactly), and ``move``
             (how the last move was chosen: ``certain``, ``first-click``, ``guess``, ``forced``,
             ``endgame`` or ``fallback``, with its risk and score where they apply).
+
+        A query only: the moves that follow are the same whether or not it is called.
         """
         if self._board is None:
             return Explanation(move=dict(self._last))
-        analysis = self._analysis_of(self._board)
+        with self._query():
+            analysis = self._analysis_of(self._board)
         cols = self._board.shape[1]
         if analysis is None:
             return Explanation(certain=self._certain, move=dict(self._last))
@@ -230,6 +235,7 @@ class SolverAgent(SeededAgent):
         """Every certainly safe unknown cell of ``observation`` (else of the last board seen).
 
         Uses the exact analysis, so it also finds cells that only the global mine count proves.
+        A query only: the moves that follow are the same whether or not it is called.
 
         Raises:
             ValueError: no board to look at, or no spec.
@@ -241,9 +247,23 @@ class SolverAgent(SeededAgent):
         if is_unknown(board).all():
             return []
         cols = board.shape[1]
-        return [to_cell(c, cols) for c in self._certain_safe(board, spec.mines, deep=True)]
+        with self._query():
+            found = self._certain_safe(board, spec.mines, deep=True)
+        return [to_cell(c, cols) for c in found]
 
     # ------------------------------------------------------------------ internals
+    @contextmanager
+    def _query(self) -> Iterator[None]:
+        """Keep the mines proven inside the block out of the game's memory: a query (``explain``,
+        ``safe_cells``) runs the exact analysis where ``act`` may not have, and the mines it would
+        add let the local rules find other cells first, so the moves would depend on whether it was
+        called."""
+        proven = set(self._proven_mines)
+        try:
+            yield
+        finally:
+            self._proven_mines = proven
+
     def _require_spec(self) -> GameSpec:
         if self.spec is None:
             raise ValueError(
