@@ -208,3 +208,24 @@ def test_solver_agent__is_built_by_the_registry_and_plays_the_env() -> None:
             obs, _, terminated, truncated, info = env.step(agent.act(obs, env.action_masks()))
             done = terminated or truncated
         assert info["invalid_actions"] == 0
+
+
+def test_solver_agent__last_move_certain_is_explains_certain() -> None:
+    from agents.base import ReportsCertainty
+
+    agent = SolverAgent(depth=1)
+    assert isinstance(agent, ReportsCertainty)
+    spec = GameSpec(rows=9, cols=9, mines=10)
+    checked = set()
+    for index in range(10):
+        agent.reset(seed=index, spec=spec)
+        layout = make_generator(spec.first_click).layout(
+            spec.rows, spec.cols, spec.mines, np.random.default_rng(index), (0, 0)
+        )
+        board = Board(layout)
+        while board.outcome == Outcome.PLAYING:
+            action = agent.act(board.visible, ~board.revealed.ravel())
+            assert agent.last_move_certain == agent.explain().certain
+            checked.add(agent.last_move_certain)
+            board.reveal(*divmod(action, spec.cols))
+    assert checked == {True, False}

@@ -143,6 +143,17 @@ class SolverAgent(SeededAgent):
         self._analysis_board: np.ndarray | None = None
 
     # ------------------------------------------------------------------ protocol
+    @property
+    def last_move_certain(self) -> bool:
+        """Whether the last move was proven safe: ``explain().certain`` without building the
+        explanation (:class:`agents.base.ReportsCertainty`, which ``play_episode`` and so
+        ``python -m eval`` read instead of calling ``explain()`` on every move)."""
+        return bool(self._certain)
+
+    @last_move_certain.setter
+    def last_move_certain(self, value: bool) -> None:
+        self._certain = bool(value)
+
     def reset(self, seed: int | None = None, spec: GameSpec | None = None) -> None:
         """Start a new game under ``spec`` (else the constructor's), seeded by ``seed``."""
         super().reset(seed, spec if spec is not None else self.default_spec)

@@ -54,15 +54,6 @@ class NoisySolverAgent(SolverAgent):
         self._regions: RegionCache = {}
 
     @property
-    def last_move_certain(self) -> bool:
-        """Whether the last move was proven safe (``explain().certain``)."""
-        return bool(self._certain)
-
-    @last_move_certain.setter
-    def last_move_certain(self, value: bool) -> None:
-        self._certain = bool(value)
-
-    @property
     def noisy(self) -> bool:
         """Whether the current spec has bounded (optimistic / cautious) clues."""
         return self.spec is not None and self.spec.clue_noise != "exact"
