@@ -29,9 +29,8 @@ from mswp_gym.cells import Cell, to_cell, to_index
 from mswp_gym.constants import FLAGGED, HIDDEN, MINE, FirstClick, is_unknown
 from mswp_gym.spec import GameSpec
 
-MAX_DEPTH = 2
-"""Look-ahead depths implemented: 0 (plain exact lowest risk), 1 (two-step safety) and 2 (a
-second ply over depth 1's best candidates)."""
+MAX_DEPTH = 1
+"""Look-ahead depths implemented: 0 (plain exact lowest risk) and 1 (two-step safety)."""
 DEFAULT_OPENING_OFFSET = 2
 """Under ``first_click="opening"`` the first click goes to ``(2, 2)``: its whole 3x3 block is
 inside the board, so the guaranteed opening is as large as it can be, while staying near the
@@ -65,8 +64,7 @@ class SolverAgent(SeededAgent):
     Args:
         seed: Default seed for ``reset`` (ties are broken by a Generator seeded from it).
         spec: Default game spec for ``reset``; the mine count must come from a spec.
-        depth: 0 = lowest risk; 1 = two-step look-ahead among near-best cells (default); 2 = a
-            second ply over depth 1's best candidates (see :mod:`agents.solver.guess`).
+        depth: 0 = lowest risk; 1 = two-step look-ahead among near-best cells (default).
         candidates: Depth 1: most cells looked ahead per guess.
         tolerance: Depth 1: how far above the lowest risk a looked-at cell may be.
         progress_weight: Depth 1: weight of the progress term of the score.

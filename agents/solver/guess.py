@@ -14,9 +14,6 @@ Order of preference, after the published strong solvers (PSEQ, JSMinesweeper):
    certain safe cell and otherwise its best safety; plus ``progress_weight`` times
    ``(1 - p) * P(the next position has a certain safe cell)``. The numbers a cell can show are
    weighted by the exact number of layouts behind each.
-4. Depth 2: depth 1, then its ``SECOND_PLY`` best candidates are scored again with ``s(v)`` of a
-   next position without a certain safe cell replaced by the depth-1 two-step safety of its own
-   best guess (progress weight 0): three-step safety.
 """
 
 from __future__ import annotations
@@ -39,10 +36,6 @@ DEFAULT_PROGRESS_WEIGHT = 0.1
 """Weight of the chance of making progress next to two-step safety in the depth-1 score."""
 OFF_FRONTIER_SAMPLES = 4
 """Off-frontier cells are equally risky: only this many (the likeliest to open) are tried."""
-SECOND_PLY = 3
-"""Depth 2: the depth-1 candidates (best first) scored again with a second ply."""
-SECOND_PLY_CANDIDATES = 10
-"""Depth 2: most frontier cells the second ply's depth-1 search looks at in a next position."""
 
 
 @dataclass(frozen=True)
@@ -86,7 +79,7 @@ def choose_guess(
         total_mines: Mines on the board.
         legal: ``(rows * cols,)`` bool, cells that may be revealed.
         rng: Tie-breaking generator.
-        depth: 0 (lowest risk), 1 (look-ahead) or 2 (look-ahead with a second ply).
+        depth: 0 (lowest risk) or 1 (look-ahead).
         cache: Region cache shared with the caller.
         candidates: Depth 1: most cells scored.
         tolerance: Depth 1: how far above the lowest risk a candidate may be.
@@ -134,9 +127,6 @@ def choose_guess(
         dead = dead_last and len(outcomes) == 1 and risk > 0.0
         scored.append((dead, -score, risk, openness[cell], cell))
     scored.sort()
-    if depth >= 2:
-        context = _Context(board, total_mines, legal, rng, cache, candidates, tolerance, linked)
-        scored = _second_ply(scored, analysis, context, progress_weight, dead_last)
     _, neg_score, risk, _, cell = scored[0]
     return Guess(cell=cell, risk=risk, score=-neg_score, forced=False, tried=len(scored))
 
@@ -174,77 +164,6 @@ class _Outcome:
     """Best safety of a cell that is not certain in the next position."""
     safe: frozenset[int]
     """Certain safe cells of the next position."""
-    value: int
-    """The number shown."""
-    after: Analysis
-    """The analysis of the next position."""
-
-
-@dataclass(frozen=True)
-class _Context:
-    """What a second-ply search passes down to the depth-1 search of a next position."""
-
-    board: np.ndarray
-    total_mines: int
-    legal: np.ndarray
-    rng: np.random.Generator
-    cache: RegionCache
-    candidates: int
-    tolerance: float
-    linked: bool
-
-
-def _second_ply(
-    scored: list[tuple[bool, float, float, int, int]],
-    analysis: Analysis,
-    context: _Context,
-    progress_weight: float,
-    dead_last: bool,
-) -> list[tuple[bool, float, float, int, int]]:
-    """``scored`` (sorted, best first) with its first ``SECOND_PLY`` entries scored again with
-    three-step safety and re-sorted among themselves; the rest stay behind them."""
-    rows, cols = context.board.shape
-    table = neighbour_table(rows, cols)
-    deepened = []
-    for dead, _neg_score, risk, openness, cell in scored[:SECOND_PLY]:
-        outcomes = _outcomes(
-            cell, analysis, context.total_mines, context.legal, context.cache, table
-        )
-        safeties = [
-            1.0 if moves_on else _next_guess_safety(cell, outcome, context, dead_last)
-            for outcome, moves_on in zip(outcomes, _moves_on(outcomes, context.linked), strict=True)
-        ]
-        score = _two_step_score(outcomes, risk, progress_weight, context.linked, safeties)
-        deepened.append((dead, -score, risk, openness, cell))
-    deepened.sort()
-    return deepened + scored[SECOND_PLY:]
-
-
-def _next_guess_safety(cell: int, outcome: _Outcome, context: _Context, dead_last: bool) -> float:
-    """The two-step safety (depth 1, progress weight 0) of the best guess of the position after
-    ``cell`` shows ``outcome.value``; 1.0 if no cell is left to guess."""
-    board = context.board.copy()
-    board.ravel()[cell] = outcome.value
-    legal = context.legal.copy()
-    legal[cell] = False
-    try:
-        guess = choose_guess(
-            outcome.after,
-            board,
-            context.total_mines,
-            legal,
-            context.rng,
-            1,
-            context.cache,
-            min(context.candidates, SECOND_PLY_CANDIDATES),
-            context.tolerance,
-            0.0,
-            context.linked,
-            dead_last,
-        )
-    except ValueError:
-        return 1.0
-    return 1.0 - guess.risk if guess.score is None else guess.score
 
 
 def _outcomes(
@@ -260,7 +179,7 @@ def _outcomes(
     unknown = set(analysis.position.unknown)
     known = sum(1 for n in table[cell] if n in visible)
     hidden_around = sum(1 for n in table[cell] if n in unknown)
-    found: list[tuple[float, float, int, Analysis]] = []
+    found: list[tuple[float, float, frozenset[int]]] = []
     for value in range(known, known + hidden_around + 1):
         try:
             after = analyse_reveal(analysis, cell, value, total_mines, cache)
@@ -274,49 +193,37 @@ def _outcomes(
         keep = legal[cells] & (risks > 0.0) & (risks < 1.0)
         risks = risks[keep]
         safety = 1.0 - float(risks.min()) if risks.size else 1.0
-        found.append((after.log_layouts, safety, value, after))
+        found.append((after.log_layouts, safety, after.safe))
     if not found:
         return []
     top = max(item[0] for item in found)
     weights = [math.exp(item[0] - top) for item in found]
     total = sum(weights)
     return [
-        _Outcome(w / total, safety, after.safe, value, after)
-        for w, (_, safety, value, after) in zip(weights, found, strict=True)
+        _Outcome(w / total, safety, safe)
+        for w, (_, safety, safe) in zip(weights, found, strict=True)
     ]
 
 
-def _moves_on(outcomes: list[_Outcome], linked: bool) -> list[bool]:
-    """Per outcome: whether the next position has a certain safe cell. With ``linked``, cells that
-    are safe after every value (safe merely because the guessed cell is) do not count."""
-    common: frozenset[int] = frozenset()
-    if linked and len(outcomes) > 1:
-        common = frozenset.intersection(*(o.safe for o in outcomes))
-    return [len(o.safe - common) > 0 for o in outcomes]
-
-
 def _two_step_score(
-    outcomes: list[_Outcome],
-    risk: float,
-    progress_weight: float,
-    linked: bool,
-    safeties: list[float] | None = None,
+    outcomes: list[_Outcome], risk: float, progress_weight: float, linked: bool
 ) -> float:
     """``(1 - p) * (E_v[s(v)] + progress_weight * P(progress))`` (see the module docstring).
 
     With ``linked``, cells that are safe after every value (safe merely because ``cell`` is) do not
     count as progress, and a next position whose only safe cells are those is scored by its best
-    safety among the other cells. ``safeties`` replaces ``s(v)`` per outcome (the second ply).
+    safety among the other cells.
     """
     if not outcomes:
         return 0.0
-    if safeties is None:
-        safeties = [outcome.safety for outcome in outcomes]
+    common: frozenset[int] = frozenset()
+    if linked and len(outcomes) > 1:
+        common = frozenset.intersection(*(o.safe for o in outcomes))
     expected_safety = 0.0
     progress = 0.0
-    for outcome, moves_on, safety in zip(
-        outcomes, _moves_on(outcomes, linked), safeties, strict=True
-    ):
-        expected_safety += outcome.weight * (1.0 if moves_on else safety)
+    for outcome in outcomes:
+        clears = len(outcome.safe - common) if linked else len(outcome.safe)
+        moves_on = clears > 0
+        expected_safety += outcome.weight * (1.0 if moves_on else outcome.safety)
         progress += outcome.weight * moves_on
     return (1.0 - risk) * (expected_safety + progress_weight * progress)
