@@ -10,7 +10,7 @@ import torch as th
 from tiny_training import TINY_SPEC, tiny_cell_net, tiny_positions, tiny_trained_weights
 
 from train.dataset import PositionSet
-from train.imitation import count_error
+from train.imitation import count_error, undecided
 from train.network import MINE_HEAD
 from train.settings import TrainSettings
 
@@ -82,3 +82,38 @@ def test_count_error__minimising_it_brings_a_network_to_the_mine_count(
 def test_settings__bad_count_weight_is_refused(bad: float) -> None:
     with pytest.raises(ValueError, match="count_weight"):
         replace(TrainSettings(), count_weight=bad).check()
+
+
+def test_undecided__only_hidden_cells_with_labels_strictly_between_0_and_1() -> None:
+    targets = th.tensor([[[0.0, 0.25, 1.0], [0.5, 0.7, 1.0]]])
+    masks = th.tensor([[[True, True, True], [False, True, True]]])
+    expected = th.tensor([[[False, True, False], [False, True, False]]])
+    assert th.equal(undecided(targets, masks), expected)
+
+
+def test_count_error__over_undecided_cells_ignores_the_settled_ones() -> None:
+    # two settled mines the network doubts, two undecided cells whose beliefs add up, and a
+    # revealed cell
+    targets = th.tensor([[[1.0, 1.0, 0.4, 0.6, 0.0]]])
+    masks = th.tensor([[[True, True, True, True, False]]])
+    beliefs = th.tensor([[[0.5, 0.5, 0.7, 0.3, 0.5]]])
+    logits = th.logit(beliefs)
+    assert float(count_error(logits, targets, masks)) == pytest.approx(1.0**2 / 4, rel=1e-4)
+    only = undecided(targets, masks)
+    assert float(count_error(logits, targets, only)) == pytest.approx(0.0, abs=1e-6)
+
+
+def test_train_steps__count_over_undecided_cells_changes_the_steps(
+    labelled: PositionSet,
+) -> None:
+    hidden = tiny_trained_weights(labelled, heads=2, count_weight=2.0)
+    only = tiny_trained_weights(labelled, heads=2, count_weight=2.0, count_undecided=True)
+    assert not all(th.equal(a, b) for a, b in zip(hidden, only, strict=True))
+
+
+def test_settings__count_cells_is_checked() -> None:
+    with pytest.raises(ValueError, match=r"count_cells.*'everywhere'"):
+        replace(TrainSettings(), count_cells="everywhere").check()
+    with pytest.raises(ValueError, match="count_cells='undecided' needs labels 'solver'"):
+        replace(TrainSettings(), count_cells="undecided", labels="truth").check()
+    replace(TrainSettings(), count_cells="undecided", count_weight=0.1).check()

@@ -84,7 +84,7 @@ def tiny_positions(move_labels: bool) -> PositionSet:
 
 
 def tiny_trained_weights(
-    positions: PositionSet, heads: int = 3, **losses: float
+    positions: PositionSet, heads: int = 3, **losses: float | bool
 ) -> list[th.Tensor]:
     """The weights of ``tiny_cell_net(1, heads)`` after 5 seeded Adam steps of imitation on
     ``positions`` (``losses``: ``train_steps``'s weights, e.g. ``move_weight``), for comparing

@@ -246,6 +246,17 @@ def count_error(logits: th.Tensor, targets: th.Tensor, masks: th.Tensor) -> th.T
     return (per_position * present).sum() / present.sum().clamp(min=1)
 
 
+def undecided(targets: th.Tensor, masks: th.Tensor) -> th.Tensor:
+    """The cells of ``masks`` whose exact probability is strictly between 0 and 1.
+
+    With solver labels these are the hidden cells no proof settles: late in a game most hidden
+    cells are settled mines, and the mine count decides how many the undecided ones hold. A
+    count loss over them (``count_error(logits, targets, undecided(targets, masks))``) is not
+    dominated by the settled ones. (With 0/1 targets no cell is undecided.)
+    """
+    return masks & (targets > 0.0) & (targets < 1.0)
+
+
 @dataclass(frozen=True)
 class BoardBuffer:
     """The training positions of one board, with the board's mine count (the density plane)."""
@@ -264,6 +275,7 @@ def train_steps(
     move_weight: float = 0.0,
     guess_weight: float = 1.0,
     count_weight: float = 0.0,
+    count_undecided: bool = False,
 ) -> float:
     """``steps`` Adam steps on random minibatches; returns the mean loss.
 
@@ -277,6 +289,8 @@ def train_steps(
             (:func:`sampling_weights`); 1: uniform, and the draws are those of earlier versions.
         count_weight: weight of :func:`count_error` of the mine head beside the other losses;
             0: none, and the steps are those of earlier versions.
+        count_undecided: the count loss sums over the :func:`undecided` cells only (exact
+            labels strictly between 0 and 1) instead of every hidden cell.
 
     Raises:
         ValueError: ``move_weight`` > 0 for a network without a move head.
@@ -322,7 +336,8 @@ def train_steps(
         if move_weight > 0:
             loss = loss + move_weight * move_cross_entropy(logits[:, MOVE_HEAD], tensors[5], mine_m)
         if count_weight > 0:
-            loss = loss + count_weight * count_error(logits[:, MINE_HEAD], mine_t, mine_m)
+            count_m = undecided(mine_t, mine_m) if count_undecided else mine_m
+            loss = loss + count_weight * count_error(logits[:, MINE_HEAD], mine_t, count_m)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()

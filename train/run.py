@@ -447,6 +447,7 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
                 settings.move_weight,
                 settings.guess_weight,
                 settings.count_weight,
+                settings.count_cells == "undecided",
             )
             gradient_seconds = time.perf_counter() - tick
             state.iteration = iteration

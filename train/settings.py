@@ -31,6 +31,8 @@ ALGOS: tuple[str, ...] = ("ppo", "imitation", "imitation+ppo")
 VEC_ENVS: tuple[str, ...] = ("dummy", "subproc", "native")
 DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda")
 LABELS: tuple[str, ...] = ("solver", "truth")
+COUNT_CELLS: tuple[str, ...] = ("hidden", "undecided")
+"""Which cells the mine-count loss sums over (train.imitation.count_error)."""
 REWARD_CONFIGS: dict[str, Callable[[], RewardConfig]] = {
     "shaped": RewardConfig,
     "sparse": RewardConfig.sparse,
@@ -165,6 +167,10 @@ class TrainSettings:
     """Imitation: weight of a mine-count loss beside the per-cell ones: per position, the squared
     gap between the mine head's summed P(mine) over the hidden cells and the mines they hold,
     over the number of hidden cells (train.imitation.count_error); 0: none."""
+    count_cells: str = "hidden"
+    """Imitation, count_weight > 0: the cells the count loss sums over: hidden (every hidden
+    cell: late in a game mostly settled mines) or undecided (hidden cells whose solver label is
+    strictly between 0 and 1, where the mine count decides; needs labels solver)."""
     workers: int = 2
     """Imitation: collection jobs per round, run in parallel (1 = in process, local backend)."""
     backend: str = "local"
@@ -245,6 +251,7 @@ class TrainSettings:
         choose("algo", self.algo, ALGOS)
         choose("vec_env", self.vec_env, VEC_ENVS)
         choose("labels", self.labels, LABELS)
+        choose("count_cells", self.count_cells, COUNT_CELLS)
         choose("rewards", self.rewards, REWARDS)
         choose("first_click", self.first_click, FIRST_CLICKS)
         if not 0 <= self.seed <= MAX_SEED:
@@ -271,6 +278,11 @@ class TrainSettings:
             raise ValueError(
                 f"move_weight={self.move_weight} (move labels) needs labels 'solver' and algo "
                 f"imitation or imitation+ppo, got labels {self.labels!r}, algo {self.algo!r}"
+            )
+        if self.count_cells == "undecided" and self.labels != "solver":
+            raise ValueError(
+                f"count_cells='undecided' needs labels 'solver' (exact probabilities tell which "
+                f"cells are undecided), got labels {self.labels!r}"
             )
         if self.aux_steps > 0 and ("ppo" not in self.algo or self.vec_env != "native"):
             raise ValueError(
