@@ -52,6 +52,7 @@ from train.checkpoint import (
     shipped_checkpoint,
 )
 from train.dataset import load_positions, save_positions
+from train.deepen import added_blocks, block_count, start_as_identity
 from train.evaluate import WinRate, evaluate_agent, evaluate_net
 from train.generalist import board_tag, parse_boards, spec_from_meta, split_games, windows_for
 from train.imitation import BoardBuffer, Collector, RoundTimes, guess_positions, train_steps
@@ -630,13 +631,14 @@ def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
     logit = log-odds that the cell is safe), so the network starts by playing the safest cell, as
     the network without a move head did, instead of at random. A run with ``global_pool`` may
     start from a network without it: the pool's last layer starts at zero, so the new network
-    plays exactly as the old one until it trains.
+    plays exactly as the old one until it trains. A run with more ``blocks`` than the checkpoint
+    grows it: the new blocks go last and start as the identity (:mod:`train.deepen`).
 
     Returns:
         A one-line note of what was copied (and from which board).
 
     Raises:
-        ValueError: the checkpoint's network has another shape (channels/blocks).
+        ValueError: the checkpoint's network has another shape (other channels, more blocks).
     """
     target = model.policy
     policy = source.policy
@@ -667,13 +669,17 @@ def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
             f"--init {checkpoint!r} has another network shape (channels/blocks): {first}"
         ) from None
     pooled = [key for key in result.missing_keys if ".global_pool." in key]
+    grown = added_blocks(result.missing_keys, weights)
     missing = [
         key
         for key in result.missing_keys
-        if not key.startswith("action_net.") and key not in pooled
+        if not key.startswith("action_net.") and key not in pooled and key not in grown
     ]
     if pooled:
         note += " (its new global pool starts at zero)"
+    if grown:
+        start_as_identity(target, grown)
+        note += f" (its {block_count(grown)} new last blocks start as the identity)"
     if missing or result.unexpected_keys:
         raise ValueError(
             f"--init {checkpoint!r} has another network shape (channels/blocks): "
