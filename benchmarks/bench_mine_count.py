@@ -19,7 +19,10 @@ For each checkpoint and stage of the game (the share of the safe cells revealed:
   fill the count error, while the mine count decides the undecided ones;
 - **guess risk**: on the positions with no certainly safe cell, the exact P(mine) of the cell the
   network plays (its best action score) minus the lowest one, in points, with a 95% interval (a
-  normal approximation over positions; positions of one game are correlated, so it is optimistic).
+  normal approximation over positions; positions of one game are correlated, so it is optimistic);
+- **safest-cell risk**: the same for the hidden cell the network's *mine head* rates safest (what
+  the agent's ``endgame_safest`` option plays), and the share of guess positions where the two
+  cells are the same.
 
 One torch thread; seeded by ``--seed``.
 """
@@ -71,6 +74,12 @@ class StageErrors:
     """Mean excess P(mine) of the played cell on guess positions, in points (NaN: none)."""
     guess_half_width: float
     """Half-width of its 95% interval, in points."""
+    safest_risk: float
+    """Mean excess P(mine) of the mine head's safest hidden cell on guess positions, in points."""
+    safest_half_width: float
+    """Half-width of its 95% interval, in points."""
+    same_cell: float
+    """Share of guess positions where the played cell is the mine head's safest (NaN: none)."""
 
 
 def parse_board(text: str) -> GameSpec:
@@ -117,12 +126,42 @@ def stage_errors(
     undecided_error = float(np.abs(((belief - exact) * undecided).sum(axis=1)).mean())
     guessing = ~((exact == 0.0) & hidden).any(axis=1)
     played = np.where(hidden, scores[selected], -np.inf).argmax(axis=1)
+    safest = np.where(hidden, belief, np.inf).argmin(axis=1)
     lowest = np.where(hidden, exact, np.inf).min(axis=1)
     excess = (exact[np.arange(count), played] - lowest)[guessing] * 100.0
+    safest_excess = (exact[np.arange(count), safest] - lowest)[guessing] * 100.0
     guesses = int(excess.size)
-    mean = float(excess.mean()) if guesses else math.nan
-    half = 1.96 * float(excess.std(ddof=1)) / math.sqrt(guesses) if guesses > 1 else math.nan
-    return StageErrors(count, cell_error, count_error, undecided_error, guesses, mean, half)
+    mean, half = _mean_and_half_width(excess)
+    safest_mean, safest_half = _mean_and_half_width(safest_excess)
+    same = float((played == safest)[guessing].mean()) if guesses else math.nan
+    return StageErrors(
+        count,
+        cell_error,
+        count_error,
+        undecided_error,
+        guesses,
+        mean,
+        half,
+        safest_mean,
+        safest_half,
+        same,
+    )
+
+
+def _mean_and_half_width(values: np.ndarray) -> tuple[float, float]:
+    """The mean and the half-width of its normal 95% interval (NaN where undefined)."""
+    mean = float(values.mean()) if values.size else math.nan
+    half = (
+        1.96 * float(values.std(ddof=1)) / math.sqrt(values.size) if values.size > 1 else math.nan
+    )
+    return mean, half
+
+
+def _interval(mean: float, half: float) -> str:
+    """``mean [low, high]`` in points, or ``-`` without an interval."""
+    if math.isnan(half):
+        return "-"
+    return f"{mean:6.2f} [{mean - half:5.2f}, {mean + half:5.2f}]"
 
 
 def run(argv: list[str] | None = None) -> list[tuple[str, str, StageErrors]]:
@@ -162,7 +201,8 @@ def run(argv: list[str] | None = None) -> list[tuple[str, str, StageErrors]]:
     )
     print(
         f"{'checkpoint':<40} {'stage':<7} {'positions':>9} {'cell err':>9} {'count err':>9} "
-        f"{'undecided':>9} {'guesses':>7} {'guess risk, points [95%]':>26}"
+        f"{'undecided':>9} {'guesses':>7} {'guess risk, points [95%]':>26} "
+        f"{'safest-cell risk [95%]':>26} {'same':>5}"
     )
     rows: list[tuple[str, str, StageErrors]] = []
     for name, net in nets.items():
@@ -173,16 +213,12 @@ def run(argv: list[str] | None = None) -> list[tuple[str, str, StageErrors]]:
                 continue
             errors = stage_errors(positions, risk, scores, selected)
             rows.append((name, label, errors))
-            interval = (
-                f"{errors.guess_risk:6.2f} [{errors.guess_risk - errors.guess_half_width:5.2f}, "
-                f"{errors.guess_risk + errors.guess_half_width:5.2f}]"
-                if errors.guesses > 1
-                else "-"
-            )
+            played = _interval(errors.guess_risk, errors.guess_half_width)
+            safest = _interval(errors.safest_risk, errors.safest_half_width)
             print(
                 f"{name[-40:]:<40} {label:<7} {errors.positions:>9,} {errors.cell_error:9.4f} "
                 f"{errors.count_error:9.3f} {errors.undecided_error:9.3f} {errors.guesses:>7} "
-                f"{interval:>26}",
+                f"{played:>26} {safest:>26} {errors.same_cell:5.2f}",
                 flush=True,
             )
     return rows

@@ -52,9 +52,16 @@ def test_stage_errors__exact_beliefs_have_no_error_and_shifted_ones_count_it() -
     # undecided cells: the three of position 0 (0.5, 0.25, 0.25), none in position 1
     assert shifted.undecided_error == pytest.approx(0.3 / 2)
     assert perfect.undecided_error == 0.0
+    assert perfect.safest_risk == 0.0 and perfect.same_cell == 1.0
     scores[0, 0] = 2.0  # now the network plays the 0.5 cell of the guess position
     risky = bench.stage_errors(positions, exact, scores, everything)
     assert risky.guess_risk == pytest.approx(25.0)
+    assert risky.safest_risk == 0.0 and risky.same_cell == 0.0  # its mine head knows better
+    # beliefs that rate the 0.5 cell safest: the safest-cell risk follows the mine head
+    wrong = exact.copy()
+    wrong[0, 0, 0] = 0.01
+    misled = bench.stage_errors(positions, wrong, scores, everything)
+    assert misled.safest_risk == pytest.approx(25.0) and misled.same_cell == 1.0
 
 
 def test_bench_mine_count__a_row_per_stage_and_the_same_seed_gives_the_same_rows(
