@@ -34,7 +34,7 @@ import torch as th
 from agents.base import Explanation, SeededAgent
 from agents.solver.agent import rule_first_click
 from mswp_gym.cells import to_index
-from mswp_gym.constants import is_revealed_safe, is_unknown
+from mswp_gym.constants import is_unknown
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.spec import GameSpec
 from train.checkpoint import SHIPPED_NAMES, shipped_checkpoint
@@ -43,7 +43,7 @@ from train.policy import BoardPolicy
 from train.sb3_agent import SB3Agent, load_sb3_model
 from train.symmetry import BoardView, averaged_logits, board_views
 
-NETWORK_OPTIONS = ("symmetries", "sure_below", "endgame_safest", "first_move", "boards")
+NETWORK_OPTIONS = ("symmetries", "sure_below", "first_move", "boards")
 """Keyword options of :class:`PolicyAgent` that other SB3 models do not take."""
 OptionT = TypeVar("OptionT", bound=StrEnum)
 """An agent option's enum (:class:`FirstMove`, :class:`Boards`)."""
@@ -97,19 +97,14 @@ class PolicyAgent(SeededAgent):
             it scores best has a P(mine) below this by that view (most moves of a game are cells
             the network is sure of), and average every view only for the other moves; 0 (the
             default) averages every view on every move.
-        endgame_safest: once this share of the board's safe cells is revealed (public: the
-            revealed cells over rows * cols - mines), play the legal cell with the lowest P(mine)
-            by the mine head (over the agent's views) instead of the best action score; 0 (the
-            default): never. Late in a game the move head's guesses carry far more risk than the
-            mine head's safest cell (``benchmarks/bench_mine_count.py``, docs/train.md).
         first_move: who makes the first click (:class:`FirstMove`): the solver's click for the
             game's rule (default) or the network.
         boards: which boards a one-board network plays (:class:`Boards`): its own (default) or
             any, with the size and mine count taken from each game's spec like a generalist.
 
     Raises:
-        ValueError: ``symmetries`` not allowed, ``sure_below`` outside ``[0, 1)``,
-            ``endgame_safest`` outside ``[0, 1]``; an unknown ``first_move`` or ``boards``.
+        ValueError: ``symmetries`` not allowed, ``sure_below`` outside ``[0, 1)``; an unknown
+            ``first_move`` or ``boards``.
     """
 
     name = "ppo"
@@ -122,7 +117,6 @@ class PolicyAgent(SeededAgent):
         source: str = "policy",
         symmetries: int = 1,
         sure_below: float = 0.0,
-        endgame_safest: float = 0.0,
         first_move: FirstMove | str = FirstMove.RULE,
         boards: Boards | str = Boards.TRAINED,
     ) -> None:
@@ -139,9 +133,6 @@ class PolicyAgent(SeededAgent):
         if isinstance(sure_below, bool) or not 0.0 <= float(sure_below) < 1.0:
             raise ValueError(f"sure_below must lie in [0, 1), got {sure_below!r}")
         self.sure_below = float(sure_below)
-        if isinstance(endgame_safest, bool) or not 0.0 <= float(endgame_safest) <= 1.0:
-            raise ValueError(f"endgame_safest must lie in [0, 1], got {endgame_safest!r}")
-        self.endgame_safest = float(endgame_safest)
         self.first_move = option_value(FirstMove, first_move, "first_move")
         self._views: tuple[BoardView, ...] = board_views(symmetries)
 
@@ -218,8 +209,6 @@ class PolicyAgent(SeededAgent):
             first = self._rule_first_click(legal)
             if first is not None:
                 return first
-        if self._plays_safest(board):
-            return int(np.argmin(np.where(legal, risk.ravel(), np.inf)))
         scores = np.where(legal, scores, -np.inf)
         if self.deterministic:
             return int(np.argmax(scores))
@@ -239,13 +228,6 @@ class PolicyAgent(SeededAgent):
             return own
         others = averaged_logits(self.net, board, self.mines, views[1:])
         return (own + others * (len(views) - 1)) / len(views)
-
-    def _plays_safest(self, board: np.ndarray) -> bool:
-        """Whether ``endgame_safest`` is on and the revealed share of the safe cells reaches it."""
-        if self.endgame_safest <= 0.0:
-            return False
-        safe_cells = self.rows * self.cols - self.mines
-        return int(np.count_nonzero(is_revealed_safe(board))) >= self.endgame_safest * safe_cells
 
     def _rule_first_click(self, legal: np.ndarray) -> int | None:
         """The solver's first click for the game's rule, if ``first_move`` is ``rule``, the spec
@@ -275,8 +257,7 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
             ``model*.zip`` or your own model), a run folder, or None (the shipped Beginner
             network).
         **kwargs: ``seed``, ``deterministic``, and for a :class:`PolicyAgent` ``symmetries``
-            (test-time averaging over board symmetries, default 1), ``sure_below``,
-            ``endgame_safest`` (see :class:`PolicyAgent`), ``first_move`` (``rule``,
+            (test-time averaging over board symmetries, default 1), ``first_move`` (``rule``,
             the default, or ``network``) and ``boards`` (``trained``, the default, or ``any``);
             ``torch_threads`` (default 1): the process's torch thread count is set to it, since
             one board at a time runs fastest on one thread (1.2 ms a Beginner move against 5.5 ms
