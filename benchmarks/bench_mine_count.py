@@ -20,9 +20,9 @@ For each checkpoint and stage of the game (the share of the safe cells revealed:
 - **guess risk**: on the positions with no certainly safe cell, the exact P(mine) of the cell the
   network plays (its best action score) minus the lowest one, in points, with a 95% interval (a
   normal approximation over positions; positions of one game are correlated, so it is optimistic);
-- **safest-cell risk**: the same for the hidden cell the network's *mine head* rates safest (what
-  the agent's ``endgame_safest`` option plays), and the share of guess positions where the two
-  cells are the same.
+- **safest-cell risk**: the same for the hidden cell the network's *mine head* rates safest, and
+  the share of guess positions where the two cells are the same. (Less risk per guess is not more
+  wins: playing that cell from 90% revealed on lost games, docs/train.md.)
 
 One torch thread; seeded by ``--seed``.
 """
