@@ -5,21 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
 import pytest
 import torch as th
-from tiny_training import TINY_IMITATION
+from tiny_training import TINY_IMITATION, assert_grown_network_plays_as_before, random_boards
 
-from mswp_gym.constants import HIDDEN
 from train import run as run_module
 from train.checkpoint import load_model
 from train.deepen import added_blocks, block_count, start_as_identity
-from train.network import BoardTrunk, CellNet
-
-
-def _boards(count: int, rows: int, cols: int) -> th.Tensor:
-    codes = np.random.default_rng(0).choice([HIDDEN, 0, 1, 2], size=(count, rows, cols))
-    return th.as_tensor(codes, dtype=th.float32)
+from train.network import BoardTrunk
 
 
 def _deeper_copy(shallow: BoardTrunk, blocks: int) -> tuple[BoardTrunk, list[str]]:
@@ -53,7 +46,7 @@ def test_start_as_identity__the_deeper_trunk_computes_the_same_then_its_new_bloc
     shallow = BoardTrunk(10, channels=4, blocks=2)
     deep, grown = _deeper_copy(shallow, blocks=4)
     assert block_count(grown) == 2
-    boards = _boards(3, 7, 9)
+    boards = random_boards(3, 7, 9)
     with th.no_grad():
         assert th.equal(deep(boards), shallow(boards))
     deep(boards).sum().backward()
@@ -76,11 +69,8 @@ def test_train__a_deeper_run_starts_from_a_shallower_network(tmp_path: Path) -> 
     source, target = load_model(shallow_dir), load_model(deep_dir)
     assert len(target.policy.features_extractor.trunk.blocks) == TINY_IMITATION.blocks + 2
     note = run_module.start_from(target, source, "shallow")  # as at the run's start
-    assert "2 new last blocks start as the identity" in note
-    boards = _boards(8, 5, 5)
-    old_net: CellNet = source.policy.cell_net()
-    new_net: CellNet = target.policy.cell_net()
-    with th.no_grad():
-        assert th.allclose(new_net(boards), old_net(boards), atol=1e-6)
+    assert_grown_network_plays_as_before(
+        target, source, note, "2 new last blocks start as the identity"
+    )
     with pytest.raises(ValueError, match="another network shape"):
         run_module.start_from(source, target, "deep")  # blocks are not dropped

@@ -5,20 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
 import pytest
 import torch as th
-from tiny_training import TINY_IMITATION
+from tiny_training import TINY_IMITATION, assert_grown_network_plays_as_before, random_boards
 
-from mswp_gym.constants import HIDDEN
 from train import run as run_module
 from train.checkpoint import load_model
-from train.network import BoardTrunk, CellNet, GlobalPool
-
-
-def _boards(count: int, rows: int, cols: int) -> th.Tensor:
-    codes = np.random.default_rng(0).choice([HIDDEN, 0, 1, 2], size=(count, rows, cols))
-    return th.as_tensor(codes, dtype=th.float32)
+from train.network import BoardTrunk, GlobalPool
 
 
 def _pooled_copy(plain: BoardTrunk) -> BoardTrunk:
@@ -32,7 +25,7 @@ def test_global_pool__starts_as_the_trunk_without_it_then_sees_the_whole_board()
     th.manual_seed(0)
     plain = BoardTrunk(10, channels=4, blocks=2)
     pooled = _pooled_copy(plain)
-    boards = _boards(3, 6, 30)
+    boards = random_boards(3, 6, 30)
     with th.no_grad():
         assert th.equal(pooled(boards), plain(boards))  # the last layer starts at zero
         assert pooled.global_pool is not None
@@ -77,11 +70,6 @@ def test_train__a_global_pool_run_starts_from_a_network_without_it(tmp_path: Pat
     assert trunk.global_pool is not None  # saved and loaded
     trunk.global_pool = GlobalPool(4)  # as a fresh run's model has it (this one trained)
     note = run_module.start_from(target, source, "plain")
-    assert "global pool starts at zero" in note
-    boards = _boards(8, 5, 5)
-    old_net: CellNet = source.policy.cell_net()
-    new_net: CellNet = target.policy.cell_net()
-    with th.no_grad():
-        assert th.allclose(new_net(boards), old_net(boards), atol=1e-6)
+    assert_grown_network_plays_as_before(target, source, note, "global pool starts at zero")
     with pytest.raises(ValueError, match="another network shape"):
         run_module.start_from(source, target, "pooled")  # the pool cannot be dropped

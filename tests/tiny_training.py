@@ -7,10 +7,12 @@ board and the network every train test uses are stated once.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import torch as th
 
+from mswp_gym.constants import HIDDEN
 from mswp_gym.spec import GameSpec
 from train.dataset import PositionSet
 from train.imitation import train_steps
@@ -93,3 +95,22 @@ def tiny_trained_weights(
     optimizer = th.optim.Adam(net.parameters(), lr=1e-2)
     train_steps(net, optimizer, positions, 5, 16, np.random.default_rng(7), **losses)
     return [p.detach().clone() for p in net.parameters()]
+
+
+def random_boards(count: int, rows: int, cols: int) -> th.Tensor:
+    """``count`` seeded ``(rows, cols)`` boards of hidden cells and small clues, as floats."""
+    codes = np.random.default_rng(0).choice([HIDDEN, 0, 1, 2], size=(count, rows, cols))
+    return th.as_tensor(codes, dtype=th.float32)
+
+
+def assert_grown_network_plays_as_before(
+    target: Any, source: Any, note: str, expected: str
+) -> None:
+    """After ``start_from`` copied ``source`` into ``target`` (MaskablePPO models of a 5x5
+    board) with ``note``: the note says ``expected`` and both networks give the same logits."""
+    assert expected in note
+    boards = random_boards(8, 5, 5)
+    old_net: CellNet = source.policy.cell_net()
+    new_net: CellNet = target.policy.cell_net()
+    with th.no_grad():
+        assert th.allclose(new_net(boards), old_net(boards), atol=1e-6)
