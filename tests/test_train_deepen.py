@@ -74,3 +74,13 @@ def test_train__a_deeper_run_starts_from_a_shallower_network(tmp_path: Path) -> 
     )
     with pytest.raises(ValueError, match="another network shape"):
         run_module.start_from(source, target, "deep")  # blocks are not dropped
+
+
+def test_train__a_network_with_a_global_pool_is_not_grown(tmp_path: Path) -> None:
+    pooled = replace(TINY_IMITATION, out=str(tmp_path / "a"), global_pool=True)
+    pooled_dir = run_module.train(pooled.check())
+    deeper = replace(
+        pooled, out=str(tmp_path / "b"), init=str(pooled_dir), blocks=pooled.blocks + 1
+    )
+    with pytest.raises(ValueError, match=r"has a global pool before its last block.*keep its 1 "):
+        run_module.train(deeper.check())

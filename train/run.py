@@ -632,13 +632,15 @@ def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
     the network without a move head did, instead of at random. A run with ``global_pool`` may
     start from a network without it: the pool's last layer starts at zero, so the new network
     plays exactly as the old one until it trains. A run with more ``blocks`` than the checkpoint
-    grows it: the new blocks go last and start as the identity (:mod:`train.deepen`).
+    grows it: the new blocks go last and start as the identity (:mod:`train.deepen`); a
+    checkpoint with a global pool is not grown (the pool sits before the last block).
 
     Returns:
         A one-line note of what was copied (and from which board).
 
     Raises:
-        ValueError: the checkpoint's network has another shape (other channels, more blocks).
+        ValueError: the checkpoint's network has another shape (other channels, more blocks),
+            or has a global pool and this run more blocks.
     """
     target = model.policy
     policy = source.policy
@@ -677,6 +679,12 @@ def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
     ]
     if pooled:
         note += " (its new global pool starts at zero)"
+    if grown and any(".global_pool." in key for key in weights):
+        raise ValueError(
+            f"--init {checkpoint!r} has a global pool before its last block; more blocks would "
+            f"move it, so the grown network would not play as the old one (grow a network "
+            f"without a pool, or keep its {block_count(list(weights))} blocks)"
+        )
     if grown:
         start_as_identity(target, grown)
         note += f" (its {block_count(grown)} new last blocks start as the identity)"
