@@ -7,10 +7,10 @@ board and the network every train test uses are stated once.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 import numpy as np
 import torch as th
+from sb3_contrib import MaskablePPO
 
 from mswp_gym.constants import HIDDEN
 from mswp_gym.spec import GameSpec
@@ -104,7 +104,7 @@ def random_boards(count: int, rows: int, cols: int) -> th.Tensor:
 
 
 def assert_grown_network_plays_as_before(
-    target: Any, source: Any, note: str, expected: str
+    target: MaskablePPO, source: MaskablePPO, note: str, expected: str
 ) -> None:
     """After ``start_from`` copied ``source`` into ``target`` (MaskablePPO models of a 5x5
     board) with ``note``: the note says ``expected`` and both networks give the same logits."""
