@@ -21,6 +21,9 @@ position after the first click):
 - **loss**: the masked cross-entropy of the mine head against the solver's probabilities;
 - **cost**: position-gradients per CPU second (``time.process_time``, which a shared machine
   disturbs less than wall time) and the parameter count;
+- per ``--precisions`` entry (:class:`train.precision.Precision`: ``float32``, ``bfloat16``) a row
+  per size, trained from the same weights on the same minibatches, so a row pair shows what the
+  arithmetic changes in accuracy and in cost;
 - optionally ``--games`` greedy games per size (Wilson 95%), first click safe.
 
 The last line names the cheapest size (most position-gradients/s) whose safest-cell rate lies in
@@ -52,6 +55,7 @@ from train.generalist import parse_boards
 from train.imitation import masked_bce, train_steps
 from train.network import MINE_HEAD, BoardTrunk, CellNet
 from train.policy import BoardPolicy
+from train.precision import Precision
 from train.rollout import RolloutConfig, choose_moves, collect_positions
 
 _SIZE = re.compile(r"^\s*(\d+)\s*x\s*(\d+)\s*$")
@@ -91,6 +95,32 @@ class SizeResult:
     excess_risk: float
     games_won: int
     games: int
+    precision: Precision = Precision.FLOAT32
+    """The arithmetic of the training steps (the measurements are float32)."""
+
+    @property
+    def label(self) -> str:
+        """The size, and the precision unless float32."""
+        if self.precision == Precision.FLOAT32:
+            return self.size.label
+        return f"{self.size.label} {self.precision.value}"
+
+
+def parse_precisions(text: str) -> tuple[Precision, ...]:
+    """Precision names, comma-separated, no repeats."""
+    found: list[Precision] = []
+    allowed = ", ".join(p.value for p in Precision)
+    for entry in text.split(","):
+        try:
+            precision = Precision(entry.strip())
+        except ValueError:
+            raise BadInput(
+                f"bad precision {entry.strip()!r} in --precisions; choose from {allowed}"
+            ) from None
+        if precision in found:
+            raise BadInput(f"precision {entry.strip()!r} is listed twice in --precisions")
+        found.append(precision)
+    return tuple(found)
 
 
 def parse_sizes(text: str) -> tuple[NetworkSize, ...]:
@@ -223,14 +253,16 @@ def measure_size(
     train: PositionSet,
     test: PositionSet,
     args: argparse.Namespace,
+    precision: Precision = Precision.FLOAT32,
 ) -> SizeResult:
-    """Train a fresh network of ``size`` on ``train`` and measure it on ``test``."""
+    """Train a fresh network of ``size`` on ``train`` under ``precision`` and measure it on
+    ``test`` (the same start and minibatches for every precision)."""
     th.manual_seed(args.seed)
     net = fresh_network(size, spec)
     optimizer = th.optim.Adam(net.parameters(), lr=args.learning_rate)
     rng = np.random.default_rng([args.seed, 3])
     start = time.process_time()
-    train_steps(net, optimizer, train, args.steps, args.batch_size, rng)
+    train_steps(net, optimizer, train, args.steps, args.batch_size, rng, precision=precision)
     cpu = time.process_time() - start
     loss, hits, excess = held_out_accuracy(net, test, spec.mines)
     won = greedy_wins(net, spec, args.games, args.seed) if args.games else 0
@@ -246,16 +278,19 @@ def measure_size(
         excess_risk=excess,
         games_won=won,
         games=args.games,
+        precision=precision,
     )
 
 
-def probe_seconds(size: NetworkSize, spec: GameSpec, train: PositionSet, batch: int) -> float:
+def probe_seconds(
+    size: NetworkSize, spec: GameSpec, train: PositionSet, batch: int, precision: Precision
+) -> float:
     """CPU seconds of one training step of ``size`` (from 3 steps), for the time estimate."""
     th.manual_seed(0)
     net = fresh_network(size, spec)
     optimizer = th.optim.Adam(net.parameters(), lr=1e-3)
     start = time.process_time()
-    train_steps(net, optimizer, train, 3, batch, np.random.default_rng(0))
+    train_steps(net, optimizer, train, 3, batch, np.random.default_rng(0), precision=precision)
     return (time.process_time() - start) / 3
 
 
@@ -278,7 +313,7 @@ def cheapest_within_best(results: list[SizeResult]) -> SizeResult:
 
 def print_table(results: list[SizeResult]) -> None:
     print(
-        f"{'size':>7} {'params':>8} {'pos-grads/s':>11} {'train s':>8} {'loss':>7} "
+        f"{'size':>16} {'params':>8} {'pos-grads/s':>11} {'train s':>8} {'loss':>7} "
         f"{'safest-cell rate [95%]':>26} {'excess risk':>11} {'win rate [95%]':>24}"
     )
     for r in results:
@@ -289,7 +324,7 @@ def print_table(results: list[SizeResult]) -> None:
         else:
             games = "not played"
         print(
-            f"{r.size.label:>7} {r.parameters:>8,} {r.position_gradients_per_cpu_second:>11,.0f} "
+            f"{r.label:>16} {r.parameters:>8,} {r.position_gradients_per_cpu_second:>11,.0f} "
             f"{r.train_cpu_seconds:>8.1f} {r.loss:>7.4f} {safest:>26} {r.excess_risk:>11.4f} "
             f"{games:>24}"
         )
@@ -297,10 +332,13 @@ def print_table(results: list[SizeResult]) -> None:
 
 def parse_args(
     argv: list[str] | None,
-) -> tuple[argparse.Namespace, GameSpec, tuple[NetworkSize, ...]]:
+) -> tuple[argparse.Namespace, GameSpec, tuple[NetworkSize, ...], tuple[Precision, ...]]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--board", default="beginner", help="a preset or ROWSxCOLS/MINES")
     parser.add_argument("--sizes", default="16x2,32x3,48x4,64x6", help="CHANNELSxBLOCKS,...")
+    parser.add_argument(
+        "--precisions", default="float32", help="training arithmetic per row: float32,bfloat16"
+    )
     parser.add_argument("--collector", default="auto", help="auto, fresh, a shipped name or a zip")
     parser.add_argument("--train-games", type=int, default=600)
     parser.add_argument("--test-games", type=int, default=200)
@@ -323,12 +361,12 @@ def parse_args(
             )
     if not 0.0 < args.learning_rate < 1.0:
         raise BadInput(f"--learning-rate must be in (0, 1), got {args.learning_rate}")
-    return args, parse_board(args.board), parse_sizes(args.sizes)
+    return args, parse_board(args.board), parse_sizes(args.sizes), parse_precisions(args.precisions)
 
 
 def run(argv: list[str] | None = None) -> list[SizeResult]:
     """Build the data set, measure every size, print the table; returns the rows."""
-    args, spec, sizes = parse_args(argv)
+    args, spec, sizes, precisions = parse_args(argv)
     th.set_num_threads(1)
     collector, described = collector_network(args.collector, spec, args.seed)
     config = RolloutConfig(epsilon=0.0, rescue=1.0)
@@ -345,21 +383,23 @@ def run(argv: list[str] | None = None) -> list[SizeResult]:
         f"data: {len(train):,} training positions ({args.train_games} games), "
         f"{len(test):,} held-out positions after the first click ({args.test_games} games)"
     )
-    estimate = sum(probe_seconds(s, spec, train, args.batch_size) for s in sizes) * args.steps
+    rows = [(size, precision) for size in sizes for precision in precisions]
+    estimate = sum(probe_seconds(s, spec, train, args.batch_size, p) for s, p in rows) * args.steps
     print(
-        f"estimated training time: {estimate / 60:.1f} CPU minutes for {len(sizes)} sizes x "
+        f"estimated training time: {estimate / 60:.1f} CPU minutes for {len(rows)} rows x "
         f"{args.steps} steps of {args.batch_size} (games not included)"
     )
     results: list[SizeResult] = []
-    for size in sizes:
-        results.append(measure_size(size, spec, train, test, args))
+    for size, precision in rows:
+        results.append(measure_size(size, spec, train, test, args, precision))
         print(
-            f"  {size.label} done: {results[-1].safest.estimate:.1%} safest-cell rate", flush=True
+            f"  {results[-1].label} done: {results[-1].safest.estimate:.1%} safest-cell rate",
+            flush=True,
         )
     print_table(results)
     chosen = cheapest_within_best(results)
     print(
-        f"choice: {chosen.size.label}, the cheapest size whose "
+        f"choice: {chosen.label}, the cheapest row whose "
         f"{'win rate' if chosen.games else 'safest-cell rate'} lies in "
         "the best size's 95% interval"
     )

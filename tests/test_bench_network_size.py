@@ -27,8 +27,22 @@ def test_bench_network_size__a_row_per_size_with_sane_figures(
         assert 0.0 <= r.safest.low <= r.safest.estimate <= r.safest.high <= 1.0
         assert r.safest_hits <= r.positions and r.excess_risk >= 0.0 and r.loss > 0.0
         assert 0 <= r.games_won <= r.games == 4
-        assert f"{r.size.label:>7} {r.parameters:>8,}" in printed
+        assert f"{r.label:>16} {r.parameters:>8,}" in printed
     assert "choice: " in printed and "estimated training time" in printed
+
+
+def test_bench_network_size__a_row_per_size_and_precision_from_the_same_start(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bench = load_benchmark("bench_network_size")
+    argv = [*TOY, "--sizes", "4x1", "--batch-size", "16", "--precisions", "float32,bfloat16"]
+    results = bench.run(argv)
+    printed = capsys.readouterr().out
+    assert [r.label for r in results] == ["4x1", "4x1 bfloat16"]
+    assert results[0].parameters == results[1].parameters
+    assert f"{'4x1 bfloat16':>16} " in printed and "for 2 rows x 8 steps" in printed
+    # the same weights and minibatches; the arithmetic moves the loss a little, not a lot
+    assert results[1].loss == pytest.approx(results[0].loss, rel=0.05)
 
 
 def test_bench_network_size__same_seed_same_figures(capsys: pytest.CaptureFixture[str]) -> None:
@@ -82,6 +96,8 @@ def test_bench_network_size__with_games_the_win_rate_decides() -> None:
         (["--steps", "0"], "--steps must be >= 1, got 0"),
         (["--learning-rate", "nan"], "--learning-rate"),
         (["--collector", "missing.zip"], "'missing.zip'"),
+        (["--precisions", "float16"], "bad precision 'float16' in --precisions; choose from"),
+        (["--precisions", "bfloat16,bfloat16"], "listed twice in --precisions"),
     ],
 )
 def test_bench_network_size__bad_input_is_one_line_exit_2(

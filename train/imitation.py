@@ -26,6 +26,7 @@ from mswp_gym.spec import GameSpec
 from train.dataset import MOVE_NONE, PositionSet
 from train.generalist import split_games
 from train.network import MINE_HEAD, MOVE_HEAD, OPENING_HEAD, CellNet
+from train.precision import Precision, autocast
 from train.rollout import RolloutConfig, collect_positions
 
 
@@ -276,6 +277,7 @@ def train_steps(
     guess_weight: float = 1.0,
     count_weight: float = 0.0,
     count_undecided: bool = False,
+    precision: Precision = Precision.FLOAT32,
 ) -> float:
     """``steps`` Adam steps on random minibatches; returns the mean loss.
 
@@ -291,6 +293,8 @@ def train_steps(
             0: none, and the steps are those of earlier versions.
         count_undecided: the count loss sums over the :func:`undecided` cells only (exact
             labels strictly between 0 and 1) instead of every hidden cell.
+        precision: the forward pass's arithmetic (:class:`~train.precision.Precision`); the
+            losses are computed in float32 either way.
 
     Raises:
         ValueError: ``move_weight`` > 0 for a network without a move head.
@@ -329,7 +333,9 @@ def train_steps(
             arrays.append(move_targets(buffer, index))
         tensors = [transform(th.as_tensor(array, device=device)) for array in arrays]
         boards, mine_t, mine_m, open_t, open_m = tensors[:5]
-        logits = net(boards.to(th.float32), buffers[which].mines)
+        with autocast(precision, device):
+            logits = net(boards.to(th.float32), buffers[which].mines)
+        logits = logits.float()
         loss = masked_bce(logits[:, MINE_HEAD], mine_t, mine_m) + masked_bce(
             logits[:, OPENING_HEAD], open_t, open_m
         )

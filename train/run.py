@@ -59,6 +59,7 @@ from train.imitation import BoardBuffer, Collector, RoundTimes, guess_positions,
 from train.network import MINE_HEAD, MOVE_HEAD
 from train.policy import BoardPolicy
 from train.ppo_timing import PPOClock, TimedVecMonitor
+from train.precision import Precision
 from train.rollout import RolloutConfig, solver_labeller
 from train.settings import REWARD_CONFIGS, TrainSettings, resumed_settings, saved_settings
 from train.state import RunState, read_state
@@ -449,6 +450,7 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
                 settings.guess_weight,
                 settings.count_weight,
                 settings.count_cells == "undecided",
+                Precision(settings.precision),
             )
             gradient_seconds = time.perf_counter() - tick
             state.iteration = iteration

@@ -25,6 +25,7 @@ from mswp_gym.config import GameConfig
 from mswp_gym.presets import PRESETS, preset
 from mswp_gym.rewards import RewardConfig
 from train.generalist import parse_boards
+from train.precision import Precision
 
 CONFIG_DIR = Path(__file__).with_name("configs")
 ALGOS: tuple[str, ...] = ("ppo", "imitation", "imitation+ppo")
@@ -32,6 +33,8 @@ VEC_ENVS: tuple[str, ...] = ("dummy", "subproc", "native")
 DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda")
 LABELS: tuple[str, ...] = ("solver", "truth")
 COUNT_CELLS: tuple[str, ...] = ("hidden", "undecided")
+PRECISIONS: tuple[str, ...] = tuple(p.value for p in Precision)
+"""The arithmetic of imitation's training steps (train.precision)."""
 """Which cells the mine-count loss sums over (train.imitation.count_error)."""
 REWARD_CONFIGS: dict[str, Callable[[], RewardConfig]] = {
     "shaped": RewardConfig,
@@ -171,6 +174,11 @@ class TrainSettings:
     """Imitation, count_weight > 0: the cells the count loss sums over: hidden (every hidden
     cell: late in a game mostly settled mines) or undecided (hidden cells whose solver label is
     strictly between 0 and 1, where the mine count decides; needs labels solver)."""
+    precision: str = "float32"
+    """Imitation: the arithmetic of the training steps' forward pass: float32, or bfloat16
+    (autocast: convolutions in bfloat16, weights, Adam and losses in float32; about twice the
+    position-gradients/s of float32 on a CPU with AVX-512 bfloat16, see
+    benchmarks/bench_network_size.py --precisions). Play and evaluation stay float32."""
     workers: int = 2
     """Imitation: collection jobs per round, run in parallel (1 = in process, local backend)."""
     backend: str = "local"
@@ -252,6 +260,7 @@ class TrainSettings:
         choose("vec_env", self.vec_env, VEC_ENVS)
         choose("labels", self.labels, LABELS)
         choose("count_cells", self.count_cells, COUNT_CELLS)
+        choose("precision", self.precision, PRECISIONS)
         choose("rewards", self.rewards, REWARDS)
         choose("first_click", self.first_click, FIRST_CLICKS)
         if not 0 <= self.seed <= MAX_SEED:
@@ -283,6 +292,11 @@ class TrainSettings:
             raise ValueError(
                 f"count_cells='undecided' needs labels 'solver' (exact probabilities tell which "
                 f"cells are undecided), got labels {self.labels!r}"
+            )
+        if self.precision != Precision.FLOAT32 and self.algo == "ppo":
+            raise ValueError(
+                f"precision={self.precision!r} applies to imitation's training steps; algo "
+                f"'ppo' trains in float32 (choose precision 'float32' or an imitation algo)"
             )
         if self.aux_steps > 0 and ("ppo" not in self.algo or self.vec_env != "native"):
             raise ValueError(
@@ -440,6 +454,7 @@ RESUME_OVERRIDES: tuple[str, ...] = (
     "eval_baselines",
     "torch_threads",
     "device",
+    "precision",
 )
 """Settings a ``--resume`` may change (each change is printed); any other differing value is
 refused, so a resumed run stays the run it was."""
