@@ -26,8 +26,9 @@ position after the first click):
   arithmetic changes in accuracy and in cost;
 - optionally ``--games`` greedy games per size (Wilson 95%), first click safe.
 
-The last line names the cheapest size (most position-gradients/s) whose safest-cell rate lies in
-the best size's 95% interval. Everything is seeded by ``--seed``; one torch thread.
+The last line names the cheapest row (size and precision; most position-gradients/s) whose win
+rate (the safest-cell rate when no games are played) lies in the best row's 95% interval.
+Everything is seeded by ``--seed``; one torch thread.
 """
 
 from __future__ import annotations
