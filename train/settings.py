@@ -33,9 +33,9 @@ VEC_ENVS: tuple[str, ...] = ("dummy", "subproc", "native")
 DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda")
 LABELS: tuple[str, ...] = ("solver", "truth")
 COUNT_CELLS: tuple[str, ...] = ("hidden", "undecided")
+"""Which cells the mine-count loss sums over (train.imitation.count_error)."""
 PRECISIONS: tuple[str, ...] = tuple(p.value for p in Precision)
 """The arithmetic of imitation's training steps (train.precision)."""
-"""Which cells the mine-count loss sums over (train.imitation.count_error)."""
 REWARD_CONFIGS: dict[str, Callable[[], RewardConfig]] = {
     "shaped": RewardConfig,
     "sparse": RewardConfig.sparse,
