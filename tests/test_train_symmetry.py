@@ -14,7 +14,14 @@ from mswp_gym.constants import HIDDEN
 from mswp_gym.spec import GameSpec
 from train import run as run_module
 from train.agent import PolicyAgent, load_ppo_agent
-from train.symmetry import BoardView, averaged_logits, board_views
+from train.network import action_scores
+from train.symmetry import (
+    VIEW_TIE_TOLERANCE,
+    BoardView,
+    averaged_logits,
+    board_views,
+    first_best,
+)
 
 
 @pytest.mark.parametrize(("count", "rows", "cols"), [(8, 5, 5), (4, 3, 7), (2, 4, 6), (1, 2, 3)])
@@ -236,3 +243,41 @@ def test_policy_agent__boards_any_lets_a_one_board_network_play_another_board() 
             break
     with pytest.raises(ValueError, match=r"boards must be one of 'trained', 'any', got 'all'"):
         agents.make("ppo:beginner", boards="all")
+
+
+def test_first_best__lowest_index_within_the_tolerance() -> None:
+    scores = np.array([-np.inf, 0.5, 2.0 - 4e-6, 1.0, 2.0, 2.0])
+    assert first_best(scores, 0.0) == 4  # np.argmax: the exact best, its first copy
+    assert first_best(scores, 1e-5) == 2
+    assert first_best(scores, 2.0) == 1
+    with pytest.raises(ValueError, match=r"tolerance must be >= 0, got -1e-05"):
+        first_best(scores, -1e-5)
+    with pytest.raises(ValueError, match="no finite score among 2"):
+        first_best(np.array([-np.inf, -np.inf]), 0.0)
+
+
+@pytest.mark.parametrize("clue", [1, 2, 3])
+def test_policy_agent__views_break_mirror_ties_by_the_lowest_index_not_by_rounding(
+    clue: int,
+) -> None:
+    """A corner clue on a square board is its own transpose: the far corners (0, 15) and (15, 0)
+    deserve one score, though the eight views' rounding leaves them apart (by 5e-7 in this build,
+    where ``np.argmax`` picks (15, 0)); the agent plays the lower index."""
+    generalist = load_ppo_agent("generalist", symmetries=8)
+    assert isinstance(generalist, PolicyAgent)
+    generalist.reset(0, GameSpec(16, 16, 40))
+    board = np.full((16, 16), HIDDEN, np.int8)
+    board[0, 0] = clue
+    legal = (board == HIDDEN).ravel()
+    action = generalist.act(board, legal)
+    with th.no_grad():
+        logits = averaged_logits(
+            generalist.net, th.as_tensor(board[None], dtype=th.float32), 40, board_views(8)
+        )
+        scores = action_scores(logits, generalist.policy.opening_weight)[0].numpy()
+    scores = np.where(legal, scores.astype(np.float64), -np.inf)
+    mirrored = scores.reshape(16, 16).T.ravel()
+    assert np.allclose(scores, mirrored, rtol=0.0, atol=VIEW_TIE_TOLERANCE)  # symmetric scores
+    tied = np.flatnonzero(scores >= scores.max() - VIEW_TIE_TOLERANCE)
+    assert action == tied[0]
+    assert divmod(action, 16) == (0, 15)  # the far corners tie; the lower index wins

@@ -41,7 +41,13 @@ from train.checkpoint import SHIPPED_NAMES, shipped_checkpoint
 from train.network import MINE_HEAD, action_scores
 from train.policy import BoardPolicy
 from train.sb3_agent import SB3Agent, load_sb3_model
-from train.symmetry import BoardView, averaged_logits, board_views
+from train.symmetry import (
+    VIEW_TIE_TOLERANCE,
+    BoardView,
+    averaged_logits,
+    board_views,
+    first_best,
+)
 
 NETWORK_OPTIONS = ("symmetries", "sure_below", "first_move", "boards")
 """Keyword options of :class:`PolicyAgent` that other SB3 models do not take."""
@@ -93,6 +99,10 @@ class PolicyAgent(SeededAgent):
         symmetries: average the network's logits over this many symmetries of the board (1, 2,
             4 or 8; see :func:`train.symmetry.board_views`): a batched forward pass of that many
             boards per move (two passes of four for 8 views of a board that is not square).
+            With several views, deterministic play counts legal cells within
+            :data:`~train.symmetry.VIEW_TIE_TOLERANCE` of the best score as tied and plays the
+            lowest cell index among them, so mirror-image cells of a symmetric position do not
+            split by float rounding (one view plays the exact best, the lowest index on a tie).
         sure_below: with several views, play by the board's own view alone when the legal cell
             it scores best has a P(mine) below this by that view (most moves of a game are cells
             the network is sure of), and average every view only for the other moves; 0 (the
@@ -211,7 +221,7 @@ class PolicyAgent(SeededAgent):
                 return first
         scores = np.where(legal, scores, -np.inf)
         if self.deterministic:
-            return int(np.argmax(scores))
+            return first_best(scores, VIEW_TIE_TOLERANCE if len(self._views) > 1 else 0.0)
         weights = np.exp(self._beta * (scores - scores.max()))
         return int(self.rng.choice(cells, p=weights / weights.sum()))
 

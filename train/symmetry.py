@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import torch as th
 from torch import nn
 
@@ -22,6 +23,15 @@ VIEW_COUNTS = (1, 2, 4, 8)
 (every symmetry that keeps a rectangular board's shape); all eight, the four transposed ones
 included (on a board that is not square they have the transposed shape, which a fully
 convolutional network plays as well)."""
+
+VIEW_TIE_TOLERANCE = 1e-5
+"""Scores averaged over several views that lie within this of the best count as tied.
+
+A position can be symmetric (a corner click on a square board is its own transpose), so two
+mirror-image cells deserve one score; yet the views' float32 rounding leaves their averaged logits
+up to a few 1e-6 apart, and which one wins would then depend on the build (the order of the
+network's sums). Counting such near-ties as ties, broken by the lowest cell index
+(:func:`first_best`), makes the choice a property of the network rather than of its rounding."""
 
 
 @dataclass(frozen=True)
@@ -113,3 +123,21 @@ def each_view_logits(
         logits = net(th.cat([views[i].apply(board) for i in group]), mines)
         found.update((i, views[i].invert(logits[k : k + 1])) for k, i in enumerate(group))
     return [found[i] for i in range(len(views))]
+
+
+def first_best(scores: np.ndarray, tolerance: float) -> int:
+    """The lowest index whose score lies within ``tolerance`` of the best score.
+
+    Args:
+        scores: a 1-D array with at least one finite score (``-inf`` marks cells never chosen).
+        tolerance: how far under the best a score still counts as tied; 0 gives ``np.argmax``.
+
+    Raises:
+        ValueError: ``tolerance`` negative, or no finite score.
+    """
+    if not tolerance >= 0.0:
+        raise ValueError(f"tolerance must be >= 0, got {tolerance!r}")
+    best = float(np.max(scores))
+    if not np.isfinite(best):
+        raise ValueError(f"no finite score among {np.size(scores)} to choose from")
+    return int(np.flatnonzero(scores >= best - tolerance)[0])
