@@ -256,28 +256,37 @@ def test_first_best__lowest_index_within_the_tolerance() -> None:
         first_best(np.array([-np.inf, -np.inf]), 0.0)
 
 
+_SHIPPED_48X4 = str(Path(__file__).parents[1] / "train" / "checkpoints" / "generalist_48x4.zip")
+
+
 @pytest.mark.parametrize("clue", [1, 2, 3])
+@pytest.mark.parametrize(
+    ("checkpoint", "side", "mines"),
+    [("generalist", 20, 80), (_SHIPPED_48X4, 16, 40)],
+    ids=["generalist-20x20", "generalist_48x4-16x16"],
+)
 def test_policy_agent__views_break_mirror_ties_by_the_lowest_index_not_by_rounding(
-    clue: int,
+    clue: int, checkpoint: str, side: int, mines: int
 ) -> None:
-    """A corner clue on a square board is its own transpose: the far corners (0, 15) and (15, 0)
-    deserve one score, though the eight views' rounding leaves them apart (by 5e-7 in this build,
-    where ``np.argmax`` picks (15, 0)); the agent plays the lower index."""
-    generalist = load_ppo_agent("generalist", symmetries=8)
-    assert isinstance(generalist, PolicyAgent)
-    generalist.reset(0, GameSpec(16, 16, 40))
-    board = np.full((16, 16), HIDDEN, np.int8)
+    """A corner clue on a square board is its own transpose: mirror-image cells deserve one
+    score, though the eight views' rounding leaves them apart (by about 5e-7 in this build, where
+    ``np.argmax`` picks the far corner (side - 1, 0) or (side - 1, side - 1) for these networks
+    and boards); the agent plays the lowest index of the cells tied with the best, (0, side - 1)."""
+    agent = load_ppo_agent(checkpoint, symmetries=8)
+    assert isinstance(agent, PolicyAgent)
+    agent.reset(0, GameSpec(side, side, mines))
+    board = np.full((side, side), HIDDEN, np.int8)
     board[0, 0] = clue
     legal = (board == HIDDEN).ravel()
-    action = generalist.act(board, legal)
+    action = agent.act(board, legal)
     with th.no_grad():
         logits = averaged_logits(
-            generalist.net, th.as_tensor(board[None], dtype=th.float32), 40, board_views(8)
+            agent.net, th.as_tensor(board[None], dtype=th.float32), mines, board_views(8)
         )
-        scores = action_scores(logits, generalist.policy.opening_weight)[0].numpy()
+        scores = action_scores(logits, agent.policy.opening_weight)[0].numpy()
     scores = np.where(legal, scores.astype(np.float64), -np.inf)
-    mirrored = scores.reshape(16, 16).T.ravel()
+    mirrored = scores.reshape(side, side).T.ravel()
     assert np.allclose(scores, mirrored, rtol=0.0, atol=VIEW_TIE_TOLERANCE)  # symmetric scores
     tied = np.flatnonzero(scores >= scores.max() - VIEW_TIE_TOLERANCE)
     assert action == tied[0]
-    assert divmod(action, 16) == (0, 15)  # the far corners tie; the lower index wins
+    assert divmod(action, side) == (0, side - 1)  # the far corners tie; the lowest index wins
