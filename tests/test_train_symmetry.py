@@ -14,6 +14,7 @@ from mswp_gym.constants import HIDDEN
 from mswp_gym.spec import GameSpec
 from train import run as run_module
 from train.agent import PolicyAgent, load_ppo_agent
+from train.checkpoint import SHIPPED_DIR
 from train.network import action_scores
 from train.symmetry import (
     VIEW_TIE_TOLERANCE,
@@ -256,13 +257,13 @@ def test_first_best__lowest_index_within_the_tolerance() -> None:
         first_best(np.array([-np.inf, -np.inf]), 0.0)
 
 
-_SHIPPED_48X4 = str(Path(__file__).parents[1] / "train" / "checkpoints" / "generalist_48x4.zip")
+_GENERALIST_48X4 = str(SHIPPED_DIR / "generalist_48x4.zip")
 
 
 @pytest.mark.parametrize("clue", [1, 2, 3])
 @pytest.mark.parametrize(
     ("checkpoint", "side", "mines"),
-    [("generalist", 20, 80), (_SHIPPED_48X4, 16, 40)],
+    [("generalist", 20, 80), (_GENERALIST_48X4, 16, 40)],
     ids=["generalist-20x20", "generalist_48x4-16x16"],
 )
 def test_policy_agent__views_break_mirror_ties_by_the_lowest_index_not_by_rounding(
