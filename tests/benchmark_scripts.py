@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+
+import pytest
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
@@ -19,3 +22,25 @@ def load_benchmark(name: str) -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def bad_input_lines(name: str, argv: list[str], capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """The stderr lines of ``benchmarks/<name>.py``'s ``main(argv)``, which must exit with 2."""
+    with pytest.raises(SystemExit) as stopped:
+        load_benchmark(name).main(argv)
+    assert stopped.value.code == 2
+    return capsys.readouterr().err.strip().splitlines()
+
+
+def bad_input_lines_in_a_process(name: str, argv: list[str]) -> list[str]:
+    """The stderr lines of ``benchmarks/<name>.py argv`` run as a process, which must exit with 2
+    and print no traceback."""
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / f"{name}.py"), *argv],
+        capture_output=True,
+        text=True,
+        cwd=BENCHMARKS.parent,
+        timeout=120,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    return done.stderr.strip().splitlines()

@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
-from benchmark_scripts import load_benchmark
+from benchmark_scripts import bad_input_lines, bad_input_lines_in_a_process, load_benchmark
 
-ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "benchmarks" / "bench_network_size.py"
 TOY = ["--board", "5x5/3", "--train-games", "20", "--test-games", "8", "--steps", "8"]
 
 
@@ -103,23 +97,12 @@ def test_bench_network_size__with_games_the_win_rate_decides() -> None:
 def test_bench_network_size__bad_input_is_one_line_exit_2(
     argv: list[str], named: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with pytest.raises(SystemExit) as stopped:
-        load_benchmark("bench_network_size").main(argv)
-    assert stopped.value.code == 2
-    lines = capsys.readouterr().err.strip().splitlines()
+    lines = bad_input_lines("bench_network_size", argv, capsys)
     assert len(lines) == 1 and named in lines[0]
 
 
 def test_bench_network_size__bad_input_in_a_real_process_has_no_traceback() -> None:
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--sizes", "0x2"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
-    assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert done.stderr.strip().splitlines() == [
+    assert bad_input_lines_in_a_process("bench_network_size", ["--sizes", "0x2"]) == [
         "bench_network_size.py: error: bad size '0x2' in --sizes; "
         "channels must be in 1..512, blocks in 0..32"
     ]

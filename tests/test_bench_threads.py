@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
-from benchmark_scripts import load_benchmark
+from benchmark_scripts import bad_input_lines, bad_input_lines_in_a_process, load_benchmark
 
-ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "benchmarks" / "bench_threads.py"
 TOY = ["--board", "5x5/3", "--size", "4x1", "--games", "6", "--steps", "2", "--batch-size", "8"]
 
 
@@ -55,22 +49,11 @@ def test_bench_threads__thread_count_is_restored() -> None:
 def test_bench_threads__bad_input_is_one_line_exit_2(
     argv: list[str], named: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with pytest.raises(SystemExit) as stopped:
-        load_benchmark("bench_threads").main(argv)
-    assert stopped.value.code == 2
-    lines = capsys.readouterr().err.strip().splitlines()
+    lines = bad_input_lines("bench_threads", argv, capsys)
     assert len(lines) == 1 and named in lines[0]
 
 
 def test_bench_threads__bad_input_in_a_real_process_has_no_traceback() -> None:
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--threads", "0"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
-    assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert done.stderr.strip().splitlines() == [
+    assert bad_input_lines_in_a_process("bench_threads", ["--threads", "0"]) == [
         "bench_threads.py: error: thread count 0 in --threads must be in 1..64"
     ]
