@@ -11,6 +11,9 @@ does):
 - ``1``: the board itself; ``T``: its transpose alone (on a board that is not square, a shape the
   network never trained on); ``4``: the mirror images and the half turn; ``4T``: their transposes;
   ``8``: all eight.
+- With ``--partner CHECKPOINT`` (an ensemble of two networks): ``P8``, the partner's eight views
+  alone; ``8+P8``, both networks' eight views averaged together (sixteen logits, as an agent
+  with ``ensemble`` plays).
 
 Per view set it prints:
 
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -45,7 +49,13 @@ from train.network import MINE_HEAD, action_scores
 from train.symmetry import BoardView, board_views, each_view_logits
 
 VIEW_SETS = ("1", "T", "4", "4T", "8")
-"""The view sets compared (see the module docstring)."""
+"""The view sets of the checkpoint alone (see the module docstring)."""
+PARTNER_SETS = ("P8", "8+P8")
+"""The view sets added by ``--partner``: its eight views, and both networks' eight views."""
+OWN = "own"
+PARTNER = "partner"
+ViewKey = tuple[str, BoardView]
+"""A view of one network: :data:`OWN` or :data:`PARTNER`, and the view."""
 SURE_BOUNDS = (1e-4, 1e-3, 1e-2)
 """P(mine) bounds for the share of moves one view is sure of (the agent's ``sure_below``)."""
 CLIP = 1e-7
@@ -56,6 +66,17 @@ def view_set(name: str) -> tuple[BoardView, ...]:
     """The views of the set called ``name`` (one of :data:`VIEW_SETS`)."""
     every = board_views(8)
     return {"1": every[:1], "T": every[4:5], "4": every[:4], "4T": every[4:], "8": every}[name]
+
+
+def view_keys(name: str) -> tuple[ViewKey, ...]:
+    """The network views of the set called ``name`` (one of :data:`VIEW_SETS` or
+    :data:`PARTNER_SETS`)."""
+    every = board_views(8)
+    if name == "P8":
+        return tuple((PARTNER, view) for view in every)
+    if name == "8+P8":
+        return tuple((OWN, view) for view in every) + view_keys("P8")
+    return tuple((OWN, view) for view in view_set(name))
 
 
 @dataclass
@@ -106,6 +127,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--board", default="expert", help="a preset or ROWSxCOLS/MINES")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=10_000, help="the first game's seed")
+    parser.add_argument(
+        "--partner",
+        default=None,
+        help="a second network (shipped name or zip): adds the view sets P8 and 8+P8",
+    )
     args = parser.parse_args(argv)
     try:
         rows, cols, mines = parse_board(args.board)
@@ -115,11 +141,18 @@ def main(argv: list[str] | None = None) -> None:
         agent = load_ppo_agent(args.checkpoint, boards="any")
         if not isinstance(agent, PolicyAgent):
             raise ValueError(f"--checkpoint {args.checkpoint!r} is not a BoardPolicy network")
+        nets = {OWN: agent.net}
+        if args.partner is not None:
+            partner = load_ppo_agent(args.partner, boards="any")
+            if not isinstance(partner, PolicyAgent):
+                raise ValueError(f"--partner {args.partner!r} is not a BoardPolicy network")
+            nets[PARTNER] = partner.net
     except (ValueError, FileNotFoundError) as error:
         parser.exit(2, f"bench_views.py: error: {error}\n")
     th.set_num_threads(1)
-    sets = {name: view_set(name) for name in VIEW_SETS}
-    tallies = {name: ViewTally() for name in VIEW_SETS}
+    names = VIEW_SETS + (PARTNER_SETS if args.partner is not None else ())
+    sets = {name: view_keys(name) for name in names}
+    tallies = {name: ViewTally() for name in names}
     won = 0
     for game in range(args.games):
         observation, _ = env.reset(seed=args.seed + game)
@@ -129,15 +162,16 @@ def main(argv: list[str] | None = None) -> None:
             legal = env.action_masks()
             action = agent.act(observation, legal)
             if not first:
-                judge(observation, legal, mines, agent, sets, tallies)
+                judge(observation, legal, mines, agent.policy.opening_weight, nets, sets, tallies)
             first = False
             observation, _, terminated, truncated, info = env.step(action)
             if terminated or truncated:
                 won += info["outcome"] == 1
                 break
+    partnered = f" (partner {args.partner})" if args.partner is not None else ""
     print(
-        f"{args.checkpoint} on {rows}x{cols}/{mines}, first click safe, {args.games} games "
-        f"played with one view ({won} won); positions with an uncertain cell: "
+        f"{args.checkpoint}{partnered} on {rows}x{cols}/{mines}, first click safe, {args.games} "
+        f"games played with one view ({won} won); positions with an uncertain cell: "
         f"{len(tallies['1'].losses)}"
     )
     print(
@@ -170,20 +204,29 @@ def judge(
     board: np.ndarray,
     legal: np.ndarray,
     mines: int,
-    agent: PolicyAgent,
-    sets: dict[str, tuple[BoardView, ...]],
+    opening_weight: float,
+    nets: Mapping[str, th.nn.Module],
+    sets: dict[str, tuple[ViewKey, ...]],
     tallies: dict[str, ViewTally],
 ) -> None:
-    """Score every view set on one position against the exact analysis."""
+    """Score every view set on one position against the exact analysis.
+
+    ``nets`` maps :data:`OWN` (and :data:`PARTNER`, if a set names it) to its network; the move
+    scores use ``opening_weight`` (the checkpoint's)."""
     analysis = analyse(board, mines)
     exact = analysis.probability
     hidden = legal.astype(bool)
     uncertain = hidden & (exact > 0.0) & (exact < 1.0)
     lowest = float(np.min(exact[hidden]))
-    by_view = view_logits(agent.net, th.as_tensor(board[None], dtype=th.float32), mines)
-    for name, views in sets.items():
-        logits = th.stack([by_view[view] for view in views]).mean(dim=0)
-        scores = action_scores(logits, agent.policy.opening_weight)[0].numpy()
+    tensor = th.as_tensor(board[None], dtype=th.float32)
+    by_view = {
+        (source, view): logits
+        for source, net in nets.items()
+        for view, logits in view_logits(net, tensor, mines).items()
+    }
+    for name, keys in sets.items():
+        logits = th.stack([by_view[key] for key in keys]).mean(dim=0)
+        scores = action_scores(logits, opening_weight)[0].numpy()
         move = int(np.argmax(np.where(hidden, scores, -np.inf)))
         tally = tallies[name]
         tally.move_risks.append(float(th.sigmoid(logits[0, MINE_HEAD].flatten()[move])))

@@ -17,6 +17,13 @@ def test_view_set__names_pick_the_documented_views() -> None:
     assert all(view.transpose for view in bench_views.view_set("4T"))
 
 
+def test_view_keys__partner_sets_name_each_network() -> None:
+    assert [source for source, _ in bench_views.view_keys("8")] == ["own"] * 8
+    assert [source for source, _ in bench_views.view_keys("P8")] == ["partner"] * 8
+    both = bench_views.view_keys("8+P8")
+    assert both == bench_views.view_keys("8") + bench_views.view_keys("P8")
+
+
 def test_cross_entropy__least_at_the_exact_probabilities() -> None:
     exact = np.array([0.2, 0.5, 0.9])
     at_truth = bench_views.cross_entropy(exact, np.log(exact / (1 - exact)))
@@ -39,6 +46,18 @@ def test_main__prints_every_view_set_on_beginner(capsys: pytest.CaptureFixture[s
     assert lines[-1].startswith("the board's own view rates its move's P(mine) below 0.0001 on")
 
 
+def test_main__partner_adds_its_sets(capsys: pytest.CaptureFixture[str]) -> None:
+    bench_views.main(
+        ["--checkpoint", "beginner", "--partner", "beginner", "--board", "beginner", "--games", "1"]
+    )
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("beginner (partner beginner) on 9x9/10")
+    rows = {line.split()[0]: line.split()[1:] for line in lines[2:-1]}
+    assert list(rows) == [*bench_views.VIEW_SETS, *bench_views.PARTNER_SETS]
+    # the same network as its own partner: its sixteen views average to its eight
+    assert rows["P8"] == rows["8"] == rows["8+P8"]
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -46,6 +65,7 @@ def test_main__prints_every_view_set_on_beginner(capsys: pytest.CaptureFixture[s
         (["--games", "0"], "--games must be >= 1, got 0"),
         (["--board", "3x3/9"], "3x3"),
         (["--checkpoint", "nothing-here.zip"], "nothing-here.zip"),
+        (["--partner", "elsewhere.zip"], "elsewhere.zip"),
     ],
 )
 def test_main__bad_input_exits_2_naming_it(
