@@ -24,6 +24,7 @@ both).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, TypeVar
@@ -49,8 +50,10 @@ from train.symmetry import (
     first_best,
 )
 
-NETWORK_OPTIONS = ("symmetries", "sure_below", "first_move", "boards")
-"""Keyword options of :class:`PolicyAgent` that other SB3 models do not take."""
+NETWORK_OPTIONS = ("symmetries", "sure_below", "first_move", "boards", "ensemble")
+"""Keyword options of :func:`load_ppo_agent` that other SB3 models do not take."""
+ENSEMBLE_SEPARATOR = "+"
+"""Separates the checkpoints of the ``ensemble`` option (``ensemble=generalist+my.zip``)."""
 OptionT = TypeVar("OptionT", bound=StrEnum)
 """An agent option's enum (:class:`FirstMove`, :class:`Boards`)."""
 
@@ -111,10 +114,15 @@ class PolicyAgent(SeededAgent):
             game's rule (default) or the network.
         boards: which boards a one-board network plays (:class:`Boards`): its own (default) or
             any, with the size and mine count taken from each game's spec like a generalist.
+        partners: more networks for an ensemble: each runs the same views of every board the
+            agent plays, and the agent plays by the mean of all the networks' view logits (every
+            network weighs the same). ``policy`` alone decides which boards are played, the move
+            scores' opening weight, the sampling temperature and, with ``sure_below``, the one
+            view that may play alone. Default: none.
 
     Raises:
         ValueError: ``symmetries`` not allowed, ``sure_below`` outside ``[0, 1)``; an unknown
-            ``first_move`` or ``boards``.
+            ``first_move`` or ``boards``; a partner whose network has other output heads.
     """
 
     name = "ppo"
@@ -129,6 +137,7 @@ class PolicyAgent(SeededAgent):
         sure_below: float = 0.0,
         first_move: FirstMove | str = FirstMove.RULE,
         boards: Boards | str = Boards.TRAINED,
+        partners: Sequence[BoardPolicy] = (),
     ) -> None:
         super().__init__(seed)
         self.boards = option_value(Boards, boards, "boards")
@@ -145,6 +154,14 @@ class PolicyAgent(SeededAgent):
         self.sure_below = float(sure_below)
         self.first_move = option_value(FirstMove, first_move, "first_move")
         self._views: tuple[BoardView, ...] = board_views(symmetries)
+        self.partner_nets = tuple(partner.cell_net().eval() for partner in partners)
+        heads = self.net.cell_head.out_channels
+        for number, partner_net in enumerate(self.partner_nets, start=1):
+            if partner_net.cell_head.out_channels != heads:
+                raise ValueError(
+                    f"ensemble partner {number} has {partner_net.cell_head.out_channels} output "
+                    f"heads, {source} has {heads}: only networks with the same heads average"
+                )
 
     @property
     def any_board(self) -> bool:
@@ -226,18 +243,31 @@ class PolicyAgent(SeededAgent):
         return int(self.rng.choice(cells, p=weights / weights.sum()))
 
     def _logits(self, board: th.Tensor, legal: np.ndarray) -> th.Tensor:
-        """The logits the agent plays by: averaged over its views, or the board's own view alone
-        when its move is sure (see ``sure_below``)."""
+        """The logits the agent plays by: averaged over its views and networks, or the board's
+        own view by its own network alone when that move is sure (see ``sure_below``)."""
         views = self._views
-        if self.sure_below <= 0.0 or len(views) == 1:
-            return averaged_logits(self.net, board, self.mines, views)
+        alone = len(views) == 1 and not self.partner_nets
+        if self.sure_below <= 0.0 or alone:
+            return self._partnered(averaged_logits(self.net, board, self.mines, views), board)
         own: th.Tensor = self.net(board, self.mines)
         scores = action_scores(own, self.policy.opening_weight)[0].numpy()
         move = int(np.argmax(np.where(legal, scores, -np.inf)))
         if float(th.sigmoid(own[0, MINE_HEAD].flatten()[move])) < self.sure_below:
             return own
+        if len(views) == 1:
+            return self._partnered(own, board)
         others = averaged_logits(self.net, board, self.mines, views[1:])
-        return (own + others * (len(views) - 1)) / len(views)
+        return self._partnered((own + others * (len(views) - 1)) / len(views), board)
+
+    def _partnered(self, own_mean: th.Tensor, board: th.Tensor) -> th.Tensor:
+        """``own_mean`` (this network's mean over the views) averaged with each partner's mean
+        over the same views; ``own_mean`` itself when there is no partner."""
+        if not self.partner_nets:
+            return own_mean
+        means = [own_mean] + [
+            averaged_logits(net, board, self.mines, self._views) for net in self.partner_nets
+        ]
+        return th.stack(means).mean(dim=0)
 
     def _rule_first_click(self, legal: np.ndarray) -> int | None:
         """The solver's first click for the game's rule, if ``first_move`` is ``rule``, the spec
@@ -268,14 +298,18 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
             network).
         **kwargs: ``seed``, ``deterministic``, and for a :class:`PolicyAgent` ``symmetries``
             (test-time averaging over board symmetries, default 1), ``first_move`` (``rule``,
-            the default, or ``network``) and ``boards`` (``trained``, the default, or ``any``);
-            ``torch_threads`` (default 1): the process's torch thread count is set to it, since
+            the default, or ``network``), ``boards`` (``trained``, the default, or ``any``) and
+            ``ensemble`` (more checkpoints, shipped names or zips joined by ``+``, whose networks
+            play beside this one: see :class:`PolicyAgent`'s ``partners``); ``torch_threads``
+            (default 1): the process's torch thread count is set to it, since
             one board at a time runs fastest on one thread (1.2 ms a Beginner move against 5.5 ms
             with two threads on a busy 2-core machine); None leaves torch's setting alone.
 
     Raises:
-        FileNotFoundError: no checkpoint at ``path``, or a shipped name not packaged yet.
-        ValueError: not a readable PPO/MaskablePPO zip, or not a Minesweeper model.
+        FileNotFoundError: no checkpoint at ``path`` (or at an ``ensemble`` entry), or a shipped
+            name not packaged yet.
+        ValueError: not a readable PPO/MaskablePPO zip, or not a Minesweeper model; an
+            ``ensemble`` entry that is not one of this project's networks.
         TypeError: an unknown keyword argument.
     """
     accepted = ("seed", "deterministic", *NETWORK_OPTIONS, "torch_threads")
@@ -288,15 +322,12 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
     threads = kwargs.pop("torch_threads", 1)
     if threads is not None:
         th.set_num_threads(int(threads))
-    if path is None:
-        target = shipped_checkpoint("beginner")
-    elif str(path) in SHIPPED_NAMES:
-        target = shipped_checkpoint(str(path))
-    else:
-        target = Path(path)
+    target = checkpoint_path(path)
     model = load_sb3_model(target)
     if isinstance(model.policy, BoardPolicy):
-        return PolicyAgent(model.policy, source=str(target), **kwargs)
+        ensemble = kwargs.pop("ensemble", None)
+        partners = ensemble_policies(ensemble) if ensemble is not None else ()
+        return PolicyAgent(model.policy, source=str(target), partners=partners, **kwargs)
     extras = sorted(set(NETWORK_OPTIONS) & set(kwargs))
     if extras:
         raise TypeError(
@@ -304,3 +335,43 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
             f"model"
         )
     return SB3Agent(model, source=str(target), **kwargs)
+
+
+def checkpoint_path(path: str | Path | None) -> Path:
+    """The file of a shipped name (names win over files), of ``path`` itself, or of the shipped
+    Beginner network for None.
+
+    Raises:
+        FileNotFoundError: a shipped name not packaged yet.
+    """
+    if path is None:
+        return shipped_checkpoint("beginner")
+    if str(path) in SHIPPED_NAMES:
+        return shipped_checkpoint(str(path))
+    return Path(path)
+
+
+def ensemble_policies(ensemble: str) -> tuple[BoardPolicy, ...]:
+    """The networks of an ``ensemble`` option: shipped names or zips joined by ``+``.
+
+    Raises:
+        ValueError: an empty entry, or one that is not a :class:`~train.policy.BoardPolicy`.
+        FileNotFoundError: an entry with no checkpoint.
+    """
+    entries = str(ensemble).split(ENSEMBLE_SEPARATOR)
+    if not all(entry.strip() for entry in entries):
+        raise ValueError(
+            f"ensemble must be checkpoints (shipped names or zips) joined by "
+            f"{ENSEMBLE_SEPARATOR!r}, e.g. generalist+expert, got {ensemble!r}"
+        )
+    policies = []
+    for entry in entries:
+        target = checkpoint_path(entry.strip())
+        policy = load_sb3_model(target).policy
+        if not isinstance(policy, BoardPolicy):
+            raise ValueError(
+                f"ensemble entry {entry!r} ({target}) is not one of mswp-train's networks; only "
+                f"those average their logits"
+            )
+        policies.append(policy)
+    return tuple(policies)
