@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch as th
@@ -104,7 +106,11 @@ def test_ensemble__an_agent_spec_and_agents_make_pass_it_through() -> None:
         ("", ValueError, "ensemble must be checkpoints .* got ''"),
         ("expert+", ValueError, "got 'expert\\+'"),
         ("nothing-here.zip", FileNotFoundError, "nothing-here.zip"),
-        ("beginner-rl", ValueError, "ensemble partner 1 has 2 output heads, .* has 3"),
+        (
+            "beginner-rl",
+            ValueError,
+            "ensemble partner .*beginner-rl.* has 2 output heads, .* has 3",
+        ),
     ],
 )
 def test_ensemble__bad_entries_are_refused_naming_them(
@@ -114,6 +120,12 @@ def test_ensemble__bad_entries_are_refused_naming_them(
         load_ppo_agent("generalist", ensemble=ensemble)
 
 
-def test_ensemble_policies__one_per_entry_in_order() -> None:
-    policies = ensemble_policies("beginner+expert+beginner")
-    assert len(policies) == 3 and policies[0].board == policies[2].board != policies[1].board
+def test_ensemble_policies__one_per_entry_in_order_with_its_file() -> None:
+    partners = ensemble_policies("beginner+expert+beginner")
+    assert [Path(partner.source).name for partner in partners] == [
+        "beginner.zip",
+        "expert.zip",
+        "beginner.zip",
+    ]
+    boards = [partner.policy.board for partner in partners]
+    assert boards[0] == boards[2] != boards[1]

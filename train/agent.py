@@ -25,6 +25,7 @@ both).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, TypeVar
@@ -54,6 +55,16 @@ NETWORK_OPTIONS = ("symmetries", "sure_below", "first_move", "boards", "ensemble
 """Keyword options of :func:`load_ppo_agent` that other SB3 models do not take."""
 ENSEMBLE_SEPARATOR = "+"
 """Separates the checkpoints of the ``ensemble`` option (``ensemble=generalist+my.zip``)."""
+
+
+@dataclass(frozen=True)
+class Partner:
+    """A network of an ensemble and where it came from (for messages)."""
+
+    source: str
+    policy: BoardPolicy
+
+
 OptionT = TypeVar("OptionT", bound=StrEnum)
 """An agent option's enum (:class:`FirstMove`, :class:`Boards`)."""
 
@@ -137,7 +148,7 @@ class PolicyAgent(SeededAgent):
         sure_below: float = 0.0,
         first_move: FirstMove | str = FirstMove.RULE,
         boards: Boards | str = Boards.TRAINED,
-        partners: Sequence[BoardPolicy] = (),
+        partners: Sequence[Partner] = (),
     ) -> None:
         super().__init__(seed)
         self.boards = option_value(Boards, boards, "boards")
@@ -154,13 +165,14 @@ class PolicyAgent(SeededAgent):
         self.sure_below = float(sure_below)
         self.first_move = option_value(FirstMove, first_move, "first_move")
         self._views: tuple[BoardView, ...] = board_views(symmetries)
-        self.partner_nets = tuple(partner.cell_net().eval() for partner in partners)
+        self.partner_nets = tuple(partner.policy.cell_net().eval() for partner in partners)
         heads = self.net.cell_head.out_channels
-        for number, partner_net in enumerate(self.partner_nets, start=1):
+        for partner, partner_net in zip(partners, self.partner_nets, strict=True):
             if partner_net.cell_head.out_channels != heads:
                 raise ValueError(
-                    f"ensemble partner {number} has {partner_net.cell_head.out_channels} output "
-                    f"heads, {source} has {heads}: only networks with the same heads average"
+                    f"ensemble partner {partner.source} has {partner_net.cell_head.out_channels} "
+                    f"output heads, {source} has {heads}: only networks with the same heads "
+                    f"average"
                 )
 
     @property
@@ -351,7 +363,7 @@ def checkpoint_path(path: str | Path | None) -> Path:
     return Path(path)
 
 
-def ensemble_policies(ensemble: str) -> tuple[BoardPolicy, ...]:
+def ensemble_policies(ensemble: str) -> tuple[Partner, ...]:
     """The networks of an ``ensemble`` option: shipped names or zips joined by ``+``.
 
     Raises:
@@ -364,7 +376,7 @@ def ensemble_policies(ensemble: str) -> tuple[BoardPolicy, ...]:
             f"ensemble must be checkpoints (shipped names or zips) joined by "
             f"{ENSEMBLE_SEPARATOR!r}, e.g. generalist+expert, got {ensemble!r}"
         )
-    policies = []
+    partners = []
     for entry in entries:
         target = checkpoint_path(entry.strip())
         policy = load_sb3_model(target).policy
@@ -373,5 +385,5 @@ def ensemble_policies(ensemble: str) -> tuple[BoardPolicy, ...]:
                 f"ensemble entry {entry!r} ({target}) is not one of mswp-train's networks; only "
                 f"those average their logits"
             )
-        policies.append(policy)
-    return tuple(policies)
+        partners.append(Partner(str(target), policy))
+    return tuple(partners)
