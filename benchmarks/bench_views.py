@@ -147,7 +147,7 @@ def main(argv: list[str] | None = None) -> None:
             if not isinstance(partner, PolicyAgent):
                 raise ValueError(f"--partner {args.partner!r} is not a BoardPolicy network")
             nets[PARTNER] = partner.net
-    except (ValueError, FileNotFoundError) as error:
+    except (ValueError, FileNotFoundError, TypeError) as error:
         parser.exit(2, f"bench_views.py: error: {error}\n")
     th.set_num_threads(1)
     names = VIEW_SETS + (PARTNER_SETS if args.partner is not None else ())

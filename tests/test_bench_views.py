@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from benchmark_scripts import load_benchmark
@@ -75,6 +77,21 @@ def test_main__bad_input_exits_2_naming_it(
         bench_views.main(argv)
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", ["--checkpoint", "--partner"])
+def test_main__another_sb3_model_exits_2_naming_it(
+    option: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    path = tmp_path / "mlp.zip"
+    MaskablePPO("MlpPolicy", gym.make("Minesweeper-v0"), n_steps=16, batch_size=16).save(path)
+    with pytest.raises(SystemExit) as exit_info:
+        bench_views.main([option, str(path), "--board", "beginner"])
+    assert exit_info.value.code == 2
+    assert "mlp.zip is another SB3 model" in capsys.readouterr().err
 
 
 def test_view_logits__each_view_mapped_back_like_averaged_logits() -> None:
