@@ -53,7 +53,7 @@ def test_soup__of_a_network_with_itself_plays_as_it_does(tmp_path: Path) -> None
 
 def test_soup__refuses_networks_of_two_architectures(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="are different networks: tensor"):
-        make_soup([Ingredient("expert", 1.0), Ingredient("intermediate", 1.0)], tmp_path / "s.zip")
+        make_soup([Ingredient("expert", 1.0), Ingredient("beginner", 1.0)], tmp_path / "s.zip")
     assert not (tmp_path / "s.zip").exists()
 
 
@@ -90,7 +90,7 @@ def test_check_ingredients__names_the_bad_value(
         (["expert", "generalist", "--weights", "1"], "--weights has 1 values for 2 checkpoints"),
         (["expert", "generalist", "--weights", "1,x"], "--weights must be numbers"),
         (["expert", "no_such.zip"], "no checkpoint at 'no_such.zip'"),
-        (["expert", "intermediate"], "are different networks"),
+        (["expert", "beginner"], "are different networks"),
     ],
 )
 def test_soup_cli__bad_input_is_one_line_and_exit_2(
