@@ -103,6 +103,23 @@ def test_soup_cli__bad_input_is_one_line_and_exit_2(
     assert not out.exists()
 
 
+@pytest.mark.parametrize(
+    ("out", "message"), [(".", "is a folder"), ("missing/s.zip", "no folder 'missing'")]
+)
+def test_soup_cli__refuses_an_out_it_cannot_write(
+    out: str,
+    message: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["expert", "generalist", "--out", out]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err, err
+    assert not (tmp_path / "missing").exists()
+
+
 def test_soup_cli__writes_the_soup_and_prints_its_path(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

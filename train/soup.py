@@ -58,6 +58,21 @@ def check_ingredients(ingredients: Sequence[Ingredient]) -> None:
         raise ValueError("the weights sum to 0: give at least one a weight above 0")
 
 
+def check_output(out: Path) -> None:
+    """Refuse an output path the soup cannot be written to, before any network is loaded.
+
+    Raises:
+        ValueError: ``out`` is an existing folder.
+        FileNotFoundError: the folder that should hold ``out`` does not exist.
+    """
+    if out.is_dir():
+        raise ValueError(f"--out {str(out)!r} is a folder: give the soup's file, e.g. soup.zip")
+    if not out.parent.is_dir():
+        raise FileNotFoundError(
+            f"no folder {str(out.parent)!r} for --out {str(out)!r}: create it first"
+        )
+
+
 def average_weights(
     states: Sequence[Mapping[str, th.Tensor]], weights: Sequence[float], names: Sequence[str]
 ) -> dict[str, th.Tensor]:
@@ -115,11 +130,12 @@ def make_soup(ingredients: Sequence[Ingredient], out: Path) -> Path:
         ``out``.
 
     Raises:
-        ValueError: see :func:`check_ingredients` and :func:`average_weights`; a checkpoint that
-            is not one of mswp-train's networks.
-        FileNotFoundError: no checkpoint for an ingredient.
+        ValueError: see :func:`check_ingredients`, :func:`check_output` and
+            :func:`average_weights`; a checkpoint that is not one of mswp-train's networks.
+        FileNotFoundError: no checkpoint for an ingredient, or no folder for ``out``.
     """
     check_ingredients(ingredients)
+    check_output(out)
     from train.agent import checkpoint_path  # heavy imports (torch, SB3) once the input is valid
     from train.checkpoint import load_model, save_model_atomic
 
@@ -174,6 +190,7 @@ def _parse(argv: list[str] | None) -> tuple[list[Ingredient], Path]:
         Ingredient(source, weight) for source, weight in zip(sources, weights, strict=True)
     ]
     check_ingredients(ingredients)
+    check_output(args.out)
     return ingredients, args.out
 
 
