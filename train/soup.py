@@ -4,7 +4,8 @@ Networks fine-tuned from one start (``ppo:expert`` and the networks trained on f
 generalist it came from) tend to lie in one basin of the loss, where the average of their weights
 can play better than either (Wortsman et al. 2022, "Model soups"). The soup is one network: it
 costs what each of them costs to run, where an ensemble (the agent's ``ensemble`` option) runs
-every network.
+every network. For ``ppo:expert`` with its two relatives it played level with ``ppo:expert``
+(docs/train.md, the Expert section).
 
 ``python -m train.soup --out SOUP.zip expert out/models/other.zip`` writes the average (shipped
 names or checkpoint files; ``--weights 3,1`` for a weighted one). The result is a checkpoint like
