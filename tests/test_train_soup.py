@@ -65,6 +65,8 @@ def test_average_weights__keeps_equal_integer_tensors_and_refuses_unequal_ones()
     assert th.equal(mean["n"], th.tensor([3]))
     with pytest.raises(ValueError, match="'b' and 'a' differ in tensor 'n'"):
         average_weights([first, {**second, "n": th.tensor([4])}], [1.0, 1.0], ["a", "b"])
+    with pytest.raises(ValueError, match=r"sum to more than 0, got \[0.0, 0.0\]"):
+        average_weights([first, second], [0.0, 0.0], ["a", "b"])
 
 
 @pytest.mark.parametrize(

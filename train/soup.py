@@ -88,11 +88,14 @@ def average_weights(
         names: One name per state, for the error messages.
 
     Raises:
-        ValueError: the states do not have the same tensors (names, shapes) or differ in a
-            tensor that is not a float one; the message names the tensor and the two networks.
+        ValueError: the weights do not sum to more than 0; the states do not have the same
+            tensors (names, shapes) or differ in a tensor that is not a float one (the message
+            names the tensor and the two networks).
     """
     first, first_name = states[0], names[0]
     total = float(sum(weights))
+    if not total > 0:
+        raise ValueError(f"the weights must sum to more than 0, got {list(weights)}")
     averaged: dict[str, th.Tensor] = {}
     for state, name in zip(states[1:], names[1:], strict=True):
         if state.keys() != first.keys():
@@ -137,7 +140,7 @@ def make_soup(ingredients: Sequence[Ingredient], out: Path) -> Path:
     """
     check_ingredients(ingredients)
     check_output(out)
-    from train.agent import checkpoint_path  # heavy imports (torch, SB3) once the input is valid
+    from train.agent import checkpoint_path  # SB3 and the agents load once the input is valid
     from train.checkpoint import load_model, save_model_atomic
 
     models = [load_model(checkpoint_path(ingredient.source)) for ingredient in ingredients]
