@@ -156,10 +156,10 @@ def make_soup(ingredients: Sequence[Ingredient], out: Path) -> Path:
 
 
 def _parse(argv: list[str] | None) -> tuple[list[Ingredient], Path]:
-    """The ingredients and output file of the command line.
+    """The ingredients and output file of the command line (checked by :func:`make_soup`).
 
     Raises:
-        ValueError: a bad ``--weights`` value or count, or see :func:`check_ingredients`.
+        ValueError: a bad ``--weights`` value or count.
     """
     parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -193,8 +193,6 @@ def _parse(argv: list[str] | None) -> tuple[list[Ingredient], Path]:
     ingredients = [
         Ingredient(source, weight) for source, weight in zip(sources, weights, strict=True)
     ]
-    check_ingredients(ingredients)
-    check_output(args.out)
     return ingredients, args.out
 
 
