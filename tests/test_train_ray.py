@@ -18,11 +18,12 @@ SPEC = GameSpec(5, 5, 3)
 CONFIG = RolloutConfig(labels="solver")
 
 
-def collect(collector: Collector) -> PositionSet:
+def collect(collector: Collector, on_device: bool = False) -> PositionSet:
     th.manual_seed(0)
     net = CellNet(BoardTrunk(3, 4, 1), th.nn.Conv2d(4, 2, 1)).eval()
+    method = collector.collect_on_device if on_device else collector.collect
     try:
-        positions, _ = collector.collect(net, SPEC, 9, np.random.default_rng(5), CONFIG)
+        positions, _ = method(net, SPEC, 9, np.random.default_rng(5), CONFIG)
     finally:
         collector.close()
     return positions
@@ -34,14 +35,19 @@ def assert_same(first: PositionSet, second: PositionSet) -> None:
 
 
 def test_collector__ray_gives_the_same_positions_as_local_processes() -> None:
+    # Both ways of collecting: each job plays and labels, or this process plays and the jobs
+    # label (play_on device, train.played); one Ray start serves both.
     ray = pytest.importorskip("ray")
     local = collect(Collector(2))
+    local_labels = collect(Collector(2), on_device=True)
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         remote = collect(Collector(2, "ray"))
+        remote_labels = collect(Collector(2, "ray"), on_device=True)
     finally:
         ray.shutdown()
     assert_same(local, remote)
+    assert_same(local_labels, remote_labels)
 
 
 def test_collector__unknown_backend_is_refused() -> None:

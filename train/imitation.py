@@ -1,8 +1,9 @@
 """Imitation by DAgger: the learner plays, the expert labels, the network fits the labels.
 
-Each round: the current network plays ``games_per_iteration`` games (in ``workers`` processes),
-every visited position is labelled with the expert's per-cell mine probabilities
-(:mod:`train.rollout`), the positions join a buffer of the most recent ``buffer_positions``, and
+Each round: the current network plays ``games_per_iteration`` games (in ``workers`` processes,
+or all in this process on the training device with ``play_on`` device), every visited position
+is labelled with the expert's per-cell mine probabilities (:mod:`train.rollout`,
+:mod:`train.played`), the positions join a buffer of the most recent ``buffer_positions``, and
 the network takes ``gradient_steps_per_iteration`` Adam steps on a masked per-cell binary
 cross-entropy (mine head + opening head), with random board symmetries as augmentation. The
 network is the PPO policy's own trunk and cell head, so the result is a PPO checkpoint.
@@ -15,7 +16,7 @@ import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import torch as th
@@ -26,8 +27,11 @@ from mswp_gym.spec import GameSpec
 from train.dataset import MOVE_NONE, PositionSet
 from train.generalist import split_games
 from train.network import MINE_HEAD, MOVE_HEAD, OPENING_HEAD, CellNet
+from train.played import PlayedPositions, label_played, play_unlabelled
 from train.precision import Precision, autocast
 from train.rollout import RolloutConfig, collect_positions
+
+_Result = TypeVar("_Result")
 
 
 def _init_worker(parent: int) -> None:
@@ -39,6 +43,12 @@ def _collect_job(
     net: CellNet, spec: GameSpec, games: int, seed: int, config: RolloutConfig
 ) -> tuple[PositionSet, dict[str, float]]:
     return collect_positions(net, spec, games, np.random.default_rng(seed), config)
+
+
+def _label_job(
+    played: PlayedPositions, spec: GameSpec, config: RolloutConfig
+) -> tuple[PositionSet, float]:
+    return label_played(played, spec, config)
 
 
 COLLECTION_BACKENDS: tuple[str, ...] = ("local", "ray")
@@ -71,7 +81,7 @@ class Collector:
         self.workers = workers
         self.backend = backend
         self._pool: ProcessPoolExecutor | None = None
-        self._remote: Any = None
+        self._remote: dict[Callable[..., Any], Any] = {}
         if backend == "ray":
             from eval.backends import import_ray
 
@@ -81,7 +91,7 @@ class Collector:
                     start_reaper()
                 ray.init(address=ray_address, include_dashboard=False, log_to_driver=False)
             self._ray = ray
-            self._remote = ray.remote(_collect_job)
+            self._remote = {job: ray.remote(job) for job in (_collect_job, _label_job)}
         elif workers > 1:
             self._pool = ProcessPoolExecutor(
                 workers,
@@ -102,15 +112,45 @@ class Collector:
         shares = split_games(games, self.workers)
         seeds = [int(s) for s in rng.integers(0, 2**63 - 1, size=self.workers)]
         jobs = [(net, spec, n, s, config) for n, s in zip(shares, seeds, strict=True) if n > 0]
-        if self._remote is not None:
-            results = self._ray.get([self._remote.remote(*job) for job in jobs])
-        elif self._pool is None:
-            results = [_collect_job(*job) for job in jobs]
-        else:
-            results = list(self._pool.map(_collect_job, *zip(*jobs, strict=True)))
+        results = self._run(_collect_job, jobs)
         positions = PositionSet.concatenate([r[0] for r in results])
         stats = {key: sum(r[1][key] for r in results) for key in results[0][1]}
         return positions, stats
+
+    def collect_on_device(
+        self,
+        net: CellNet,
+        spec: GameSpec,
+        games: int,
+        rng: np.random.Generator,
+        config: RolloutConfig,
+    ) -> tuple[PositionSet, dict[str, float]]:
+        """Play ``games`` games with ``net`` in this process, on ``net``'s device, and label
+        the positions in ``workers`` jobs (:mod:`train.played`): the same positions for any
+        number of workers and either backend. Stats as :meth:`collect`'s (the labels' and the
+        total seconds summed over the jobs)."""
+        played, stats = play_unlabelled(net, spec, games, rng, config)
+        jobs = [(chunk, spec, config) for chunk in played.chunks(self.workers)]
+        results = self._run(_label_job, jobs) if jobs else []
+        labelled = [part for part, _ in results]
+        positions = (
+            PositionSet.concatenate(labelled)
+            if labelled
+            else PositionSet.empty(spec.rows, spec.cols)
+        )
+        label_seconds = sum(seconds for _, seconds in results)
+        stats["total_seconds"] += label_seconds - stats["label_seconds"]
+        stats["label_seconds"] = label_seconds
+        return positions, stats
+
+    def _run(self, job: Callable[..., _Result], jobs: list[tuple[Any, ...]]) -> list[_Result]:
+        """``job`` on each argument tuple of ``jobs`` (Ray tasks, the process pool, or in this
+        process), results in job order."""
+        if self._remote:
+            return list(self._ray.get([self._remote[job].remote(*args) for args in jobs]))
+        if self._pool is None:
+            return [job(*args) for args in jobs]
+        return list(self._pool.map(job, *zip(*jobs, strict=True)))
 
     def close(self) -> None:
         """Stop the worker processes (a Ray instance is left to its owner)."""

@@ -253,6 +253,7 @@ class BoardPolicy(MaskableActorCriticPolicy):
         assert isinstance(extractor, BoardFeatures)
         return CellNet(extractor.trunk, self.mlp_extractor.cell_head)  # type: ignore[arg-type]
 
-    def cell_net_copy(self) -> CellNet:
-        """A detached CPU copy of :meth:`cell_net` (for worker processes and evaluation)."""
-        return copy.deepcopy(self.cell_net()).to("cpu").eval()
+    def cell_net_copy(self, device: th.device | str = "cpu") -> CellNet:
+        """A detached copy of :meth:`cell_net` in eval mode on ``device`` (the CPU: for worker
+        processes and evaluation; the policy's own device: for play in this process)."""
+        return copy.deepcopy(self.cell_net()).to(device).eval()

@@ -79,18 +79,29 @@ class SolverMoves:
         self.agent = SolverAgent(spec=spec)
 
     def __call__(self, visible: np.ndarray, mine_target: np.ndarray, first_click: bool) -> int:
-        """The move label of ``visible`` (``mine_target``: its exact mine probabilities)."""
-        hidden = visible == HIDDEN
-        if not first_click and bool((hidden & (mine_target == 0.0)).any()):
+        """The move label of ``visible`` (``mine_target``: its exact mine probabilities); a
+        guess's tie-break seed is drawn from the ``rng`` given at construction."""
+        if certainly_safe(visible, mine_target, first_click):
             return MOVE_ANY_SAFE
-        self.agent.reset(seed=int(self.rng.integers(2**31)), spec=self.spec)
-        return int(self.agent.act(visible, hidden.ravel()))
+        return self.pick(visible, int(self.rng.integers(2**31)))
+
+    def pick(self, visible: np.ndarray, seed: int) -> int:
+        """The cell the solver player picks at ``visible``, its tie-breaks seeded by ``seed``."""
+        self.agent.reset(seed=seed, spec=self.spec)
+        return int(self.agent.act(visible, (visible == HIDDEN).ravel()))
+
+
+def certainly_safe(visible: np.ndarray, mine_target: np.ndarray, first_click: bool) -> bool:
+    """Whether the move label of a position is :data:`~train.dataset.MOVE_ANY_SAFE`: some hidden
+    cell has exact mine probability 0 (never at the first click)."""
+    return not first_click and bool(((visible == HIDDEN) & (mine_target == 0.0)).any())
 
 
 def choose_moves(
     net: CellNet, boards: np.ndarray, opening_weight: float, mines: int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Masked greedy moves of ``net`` for a batch of visible boards.
+    """Masked greedy moves of ``net`` for a batch of visible boards (on the device of
+    ``net``'s weights).
 
     ``mines`` is the boards' mine count (None: the one stored with the network).
 
@@ -98,66 +109,95 @@ def choose_moves(
         ``(moves, scores)``: flat indices ``(B,)`` (always hidden cells) and the masked scores
         ``(B, rows*cols)`` (``-inf`` on illegal cells).
     """
+    device = next(net.parameters()).device
     with th.no_grad():
-        logits = net(th.as_tensor(boards, dtype=th.float32), mines)
-        scores = action_scores(logits, opening_weight).numpy()
+        logits = net(th.as_tensor(boards, dtype=th.float32, device=device), mines)
+        scores = action_scores(logits, opening_weight).cpu().numpy()
     legal = boards.reshape(len(boards), -1) == HIDDEN
     scores = np.where(legal, scores, -np.inf)
     return scores.argmax(axis=1), scores
 
 
-def _label(
-    board: Board,
+MoveLabeller = Callable[[np.ndarray, np.ndarray, bool], int]
+"""``(visible, mine_target, first_click) -> move label`` (:class:`SolverMoves` is one)."""
+Labelled = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]
+"""One position's arrays in :class:`~train.dataset.PositionSet` order."""
+
+
+def label_position(
+    mines: np.ndarray,
+    counts: np.ndarray,
     visible: np.ndarray,
     first: int | None,
     spec: GameSpec,
     labeller: MineLabeller | None,
-    moves: SolverMoves | None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """Targets and masks of one position (``first``: the flat first click, for the start), and
-    its move label (:data:`~train.dataset.MOVE_NONE` without ``moves``)."""
+    moves: MoveLabeller | None,
+) -> Labelled:
+    """One position (a copy of ``visible``) with its targets and masks, given its game's true
+    ``mines`` and ``counts`` (``first``: the flat first click, for the start), and its move
+    label (:data:`~train.dataset.MOVE_NONE` without ``moves``)."""
     hidden = visible == HIDDEN
-    opening = (~board.mines & (board.counts == 0)).astype(np.float32)
+    opening = (~mines & (counts == 0)).astype(np.float32)
     if first is not None:
         # Before any click under a safe rule every cell is a safe first click; only the chosen
         # cell's opening outcome is observed.
         open_mask = np.zeros_like(hidden)
         open_mask.flat[first] = True
         mine = np.zeros(hidden.shape, np.float32)
-        move = MOVE_NONE if moves is None else moves(visible, mine, first_click=True)
-        return mine, hidden, opening, open_mask, move
+        move = MOVE_NONE if moves is None else moves(visible, mine, True)
+        return visible.copy(), mine, hidden, opening, open_mask, move
     if labeller is not None:
         mine = np.nan_to_num(labeller(visible, spec.mines), nan=0.0).astype(np.float32)
     else:
-        mine = board.mines.astype(np.float32)
-    move = MOVE_NONE if moves is None else moves(visible, mine, first_click=False)
-    return mine, hidden, opening, hidden, move
+        mine = mines.astype(np.float32)
+    move = MOVE_NONE if moves is None else moves(visible, mine, False)
+    return visible.copy(), mine, hidden, opening, hidden, move
 
 
-def collect_positions(
-    net: CellNet, spec: GameSpec, games: int, rng: np.random.Generator, config: RolloutConfig
-) -> tuple[PositionSet, dict[str, float]]:
-    """Play ``games`` games with ``net`` and label every visited position.
+def position_set(parts: list[Labelled], rows: int, cols: int) -> PositionSet:
+    """The labelled positions ``parts`` (in order) as one set."""
+    if not parts:
+        return PositionSet.empty(rows, cols)
+    columns = list(zip(*parts, strict=True))
+    return PositionSet(
+        *(np.stack(column) for column in columns[:5]), np.array(columns[5], np.int32)
+    )
+
+
+PositionHook = Callable[[int, Board, np.ndarray, "int | None"], None]
+"""Called at every visited position, before its move is played: ``(game, board, visible,
+first)``; ``first`` is the flat first click where this move lays the board out (the blank start
+under a rule that needs the first click), else None. ``visible`` changes afterwards: copy it to
+keep it."""
+
+
+def play_games(
+    net: CellNet,
+    spec: GameSpec,
+    games: int,
+    rng: np.random.Generator,
+    config: RolloutConfig,
+    on_position: PositionHook,
+) -> tuple[list[Board], dict[str, float]]:
+    """Play ``games`` games at once with ``net`` (one batched call per move, on the device of
+    ``net``'s weights), calling ``on_position`` at every visited position.
 
     Args:
         net: the learner (put in eval mode by the caller).
         spec: the board and rules (``first_click`` ``safe``, ``opening`` or ``any``).
         games: how many games to play (all at once, in one batch).
-        rng: the one Generator for layouts and exploration.
-        config: exploration, rescue and labelling.
+        rng: the one Generator for layouts and exploration (``on_position`` may draw from it
+            too: its draws fall between the play's, in a fixed order).
+        config: exploration and rescue.
+        on_position: see :data:`PositionHook`.
 
     Returns:
-        The positions, and stats: ``wins`` (games the learner won unaided, among those never
-        rescued or randomised), ``clean_games``, ``positions``, and where the time went:
-        ``network_seconds`` (the learner's moves), ``label_seconds`` (the expert's labels) and
-        ``total_seconds`` (everything; the rest is the game engine and bookkeeping).
+        Every game's board (its true layout), and stats: ``wins`` (games the learner won
+        unaided, among those never rescued or randomised), ``clean_games``, ``positions``, and
+        where the time went: ``network_seconds`` (the learner's moves), ``label_seconds`` (inside
+        ``on_position``) and ``total_seconds`` (everything; the rest is the game engine and
+        bookkeeping).
     """
-    if config.labels not in LABELS:
-        raise ValueError(f"unknown labels {config.labels!r}; choose one of {', '.join(LABELS)}")
-    labeller = solver_labeller() if config.labels == "solver" else None
-    if config.move_labels and labeller is None:
-        raise ValueError("move labels need the solver's labels (labels='solver')")
-    solver_moves = SolverMoves(spec, rng) if config.move_labels else None
     generator = make_generator(spec.first_click)
     rows, cols = spec.rows, spec.cols
     boards: list[Board | None] = [None] * games
@@ -170,8 +210,7 @@ def collect_positions(
     clean = np.ones(games, bool)
     live = list(range(games))
     started = np.zeros(games, bool)
-    parts: list[tuple[np.ndarray, ...]] = []
-    wins = 0
+    positions = wins = 0
     started_at = time.perf_counter()
     network_seconds = label_seconds = 0.0
     while live:
@@ -187,25 +226,15 @@ def collect_positions(
                 move = int(rng.choice(np.flatnonzero(visible.ravel() == HIDDEN)))
                 clean[g] = False
             row, col = divmod(move, cols)
-            if not started[g] and generator.needs_first_click:
+            laid_out_now = not started[g] and generator.needs_first_click
+            if laid_out_now:
                 boards[g] = Board(generator.layout(rows, cols, spec.mines, rng, (row, col)))
             board = boards[g]
             assert board is not None
             tick = time.perf_counter()
-            parts.append(
-                (
-                    visible.copy(),
-                    *_label(
-                        board,
-                        visible,
-                        move if not started[g] and generator.needs_first_click else None,
-                        spec,
-                        labeller,
-                        solver_moves,
-                    ),
-                )
-            )
+            on_position(g, board, visible, move if laid_out_now else None)
             label_seconds += time.perf_counter() - tick
+            positions += 1
             started[g] = True
             if board.mines[row, col]:
                 if rng.random() >= config.rescue:
@@ -221,16 +250,57 @@ def collect_positions(
                 continue
             still.append(g)
         live = still
-    columns = list(zip(*parts, strict=True))
-    positions = PositionSet(
-        *(np.stack(column) for column in columns[:5]), np.array(columns[5], np.int32)
-    )
+    played = [board for board in boards if board is not None]
     stats = {
         "wins": float(wins),
         "clean_games": float(clean.sum()),
-        "positions": float(len(parts)),
+        "positions": float(positions),
         "network_seconds": network_seconds,
         "label_seconds": label_seconds,
         "total_seconds": time.perf_counter() - started_at,
     }
-    return positions, stats
+    return played, stats
+
+
+def collect_positions(
+    net: CellNet, spec: GameSpec, games: int, rng: np.random.Generator, config: RolloutConfig
+) -> tuple[PositionSet, dict[str, float]]:
+    """Play ``games`` games with ``net`` (:func:`play_games`) and label every visited position
+    as it is met, in this process.
+
+    Args:
+        net: the learner (put in eval mode by the caller).
+        spec: the board and rules (``first_click`` ``safe``, ``opening`` or ``any``).
+        games: how many games to play (all at once, in one batch).
+        rng: the one Generator for layouts, exploration and the move labels' tie-breaks.
+        config: exploration, rescue and labelling.
+
+    Returns:
+        The positions in the order they were met, and :func:`play_games`'s stats.
+    """
+    labeller, solver_moves = labellers(spec, rng, config)
+    parts: list[Labelled] = []
+
+    def label(game: int, board: Board, visible: np.ndarray, first: int | None) -> None:
+        parts.append(
+            label_position(board.mines, board.counts, visible, first, spec, labeller, solver_moves)
+        )
+
+    _, stats = play_games(net, spec, games, rng, config, label)
+    return position_set(parts, spec.rows, spec.cols), stats
+
+
+def labellers(
+    spec: GameSpec, rng: np.random.Generator, config: RolloutConfig
+) -> tuple[MineLabeller | None, SolverMoves | None]:
+    """The mine labeller (None: label by the truth) and the move labeller of ``config``.
+
+    Raises:
+        ValueError: unknown labels, or move labels without the solver's labels.
+    """
+    if config.labels not in LABELS:
+        raise ValueError(f"unknown labels {config.labels!r}; choose one of {', '.join(LABELS)}")
+    labeller = solver_labeller() if config.labels == "solver" else None
+    if config.move_labels and labeller is None:
+        raise ValueError("move labels need the solver's labels (labels='solver')")
+    return labeller, SolverMoves(spec, rng) if config.move_labels else None

@@ -25,6 +25,7 @@ from mswp_gym.config import GameConfig
 from mswp_gym.presets import PRESETS, preset
 from mswp_gym.rewards import RewardConfig
 from train.generalist import parse_boards
+from train.played import PLAY_PLACES
 from train.precision import Precision
 
 CONFIG_DIR = Path(__file__).with_name("configs")
@@ -181,6 +182,11 @@ class TrainSettings:
     benchmarks/bench_network_size.py --precisions). Play and evaluation stay float32."""
     workers: int = 2
     """Imitation: collection jobs per round, run in parallel (1 = in process, local backend)."""
+    play_on: str = "workers"
+    """Imitation: where the learner plays while collecting: workers (each collection job plays
+    its share of the games on a CPU copy of the network, then labels them) or device (this
+    process plays every game in one batch on the training device, e.g. a GPU, and the jobs only
+    label; train.played)."""
     backend: str = "local"
     """Imitation: where collection jobs run: local (processes) or ray (a Ray cluster; the same
     seed gives the same data under both)."""
@@ -271,6 +277,7 @@ class TrainSettings:
                     f"{name} must be >= 0 (0 takes the preset's), got {getattr(self, name)}"
                 )
         choose("backend", self.backend, ("local", "ray"))
+        choose("play_on", self.play_on, PLAY_PLACES)
         if self.ray_address and self.backend != "ray":
             raise ValueError(
                 f"ray_address={self.ray_address!r} needs backend ray, got {self.backend!r}"
