@@ -4,7 +4,8 @@ training device (``play_on``, :mod:`train.played`), in one run.
     .venv/bin/python benchmarks/bench_collection.py --checkpoint expert --preset expert \\
         --games 30 --workers 2
 
-Each way plays the same number of games from the same seed, alternating, ``--repeats`` times,
+The worker processes are started by an untimed round first. Then each way plays the same
+number of games from the same seed, alternating, ``--repeats`` times,
 with move labels (as the shipped recipes collect); the positions differ between the two ways
 (their generators' draws fall in another order), so the script prints positions per second as
 well as seconds. ``--device`` is where ``device`` play runs (``auto``: a CUDA GPU when torch sees
@@ -66,12 +67,15 @@ def main(argv: list[str] | None = None) -> None:
     seconds: dict[str, list[float]] = {"workers": [], "device": []}
     positions: dict[str, list[int]] = {"workers": [], "device": []}
     try:
+        # Untimed: start the worker processes (spawn and imports take seconds) before any round.
+        warm = policy.cell_net_copy("cpu")
+        collector.collect(warm, spec, args.workers, np.random.default_rng(2**32 - 1), config)
         for repeat in range(args.repeats):
             for way in ("workers", "device") if repeat % 2 == 0 else ("device", "workers"):
                 net = policy.cell_net_copy(policy.device if way == "device" else "cpu")
-                collect = collector.collect_on_device if way == "device" else collector.collect
                 tick = time.perf_counter()
-                found, _ = collect(net, spec, args.games, np.random.default_rng(repeat), config)
+                rng = np.random.default_rng(repeat)
+                found, _ = collector.collect(net, spec, args.games, rng, config, way)
                 seconds[way].append(time.perf_counter() - tick)
                 positions[way].append(len(found))
     finally:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +11,8 @@ import pytest
 import torch as th
 
 pytest.importorskip("sb3_contrib")
+
+from tiny_training import TINY_IMITATION
 
 from mswp_gym.constants import HIDDEN
 from mswp_gym.spec import GameSpec
@@ -31,8 +34,8 @@ def _net(move_head: bool) -> CellNet:
 
 def _on_device(collector: Collector, config: RolloutConfig, spec: GameSpec = SPEC) -> PositionSet:
     try:
-        positions, _ = collector.collect_on_device(
-            _net(config.move_labels), spec, 9, np.random.default_rng(5), config
+        positions, _ = collector.collect(
+            _net(config.move_labels), spec, 9, np.random.default_rng(5), config, "device"
         )
     finally:
         collector.close()
@@ -94,26 +97,15 @@ def test_settings__play_on_is_checked() -> None:
         TrainSettings(play_on="gpu").check()
 
 
+def test_collector__unknown_play_on_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown play_on 'gpu'; choose one of workers, device"):
+        Collector(1).collect(_net(False), SPEC, 1, np.random.default_rng(0), RolloutConfig(), "gpu")
+
+
 def test_train__a_run_that_plays_on_the_device_trains(tmp_path: Path) -> None:
     from train.run import train
     from train.state import read_state
 
-    settings = TrainSettings(
-        preset="beginner",
-        algo="imitation",
-        seed=3,
-        out=str(tmp_path),
-        channels=4,
-        blocks=1,
-        dagger_iterations=1,
-        games_per_iteration=4,
-        gradient_steps_per_iteration=2,
-        bc_batch_size=8,
-        workers=2,
-        play_on="device",
-        eval_games=2,
-        eval_baselines=False,
-    )
-    run_dir = train(settings)
-    state = read_state(run_dir)
+    settings = replace(TINY_IMITATION, out=str(tmp_path), workers=2, play_on="device")
+    state = read_state(train(settings.check()))
     assert state.iteration == 1 and state.positions_seen >= 4

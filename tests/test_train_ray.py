@@ -21,9 +21,9 @@ CONFIG = RolloutConfig(labels="solver")
 def collect(collector: Collector, on_device: bool = False) -> PositionSet:
     th.manual_seed(0)
     net = CellNet(BoardTrunk(3, 4, 1), th.nn.Conv2d(4, 2, 1)).eval()
-    method = collector.collect_on_device if on_device else collector.collect
+    play_on = "device" if on_device else "workers"
     try:
-        positions, _ = method(net, SPEC, 9, np.random.default_rng(5), CONFIG)
+        positions, _ = collector.collect(net, SPEC, 9, np.random.default_rng(5), CONFIG, play_on)
     finally:
         collector.close()
     return positions

@@ -27,7 +27,7 @@ from mswp_gym.spec import GameSpec
 from train.dataset import MOVE_NONE, PositionSet
 from train.generalist import split_games
 from train.network import MINE_HEAD, MOVE_HEAD, OPENING_HEAD, CellNet
-from train.played import PlayedPositions, label_played, play_unlabelled
+from train.played import PLAY_PLACES, PlayedPositions, label_played, play_unlabelled
 from train.precision import Precision, autocast
 from train.rollout import RolloutConfig, collect_positions
 
@@ -107,8 +107,25 @@ class Collector:
         games: int,
         rng: np.random.Generator,
         config: RolloutConfig,
+        play_on: str = "workers",
     ) -> tuple[PositionSet, dict[str, float]]:
-        """Play ``games`` games with ``net``; seeds for the jobs are drawn from ``rng``."""
+        """Play ``games`` games with ``net`` and label every position; seeds for the jobs are
+        drawn from ``rng``.
+
+        ``play_on`` (:data:`~train.played.PLAY_PLACES`): ``workers``, each job plays its share
+        of the games on a copy of ``net`` and labels them; ``device``, this process plays every
+        game on ``net``'s device and the jobs only label (:mod:`train.played`), the same
+        positions for any number of workers and either backend. The stats' labels and total
+        seconds are summed over the jobs.
+
+        Raises:
+            ValueError: an unknown ``play_on``.
+        """
+        if play_on not in PLAY_PLACES:
+            raise ValueError(f"unknown play_on {play_on!r}; choose one of {', '.join(PLAY_PLACES)}")
+        if play_on == "device":
+            played, stats = play_unlabelled(net, spec, games, rng, config)
+            return self._label_in_jobs(played, stats, spec, config)
         shares = split_games(games, self.workers)
         seeds = [int(s) for s in rng.integers(0, 2**63 - 1, size=self.workers)]
         jobs = [(net, spec, n, s, config) for n, s in zip(shares, seeds, strict=True) if n > 0]
@@ -117,27 +134,18 @@ class Collector:
         stats = {key: sum(r[1][key] for r in results) for key in results[0][1]}
         return positions, stats
 
-    def collect_on_device(
+    def _label_in_jobs(
         self,
-        net: CellNet,
+        played: PlayedPositions,
+        stats: dict[str, float],
         spec: GameSpec,
-        games: int,
-        rng: np.random.Generator,
         config: RolloutConfig,
     ) -> tuple[PositionSet, dict[str, float]]:
-        """Play ``games`` games with ``net`` in this process, on ``net``'s device, and label
-        the positions in ``workers`` jobs (:mod:`train.played`): the same positions for any
-        number of workers and either backend. Stats as :meth:`collect`'s (the labels' and the
-        total seconds summed over the jobs)."""
-        played, stats = play_unlabelled(net, spec, games, rng, config)
+        """Label ``played`` in ``workers`` jobs; ``stats`` (the play's) gain the jobs' seconds."""
         jobs = [(chunk, spec, config) for chunk in played.chunks(self.workers)]
         results = self._run(_label_job, jobs) if jobs else []
-        labelled = [part for part, _ in results]
-        positions = (
-            PositionSet.concatenate(labelled)
-            if labelled
-            else PositionSet.empty(spec.rows, spec.cols)
-        )
+        labelled = [part for part, _ in results] or [PositionSet.empty(spec.rows, spec.cols)]
+        positions = PositionSet.concatenate(labelled)
         label_seconds = sum(seconds for _, seconds in results)
         stats["total_seconds"] += label_seconds - stats["label_seconds"]
         stats["label_seconds"] = label_seconds

@@ -400,13 +400,14 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
             iteration = state.iteration + 1
             on_device = settings.play_on == "device"
             learner = policy.cell_net_copy(policy.device if on_device else "cpu")
-            collect = collector.collect_on_device if on_device else collector.collect
             round_positions = round_guesses = 0
             wins = clean = network_seconds = label_seconds = collect_seconds = 0.0
             for spec, games in zip(
                 specs, split_games(settings.games_per_iteration, len(specs)), strict=True
             ):
-                positions, stats = collect(learner, spec, games, rng, config)
+                positions, stats = collector.collect(
+                    learner, spec, games, rng, config, settings.play_on
+                )
                 name = (
                     f"positions-{iteration:04d}.npz"
                     if len(specs) == 1
