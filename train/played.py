@@ -3,7 +3,7 @@
 :func:`train.rollout.collect_positions` labels each position as it is met, so each collection
 worker plays its own share of the games on a CPU copy of the network. On a machine with a GPU
 that leaves the GPU idle while the CPU cores run the network: on one H200 with 16 cores, a round
-of 1500 Expert games spent about 530 core-seconds in the CPU copies' forward passes against 22 s
+of 1500 Expert games spent 515-532 core-seconds in the CPU copies' forward passes against 22 s
 of Adam steps on the GPU (docs/train.md). Here the learner plays every game in one batch on its
 own device (:func:`play_unlabelled`) and only the labelling, the exact solver's part, goes to
 the workers (:func:`label_played`).
@@ -39,7 +39,7 @@ from train.rollout import (
 PLAY_PLACES: tuple[str, ...] = ("workers", "device")
 """Where the learner plays while collecting: ``workers`` (each collection job plays its share of
 the games on a CPU copy of the network and labels them) or ``device`` (this process plays every
-game in one batch on the training device; the jobs only label: :mod:`train.played`)."""
+game in one batch on the training device; the jobs only label)."""
 NOT_FIRST = -1
 """``PlayedPositions.first`` of a position that is not a board's laid-out start."""
 
