@@ -73,6 +73,15 @@ def test_settings__boards_need_imitation() -> None:
         replace(MIX, algo="ppo").check()
 
 
+def test_settings__boards_need_a_game_each_round() -> None:
+    boards = len(MIX.boards.split(","))
+    with pytest.raises(
+        ValueError, match=rf"games_per_iteration must be >= the {boards} boards .* got 1"
+    ):
+        replace(MIX, games_per_iteration=1).check()
+    assert replace(MIX, games_per_iteration=boards).check().games_per_iteration == boards
+
+
 def test_split_games__shares_evenly() -> None:
     assert split_games(10, 3) == [4, 3, 3]
     assert sum(split_games(7, 7)) == 7

@@ -284,7 +284,12 @@ class TrainSettings:
             )
         choose("device", self.device, DEVICES)
         if self.boards:
-            parse_boards(self.boards, self.first_click)
+            boards = parse_boards(self.boards, self.first_click)
+            if self.games_per_iteration < len(boards):
+                raise ValueError(
+                    f"games_per_iteration must be >= the {len(boards)} boards of boards (every "
+                    f"board plays each round), got {self.games_per_iteration}"
+                )
             if self.algo != "imitation":
                 raise ValueError(
                     f"boards={self.boards!r} (a generalist run) needs algo imitation, "
