@@ -18,18 +18,17 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
 from mswp_gym.board import Board
 from mswp_gym.spec import GameSpec
-from train.dataset import MOVE_ANY_SAFE, PositionSet
+from train.dataset import PositionSet
 from train.network import CellNet
 from train.rollout import (
     Labelled,
     RolloutConfig,
-    SolverMoves,
-    certainly_safe,
     label_position,
     labellers,
     play_games,
@@ -126,7 +125,7 @@ def label_played(
         game = int(played.game[index])
         first = int(played.first[index])
         seed = int(played.seed[index])
-        moves = None if solver_moves is None else SeededMoves(solver_moves, seed)
+        moves = None if solver_moves is None else partial(solver_moves, seed=seed)
         parts.append(
             label_position(
                 played.mines[game],
@@ -139,16 +138,3 @@ def label_played(
             )
         )
     return position_set(parts, spec.rows, spec.cols), time.perf_counter() - started
-
-
-@dataclass(frozen=True)
-class SeededMoves:
-    """The solver player's move label with a fixed tie-break seed (one position's)."""
-
-    moves: SolverMoves
-    seed: int
-
-    def __call__(self, visible: np.ndarray, mine_target: np.ndarray, first_click: bool) -> int:
-        if certainly_safe(visible, mine_target, first_click):
-            return MOVE_ANY_SAFE
-        return self.moves.pick(visible, self.seed)

@@ -78,23 +78,23 @@ class SolverMoves:
         self.rng = rng
         self.agent = SolverAgent(spec=spec)
 
-    def __call__(self, visible: np.ndarray, mine_target: np.ndarray, first_click: bool) -> int:
+    def __call__(
+        self,
+        visible: np.ndarray,
+        mine_target: np.ndarray,
+        first_click: bool,
+        seed: int | None = None,
+    ) -> int:
         """The move label of ``visible`` (``mine_target``: its exact mine probabilities); a
-        guess's tie-break seed is drawn from the ``rng`` given at construction."""
-        if certainly_safe(visible, mine_target, first_click):
+        guess's tie-breaks are seeded by ``seed``, or by a seed drawn from the ``rng`` given at
+        construction when None."""
+        hidden = visible == HIDDEN
+        if not first_click and bool((hidden & (mine_target == 0.0)).any()):
             return MOVE_ANY_SAFE
-        return self.pick(visible, int(self.rng.integers(2**31)))
-
-    def pick(self, visible: np.ndarray, seed: int) -> int:
-        """The cell the solver player picks at ``visible``, its tie-breaks seeded by ``seed``."""
+        if seed is None:
+            seed = int(self.rng.integers(2**31))
         self.agent.reset(seed=seed, spec=self.spec)
-        return int(self.agent.act(visible, (visible == HIDDEN).ravel()))
-
-
-def certainly_safe(visible: np.ndarray, mine_target: np.ndarray, first_click: bool) -> bool:
-    """Whether the move label of a position is :data:`~train.dataset.MOVE_ANY_SAFE`: some hidden
-    cell has exact mine probability 0 (never at the first click)."""
-    return not first_click and bool(((visible == HIDDEN) & (mine_target == 0.0)).any())
+        return int(self.agent.act(visible, hidden.ravel()))
 
 
 def choose_moves(
