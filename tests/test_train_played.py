@@ -8,17 +8,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import torch as th
 
 pytest.importorskip("sb3_contrib")
 
-from tiny_training import TINY_IMITATION
+from tiny_training import TINY_IMITATION, tiny_cell_net
 
 from mswp_gym.constants import HIDDEN
 from mswp_gym.spec import GameSpec
 from train.dataset import MOVE_ANY_SAFE, PositionSet
 from train.imitation import Collector
-from train.network import BoardTrunk, CellNet
+from train.network import CellNet
 from train.played import NOT_FIRST, label_played, play_unlabelled
 from train.rollout import RolloutConfig, collect_positions
 from train.settings import TrainSettings
@@ -28,8 +27,7 @@ ARRAYS = ("boards", "mine_targets", "mine_masks", "open_targets", "open_masks", 
 
 
 def _net(move_head: bool) -> CellNet:
-    th.manual_seed(0)
-    return CellNet(BoardTrunk(3, 4, 1), th.nn.Conv2d(4, 3 if move_head else 2, 1)).eval()
+    return tiny_cell_net(heads=3 if move_head else 2)
 
 
 def _on_device(collector: Collector, config: RolloutConfig, spec: GameSpec = SPEC) -> PositionSet:
