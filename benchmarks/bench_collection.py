@@ -42,9 +42,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=2, help="rounds of each way")
     parser.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
     args = parser.parse_args(argv)
-    for name in ("games", "workers", "repeats"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name} must be >= 1, got {getattr(args, name)}")
+    parser.require_at_least(args, 1, "games", "workers", "repeats")
     try:
         board = preset(args.preset)
     except ValueError as error:

@@ -134,11 +134,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2, help="processes")
     parser.add_argument("--seed", type=int, default=0, help="the layouts' seed")
     args = parser.parse_args(argv)
-    for name in ("games", "workers"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name} must be >= 1, got {getattr(args, name)}")
-    if args.seed < 0:
-        parser.error(f"--seed must be >= 0, got {args.seed}")
+    parser.require_at_least(args, 1, "games", "workers")
+    parser.require_at_least(args, 0, "seed")
     try:
         board = preset(args.preset)
     except ValueError as error:

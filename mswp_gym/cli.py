@@ -34,3 +34,11 @@ class OneLineParser(argparse.ArgumentParser):
         """Print the one-line error and exit with status 2."""
         report_error(self.prog, f"{message} (see {self.prog} --help)")
         sys.exit(USAGE_ERROR)
+
+    def require_at_least(self, args: argparse.Namespace, minimum: int, *names: str) -> None:
+        """Refuse (one line, exit status 2) the first of the options ``names`` (attribute names of
+        ``args``) whose value is below ``minimum``."""
+        for name in names:
+            value = getattr(args, name)
+            if value < minimum:
+                self.error(f"--{name.replace('_', '-')} must be >= {minimum}, got {value}")

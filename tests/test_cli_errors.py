@@ -277,3 +277,22 @@ def test_cli_help__no_doubled_percent_signs() -> None:
     for parser in (eval_parser(), demo_parser(), train_parser()):
         text = parser.format_help()
         assert "%%" not in text, parser.prog
+
+
+def test_one_line_parser__require_at_least_names_the_first_option_below_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import argparse
+
+    from mswp_gym.cli import OneLineParser
+
+    parser = OneLineParser(prog="prog")
+    parser.require_at_least(argparse.Namespace(games=1, max_workers=0), 1, "games")
+    with pytest.raises(SystemExit) as stopped:
+        parser.require_at_least(
+            argparse.Namespace(games=1, max_workers=0), 1, "games", "max_workers"
+        )
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.strip() == (
+        "prog: error: --max-workers must be >= 1, got 0 (see prog --help)"
+    )
