@@ -229,22 +229,3 @@ def test_solver_agent__last_move_certain_is_explains_certain() -> None:
             checked.add(agent.last_move_certain)
             board.reveal(*divmod(action, spec.cols))
     assert checked == {True, False}
-
-
-@pytest.mark.parametrize("clue", [1, 2, 3])
-def test_solver_agent__far_ties_sends_the_second_click_to_the_opposite_corner(clue: int) -> None:
-    """After a corner that shows a number the three far corners score the same; the default takes
-    the lowest index (the top right), ``far_ties`` the corner farthest from the revealed one."""
-    expert = GameSpec(rows=16, cols=30, mines=99, first_click="safe")
-    seconds = []
-    for far_ties in (False, True):
-        agent = SolverAgent(seed=0, far_ties=far_ties)
-        agent.reset(seed=0, spec=expert)
-        board = np.full((16, 30), HIDDEN, dtype=np.int8)
-        assert agent.act(board, np.ones(expert.cells, dtype=bool)) == 0
-        board[0, 0] = clue
-        legal = np.ones(expert.cells, dtype=bool)
-        legal[0] = False
-        seconds.append(divmod(agent.act(board, legal), 30))
-        assert agent.explain().move["reason"] == "guess"
-    assert seconds == [(0, 29), (15, 29)]

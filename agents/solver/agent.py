@@ -79,8 +79,6 @@ class SolverAgent(SeededAgent):
             counted as progress.
         dead_last: Depth 1: a cell that can show only one number (no information) is guessed only if
             nothing else is near the lowest risk.
-        far_ties: Depth 1: a tie of look-ahead scores (to 12 decimals) goes to the cell farthest
-            from every revealed cell (a variant under measurement; off by default).
 
     Raises:
         ValueError: a depth outside ``0..MAX_DEPTH`` or a negative option.
@@ -104,7 +102,6 @@ class SolverAgent(SeededAgent):
         opening_offset: int = DEFAULT_OPENING_OFFSET,
         linked: bool = True,
         dead_last: bool = True,
-        far_ties: bool = False,
     ) -> None:
         super().__init__(seed)
         if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
@@ -134,7 +131,6 @@ class SolverAgent(SeededAgent):
         self.opening_offset = opening_offset
         self.linked = bool(linked)
         self.dead_last = bool(dead_last)
-        self.far_ties = bool(far_ties)
         self.cache = RegionCache()
         self._proven_mines: set[int] = set()
         self._pending: list[int] = []
@@ -405,7 +401,6 @@ class SolverAgent(SeededAgent):
                 self.progress_weight,
                 self.linked,
                 self.dead_last,
-                self.far_ties,
             )
         except ValueError:
             index = int(np.flatnonzero(legal)[0])

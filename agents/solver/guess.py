@@ -70,7 +70,6 @@ def choose_guess(
     progress_weight: float = DEFAULT_PROGRESS_WEIGHT,
     linked: bool = True,
     dead_last: bool = True,
-    far_ties: bool = False,
 ) -> Guess:
     """Pick the cell to reveal when no unknown cell is certainly safe.
 
@@ -87,8 +86,6 @@ def choose_guess(
         progress_weight: Depth 1: weight of the progress term.
         linked: Depth 1: discount clears that follow from the guess being safe whatever it shows.
         dead_last: Depth 1: cells that can show only one number are tried last.
-        far_ties: Depth 1: scores equal to 12 decimals tie, and a tie goes to the cell farthest
-            (Euclidean) from every revealed cell, before the lowest index.
 
     Returns:
         The :class:`Guess`.
@@ -120,8 +117,7 @@ def choose_guess(
         return Guess(cell=cell, risk=best, score=None, forced=False, tried=1)
 
     shortlist = _shortlist(order, probability, analysis.frontier, best, tolerance, candidates)
-    remoteness = _remoteness(shortlist, unknown, cols) if far_ties else dict.fromkeys(shortlist, 0)
-    scored: list[tuple[bool, float, float, int, int, float, int]] = []
+    scored: list[tuple[bool, float, float, int, int]] = []
     for cell in shortlist:
         outcomes = _outcomes(cell, analysis, total_mines, legal, cache, table)
         risk = float(probability[cell])
@@ -129,24 +125,10 @@ def choose_guess(
         # A cell that can show only one number tells nothing: it goes last unless nothing else
         # is left.
         dead = dead_last and len(outcomes) == 1 and risk > 0.0
-        key = round(-score, 12) if far_ties else -score
-        scored.append((dead, key, risk, openness[cell], -remoteness[cell], score, cell))
+        scored.append((dead, -score, risk, openness[cell], cell))
     scored.sort()
-    _, _, risk, _, _, score, cell = scored[0]
-    return Guess(cell=cell, risk=risk, score=score, forced=False, tried=len(scored))
-
-
-def _remoteness(cells: list[int], unknown: np.ndarray, cols: int) -> dict[int, int]:
-    """Each cell's squared Euclidean distance to the nearest revealed cell (0 when none is)."""
-    revealed = np.flatnonzero(~unknown)
-    if not len(revealed):
-        return dict.fromkeys(cells, 0)
-    rows_of, cols_of = np.divmod(revealed, cols)
-    far = {}
-    for cell in cells:
-        row, col = divmod(cell, cols)
-        far[cell] = int(((rows_of - row) ** 2 + (cols_of - col) ** 2).min())
-    return far
+    _, neg_score, risk, _, cell = scored[0]
+    return Guess(cell=cell, risk=risk, score=-neg_score, forced=False, tried=len(scored))
 
 
 def _unknown_cells(board: np.ndarray) -> np.ndarray:
