@@ -12,7 +12,8 @@ the corner shows ``--clue`` (so every layout on which it does is equally likely)
 plays the same games: the solver (seeded with the game index) makes the first click, then the
 candidate's second click is revealed, then the solver plays on. ``solver`` is the solver's own
 second click. Each candidate's win rate has its Wilson 95% interval and an exact McNemar test
-against ``solver`` on the same games.
+against ``solver`` on the same games. Each candidate's line is printed as soon as its games are
+played.
 """
 
 from __future__ import annotations
@@ -156,31 +157,37 @@ def main(argv: list[str] | None = None) -> None:
         f"{spec.rows}x{spec.cols}/{spec.mines}, rule safe, first click {FIRST_CLICK} showing "
         f"{args.clue}; {args.games} games per candidate (seed {args.seed}), then the solver plays"
     )
-    results: dict[tuple[int, int] | None, list[Played]] = {}
+    base: list[bool] = []
     with ProcessPoolExecutor(args.workers) as pool:
         for second in candidates:
             games = [Game(spec, args.clue, args.seed, index, second) for index in range(args.games)]
-            results[second] = list(pool.map(play, games, chunksize=16))
-    own = Counter(played.second for played in results[None])
-    print(
-        "the solver's own second click: "
-        + ", ".join(f"{cell} in {count} games" for cell, count in own.most_common())
+            played = list(pool.map(play, games, chunksize=16))
+            won = [result.won for result in played]
+            if second is None:
+                base = won
+                own = Counter(result.second for result in played)
+                print(
+                    "the solver's own second click: "
+                    + ", ".join(f"{cell} in {count} games" for cell, count in own.most_common())
+                )
+                header = f"{'second click':<14} {'won':>6} {'win %':>7} {'95% (Wilson)':>16}"
+                print(f"{header}  against solver: won only by solver / by it, exact McNemar p")
+            print(result_row(second, won, base), flush=True)
+
+
+def result_row(second: tuple[int, int] | None, won: list[bool], base: list[bool]) -> str:
+    """One candidate's line: wins, win rate and interval, and (for a fixed cell) its exact
+    McNemar test against the solver's own second click ``base`` on the same games."""
+    rate = wilson_interval(sum(won), len(won))
+    name = SOLVER if second is None else f"{second}"
+    row = (
+        f"{name:<14} {sum(won):>6} {100 * rate.estimate:>6.2f}% "
+        f"[{100 * rate.low:5.2f}, {100 * rate.high:5.2f}]"
     )
-    base = [played.won for played in results[None]]
-    header = f"{'second click':<14} {'won':>6} {'win %':>7} {'95% (Wilson)':>16}"
-    print(f"{header}  against solver: won only by solver / by it, exact McNemar p")
-    for second, played_games in results.items():
-        won = [played.won for played in played_games]
-        rate = wilson_interval(sum(won), len(won))
-        name = SOLVER if second is None else f"{second}"
-        row = (
-            f"{name:<14} {sum(won):>6} {100 * rate.estimate:>6.2f}% "
-            f"[{100 * rate.low:5.2f}, {100 * rate.high:5.2f}]"
-        )
-        if second is not None:
-            test = mcnemar_exact(base, won)
-            row += f"  {test.a_only} / {test.b_only}, p = {test.p_value:.2g}"
-        print(row)
+    if second is not None:
+        test = mcnemar_exact(base, won)
+        row += f"  {test.a_only} / {test.b_only}, p = {test.p_value:.2g}"
+    return row
 
 
 if __name__ == "__main__":
