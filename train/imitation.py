@@ -45,12 +45,6 @@ def _collect_job(
     return collect_positions(net, spec, games, np.random.default_rng(seed), config)
 
 
-def _label_job(
-    played: PlayedPositions, spec: GameSpec, config: RolloutConfig
-) -> tuple[PositionSet, float]:
-    return label_played(played, spec, config)
-
-
 COLLECTION_BACKENDS: tuple[str, ...] = ("local", "ray")
 
 
@@ -91,7 +85,7 @@ class Collector:
                     start_reaper()
                 ray.init(address=ray_address, include_dashboard=False, log_to_driver=False)
             self._ray = ray
-            self._remote = {job: ray.remote(job) for job in (_collect_job, _label_job)}
+            self._remote = {job: ray.remote(job) for job in (_collect_job, label_played)}
         elif workers > 1:
             self._pool = ProcessPoolExecutor(
                 workers,
@@ -143,7 +137,7 @@ class Collector:
     ) -> tuple[PositionSet, dict[str, float]]:
         """Label ``played`` in ``workers`` jobs; ``stats`` (the play's) gain the jobs' seconds."""
         jobs = [(chunk, spec, config) for chunk in played.chunks(self.workers)]
-        results = self._run(_label_job, jobs) if jobs else []
+        results = self._run(label_played, jobs) if jobs else []
         labelled = [part for part, _ in results] or [PositionSet.empty(spec.rows, spec.cols)]
         positions = PositionSet.concatenate(labelled)
         label_seconds = sum(seconds for _, seconds in results)
