@@ -48,6 +48,8 @@ def test_bench_second_click__prints_every_candidate(capsys: pytest.CaptureFixtur
         (["--clue", "0"], "--clue must be in [1, 3]"),
         (["--clue", "4"], "--clue must be in [1, 3]"),
         (["--games", "0"], "--games must be >= 1, got 0"),
+        (["--workers", "0"], "--workers must be >= 1, got 0"),
+        (["--seed", "-1"], "--seed must be >= 0, got -1"),
         (["--preset", "huge"], "unknown preset 'huge'; choose one of"),
         (["--cells", "0,0"], "cell '0,0' is the first click"),
         (["--cells", "16,3"], "cell '16,3' is off the 16x30 board"),
