@@ -10,8 +10,8 @@ import pytest
 from positions import random_position
 
 from agents.solver.probability import RegionCache, analyse, analyse_assuming
-from agents.solver.unavoidable import unavoidable_guess, unavoidable_pairs, unavoidable_sets
-from mswp_gym.cells import neighbour_counts, neighbour_table
+from agents.solver.unavoidable import unavoidable_guess, unavoidable_pairs
+from mswp_gym.cells import neighbour_table
 from mswp_gym.constants import HIDDEN, MINE, NO_CLUE
 
 M, H = MINE, HIDDEN
@@ -124,83 +124,6 @@ def test_unavoidable_pairs__are_sound_against_every_layout(seed: int) -> None:
                     )
                     assert same or board.ravel()[cell] == NO_CLUE
     assert found > 0, "the random positions should contain some unavoidable pairs"
-
-
-def wall_block_position(rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """A position from a layout with a hidden 2x2 block on the top wall holding the two mines of
-    one diagonal; every other safe cell revealed, each other mine shown with probability one half.
-    The two cells diagonally below the block are usually mines and the cells around it usually
-    safe (then the block is a linked 50/50); the rest is random. Flipped at random."""
-    rows, cols = int(rng.integers(3, 6)), int(rng.integers(4, 7))
-    left = int(rng.integers(1, cols - 2))
-    layout = rng.random((rows, cols)) < 0.2
-    ring = [(0, left - 1), (1, left - 1), (0, left + 2), (1, left + 2), (2, left), (2, left + 1)]
-    for cell in ring:
-        layout[cell] = rng.random() < 0.2
-    for cell in ((2, left - 1), (2, left + 2)):
-        layout[cell] = rng.random() < 0.8
-    diagonal = rng.random() < 0.5
-    layout[0:2, left : left + 2] = [[diagonal, not diagonal], [not diagonal, diagonal]]
-    board = np.where(layout, HIDDEN, neighbour_counts(layout)).astype(np.int8)
-    board[layout & (rng.random((rows, cols)) < 0.5)] = MINE
-    board[0:2, left : left + 2] = HIDDEN
-    if rng.random() < 0.5:
-        board, layout = board[::-1], layout[::-1]
-    return np.ascontiguousarray(board), int(layout.sum())
-
-
-def test_unavoidable_sets__a_diagonal_block_at_the_wall_is_one() -> None:
-    # Mines at (0, 1) and (1, 2) or at (0, 2) and (1, 1), and at (2, 0) and (2, 3): every clue
-    # beside the block sees one cell of each diagonal, and no pair of the block is walled in.
-    board = np.array([[1, H, H, 1], [2, H, H, 2], [M, 2, 2, M]], dtype=np.int8)
-    order, analysis = live_order(board, 4)
-    assert list(unavoidable_sets(analysis, board, order)) == [frozenset({1, 2, 5, 6})]
-    assert unavoidable_guess(analysis, board, order, 4, RegionCache()) is None
-    assert unavoidable_guess(analysis, board, order, 4, RegionCache(), chains=True) in (1, 2, 5, 6)
-
-
-def test_unavoidable_sets__not_when_a_cell_beside_it_can_still_tell() -> None:
-    # The same block with (2, 3) safe instead of a mine and still hidden: the two diagonals are
-    # even odds now, but (2, 3) sees (1, 2) and not (1, 1), so revealing it will tell them apart.
-    board = np.array([[1, H, H, 1], [2, H, H, 1], [M, 2, 1, H]], dtype=np.int8)
-    order, analysis = live_order(board, 3)
-    assert [analysis.probability[c] for c in (1, 2, 5, 6)] == [0.5] * 4
-    assert 11 in analysis.safe
-    assert list(unavoidable_sets(analysis, board, order)) == []
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_unavoidable_sets__are_sound_against_every_layout(seed: int) -> None:
-    """In every layout a linked 50/50 holds one of its two states, and swapping them gives a
-    layout that fits the board and shows the same number on every cell outside the set."""
-    rng = np.random.default_rng(seed)
-    found = 0
-    for attempt in range(200):
-        board, total = wall_block_position(rng) if attempt % 2 else small_position(rng)
-        rows, cols = board.shape
-        try:
-            order, analysis = live_order(board, total)
-        except ValueError:
-            continue
-        table = neighbour_table(rows, cols)
-        fits = set(layouts(board, total))
-        for cells in unavoidable_sets(analysis, board, order):
-            found += 1
-            states = {mines & cells for mines in fits}
-            assert len(states) == 2
-            first, second = states
-            assert first | second == cells and not first & second
-            for mines in fits:
-                swapped = (mines - cells) | (second if mines & cells == first else first)
-                assert swapped in fits
-                for cell in range(rows * cols):
-                    if cell in cells or cell in mines:
-                        continue
-                    same = sum(n in mines for n in table[cell]) == sum(
-                        n in swapped for n in table[cell]
-                    )
-                    assert same or board.ravel()[cell] == NO_CLUE
-    assert found > 0, "the planted blocks should give some linked 50/50s"
 
 
 def test_analyse_assuming__gives_the_probability_of_the_event() -> None:

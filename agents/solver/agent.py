@@ -79,8 +79,6 @@ class SolverAgent(SeededAgent):
             counted as progress.
         dead_last: Depth 1: a cell that can show only one number (no information) is guessed only if
             nothing else is near the lowest risk.
-        chains: also guess at once a cell of a linked 50/50 of four or more cells (off by
-            default, a variant under measurement; see :mod:`agents.solver.unavoidable`).
 
     Raises:
         ValueError: a depth outside ``0..MAX_DEPTH`` or a negative option.
@@ -104,7 +102,6 @@ class SolverAgent(SeededAgent):
         opening_offset: int = DEFAULT_OPENING_OFFSET,
         linked: bool = True,
         dead_last: bool = True,
-        chains: bool = False,
     ) -> None:
         super().__init__(seed)
         if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
@@ -134,7 +131,6 @@ class SolverAgent(SeededAgent):
         self.opening_offset = opening_offset
         self.linked = bool(linked)
         self.dead_last = bool(dead_last)
-        self.chains = bool(chains)
         self.cache = RegionCache()
         self._proven_mines: set[int] = set()
         self._pending: list[int] = []
@@ -405,7 +401,6 @@ class SolverAgent(SeededAgent):
                 self.progress_weight,
                 self.linked,
                 self.dead_last,
-                self.chains,
             )
         except ValueError:
             index = int(np.flatnonzero(legal)[0])

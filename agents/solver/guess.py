@@ -70,7 +70,6 @@ def choose_guess(
     progress_weight: float = DEFAULT_PROGRESS_WEIGHT,
     linked: bool = True,
     dead_last: bool = True,
-    chains: bool = False,
 ) -> Guess:
     """Pick the cell to reveal when no unknown cell is certainly safe.
 
@@ -87,8 +86,6 @@ def choose_guess(
         progress_weight: Depth 1: weight of the progress term.
         linked: Depth 1: discount clears that follow from the guess being safe whatever it shows.
         dead_last: Depth 1: cells that can show only one number are tried last.
-        chains: also guess at once a cell of a linked 50/50 of four or more cells
-            (:func:`agents.solver.unavoidable.unavoidable_sets`).
 
     Returns:
         The :class:`Guess`.
@@ -109,7 +106,7 @@ def choose_guess(
     order = sorted(options, key=lambda c: (probability[c], openness[c]))
     best = float(probability[order[0]])
 
-    forced = unavoidable_guess(analysis, board, order, total_mines, cache, chains)
+    forced = unavoidable_guess(analysis, board, order, total_mines, cache)
     if forced is not None:
         return Guess(cell=forced, risk=float(probability[forced]), score=None, forced=True, tried=0)
     if depth == 0:

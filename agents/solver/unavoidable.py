@@ -12,14 +12,6 @@ published solvers (JSMinesweeper).
 
 A revealed cell next to only one of the two disqualifies the pair: its other unknown cells may be
 settled later, and then it tells ``a`` from ``b``.
-
-*Linked 50/50s* (:func:`unavoidable_sets`) generalise the pair to more cells: live cells joined
-by clues that say "exactly one of these two" (a *link*) take one of two states, the two colour
-classes ``A`` and ``B`` of the links' graph. If ``|A| == |B|`` and every cell outside the set that
-could ever show a number has as many neighbours in ``A`` as in ``B``, swapping the two states maps
-every layout to one that shows the same numbers everywhere, with the same mine count: each state
-has probability exactly 1/2 and nothing can ever tell them apart (the 2x2 diagonal 50/50 at a
-wall, and JSMinesweeper's long 50/50 chains).
 """
 
 from __future__ import annotations
@@ -39,7 +31,6 @@ def unavoidable_guess(
     order: list[int],
     total_mines: int,
     cache: RegionCache,
-    chains: bool = False,
 ) -> int | None:
     """A cell of an indistinguishable pair that holds at most one mine, if the position has one.
 
@@ -49,18 +40,12 @@ def unavoidable_guess(
         order: The cells that may be guessed, best first (legal, not certain mines).
         total_mines: Mines on the board.
         cache: Region cache shared with the caller.
-        chains: also look for linked 50/50s of more than two cells (:func:`unavoidable_sets`)
-            when there is no such pair.
 
     Returns:
-        The cell of the first such pair (then of the first linked 50/50) that comes first in
-        ``order``, or None.
+        The cell of the first such pair that comes first in ``order``, or None.
     """
     for a, b in unavoidable_pairs(analysis, board, order, total_mines, cache):
         return a if order.index(a) < order.index(b) else b
-    if chains:
-        for cells in unavoidable_sets(analysis, board, order):
-            return min(cells, key=order.index)
     return None
 
 
@@ -78,7 +63,11 @@ def unavoidable_pairs(
     """
     position = analysis.position
     rows, cols = position.rows, position.cols
-    mute = _mute_cells(analysis, board)
+    mute = (
+        analysis.mines
+        | analysis.visible_mines
+        | frozenset(np.flatnonzero(board.ravel() == NO_CLUE).tolist())
+    )
     live = {c for c in order if 0.0 < float(analysis.probability[c]) < 1.0}
     if len(live) < 2:
         return
@@ -88,70 +77,6 @@ def unavoidable_pairs(
             a, b, analysis, total_mines, cache
         ):
             yield a, b
-
-
-def unavoidable_sets(
-    analysis: Analysis, board: np.ndarray, order: list[int]
-) -> Iterator[frozenset[int]]:
-    """Every linked 50/50 of at least four cells of ``order`` (see the module docstring).
-
-    Arguments as for :func:`unavoidable_guess`. A link is a reduced constraint whose undecided
-    cells are exactly two live cells with one mine between them.
-    """
-    position = analysis.position
-    around = neighbour_sets(position.rows, position.cols)
-    mute = _mute_cells(analysis, board)
-    live = {c for c in order if 0.0 < float(analysis.probability[c]) < 1.0}
-    graph: dict[int, set[int]] = {}
-    for a, b in _links(analysis, live):
-        graph.setdefault(a, set()).add(b)
-        graph.setdefault(b, set()).add(a)
-    side: dict[int, int] = {}
-    for start in sorted(graph):
-        if start in side:
-            continue
-        side[start] = 0
-        component = [start]
-        two_sided = True
-        for cell in component:  # grows while it is walked: a breadth-first search
-            for other in graph[cell]:
-                if other not in side:
-                    side[other] = 1 - side[cell]
-                    component.append(other)
-                elif side[other] == side[cell]:
-                    two_sided = False
-        first = frozenset(c for c in component if side[c] == 0)
-        second = frozenset(component) - first
-        if not two_sided or len(component) < 4 or len(first) != len(second):
-            continue
-        cells = first | second
-        watchers = frozenset().union(*(around[c] for c in cells)) - cells - mute
-        if all(len(around[w] & first) == len(around[w] & second) for w in watchers):
-            yield cells
-
-
-def _links(analysis: Analysis, live: set[int]) -> list[tuple[int, int]]:
-    """Pairs of live cells that a reduced constraint says hold exactly one mine between them (its
-    other cells all decided by the exact analysis)."""
-    found = []
-    for cells, mines in analysis.reduced:
-        inside = [c for c in cells if c in live]
-        if len(inside) != 2:
-            continue
-        rest = [c for c in cells if c not in live]
-        decided = all(c in analysis.mines or c in analysis.safe for c in rest)
-        if decided and mines - sum(1 for c in rest if c in analysis.mines) == 1:
-            found.append((inside[0], inside[1]))
-    return found
-
-
-def _mute_cells(analysis: Analysis, board: np.ndarray) -> frozenset[int]:
-    """Cells that never show a number: known mines and revealed cells without a clue."""
-    return (
-        analysis.mines
-        | analysis.visible_mines
-        | frozenset(np.flatnonzero(board.ravel() == NO_CLUE).tolist())
-    )
 
 
 def _candidate_pairs(
