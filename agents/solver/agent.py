@@ -75,10 +75,6 @@ class SolverAgent(SeededAgent):
         node_budget: States one step of a frontier region's sweep may hold before the
             approximation (see :mod:`agents.solver.probability`).
         opening_offset: First click ``(k, k)`` under the ``opening`` rule.
-        linked: Depth 1: clears that follow from the guess being safe whatever it shows are not
-            counted as progress.
-        dead_last: Depth 1: a cell that can show only one number (no information) is guessed only if
-            nothing else is near the lowest risk.
 
     Raises:
         ValueError: a depth outside ``0..MAX_DEPTH`` or a negative option.
@@ -100,8 +96,6 @@ class SolverAgent(SeededAgent):
         endgame_cells: int = MAX_ENDGAME_CELLS,
         node_budget: int = DEFAULT_NODE_BUDGET,
         opening_offset: int = DEFAULT_OPENING_OFFSET,
-        linked: bool = True,
-        dead_last: bool = True,
     ) -> None:
         super().__init__(seed)
         if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
@@ -129,8 +123,6 @@ class SolverAgent(SeededAgent):
         self.endgame_cells = endgame_cells
         self.node_budget = node_budget
         self.opening_offset = opening_offset
-        self.linked = bool(linked)
-        self.dead_last = bool(dead_last)
         self.cache = RegionCache()
         self._proven_mines: set[int] = set()
         self._pending: list[int] = []
@@ -399,8 +391,6 @@ class SolverAgent(SeededAgent):
                 self.candidates,
                 self.tolerance,
                 self.progress_weight,
-                self.linked,
-                self.dead_last,
             )
         except ValueError:
             index = int(np.flatnonzero(legal)[0])

@@ -13,7 +13,10 @@ Order of preference, after the published strong solvers (PSEQ, JSMinesweeper):
    by its *two-step safety* ``(1 - p) * E_v[s(v)]``, where ``s(v)`` is 1 if the next position has a
    certain safe cell and otherwise its best safety; plus ``progress_weight`` times
    ``(1 - p) * P(the next position has a certain safe cell)``. The numbers a cell can show are
-   weighted by the exact number of layouts behind each.
+   weighted by the exact number of layouts behind each. Cells that are safe after every number
+   (safe merely because the candidate is) do not count as progress, and a candidate that can show
+   only one number (it tells nothing) is taken only if no other is left. Both were measured
+   against their absence (docs/solver.md) and are fixed, not options.
 """
 
 from __future__ import annotations
@@ -68,8 +71,6 @@ def choose_guess(
     candidates: int = DEFAULT_CANDIDATES,
     tolerance: float = DEFAULT_TOLERANCE,
     progress_weight: float = DEFAULT_PROGRESS_WEIGHT,
-    linked: bool = True,
-    dead_last: bool = True,
 ) -> Guess:
     """Pick the cell to reveal when no unknown cell is certainly safe.
 
@@ -84,8 +85,6 @@ def choose_guess(
         candidates: Depth 1: most cells scored.
         tolerance: Depth 1: how far above the lowest risk a candidate may be.
         progress_weight: Depth 1: weight of the progress term.
-        linked: Depth 1: discount clears that follow from the guess being safe whatever it shows.
-        dead_last: Depth 1: cells that can show only one number are tried last.
 
     Returns:
         The :class:`Guess`.
@@ -121,10 +120,10 @@ def choose_guess(
     for cell in shortlist:
         outcomes = _outcomes(cell, analysis, total_mines, legal, cache, table)
         risk = float(probability[cell])
-        score = _two_step_score(outcomes, risk, progress_weight, linked)
+        score = _two_step_score(outcomes, risk, progress_weight)
         # A cell that can show only one number tells nothing: it goes last unless nothing else
         # is left.
-        dead = dead_last and len(outcomes) == 1 and risk > 0.0
+        dead = len(outcomes) == 1 and risk > 0.0
         scored.append((dead, -score, risk, openness[cell], cell))
     scored.sort()
     _, neg_score, risk, _, cell = scored[0]
@@ -205,24 +204,22 @@ def _outcomes(
     ]
 
 
-def _two_step_score(
-    outcomes: list[_Outcome], risk: float, progress_weight: float, linked: bool
-) -> float:
+def _two_step_score(outcomes: list[_Outcome], risk: float, progress_weight: float) -> float:
     """``(1 - p) * (E_v[s(v)] + progress_weight * P(progress))`` (see the module docstring).
 
-    With ``linked``, cells that are safe after every value (safe merely because ``cell`` is) do not
+    Cells that are safe after every value (safe merely because ``cell`` is) do not
     count as progress, and a next position whose only safe cells are those is scored by its best
     safety among the other cells.
     """
     if not outcomes:
         return 0.0
     common: frozenset[int] = frozenset()
-    if linked and len(outcomes) > 1:
+    if len(outcomes) > 1:
         common = frozenset.intersection(*(o.safe for o in outcomes))
     expected_safety = 0.0
     progress = 0.0
     for outcome in outcomes:
-        clears = len(outcome.safe - common) if linked else len(outcome.safe)
+        clears = len(outcome.safe - common)
         moves_on = clears > 0
         expected_safety += outcome.weight * (1.0 if moves_on else outcome.safety)
         progress += outcome.weight * moves_on
