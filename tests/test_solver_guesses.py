@@ -148,20 +148,3 @@ def test_analyse_assuming__gives_the_probability_of_the_event() -> None:
         assert got == pytest.approx(expected, abs=1e-9)
         checked += 1
     assert checked > 50
-
-
-def test_in_large_area__grows_over_unknown_cells_and_hops_one_revealed_cell() -> None:
-    from agents.solver.guess import _in_large_area
-
-    table = neighbour_table(5, 5)
-    unknown = np.zeros(25, dtype=bool)
-    unknown[[0, 1, 5, 6]] = True  # a 2x2 corner area
-    assert _in_large_area(0, unknown.copy(), ~unknown, table, 4)
-    assert not _in_large_area(0, unknown.copy(), ~unknown, table, 5)
-    unknown = np.zeros(25, dtype=bool)
-    unknown[[0, 2]] = True  # two cells with a revealed one between them
-    assert _in_large_area(0, unknown.copy(), ~unknown, table, 2)
-    unknown[[1, 5, 6, 7]] = True  # now walled in by certain mines
-    open_cells = unknown.copy()
-    open_cells[[1, 5, 6, 7]] = False
-    assert not _in_large_area(0, open_cells, ~unknown, table, 2)

@@ -75,11 +75,6 @@ class SolverAgent(SeededAgent):
         node_budget: States one step of a frontier region's sweep may hold before the
             approximation (see :mod:`agents.solver.probability`).
         opening_offset: First click ``(k, k)`` under the ``opening`` rule.
-        dense: Depth 1: JSMinesweeper's high-density rule above this share of mines among the
-            undecided cells (a variant under measurement; 0, the default: off).
-        small_area: Depth 1: JSMinesweeper's small-area deferral: while a candidate lies in an
-            unknown area of at least this many cells, candidates in smaller enclosed areas are
-            not tried (a variant under measurement; 0, the default: off).
 
     Raises:
         ValueError: a depth outside ``0..MAX_DEPTH`` or a negative option.
@@ -101,8 +96,6 @@ class SolverAgent(SeededAgent):
         endgame_cells: int = MAX_ENDGAME_CELLS,
         node_budget: int = DEFAULT_NODE_BUDGET,
         opening_offset: int = DEFAULT_OPENING_OFFSET,
-        dense: float = 0.0,
-        small_area: int = 0,
     ) -> None:
         super().__init__(seed)
         if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
@@ -116,7 +109,6 @@ class SolverAgent(SeededAgent):
             ("endgame_cells", endgame_cells),
             ("node_budget", node_budget),
             ("opening_offset", opening_offset),
-            ("small_area", small_area),
         ):
             if value < 0:
                 raise ValueError(f"{label}={value} must be >= 0")
@@ -131,8 +123,6 @@ class SolverAgent(SeededAgent):
         self.endgame_cells = endgame_cells
         self.node_budget = node_budget
         self.opening_offset = opening_offset
-        self.dense = float(dense)
-        self.small_area = small_area
         self.cache = RegionCache()
         self._proven_mines: set[int] = set()
         self._pending: list[int] = []
@@ -401,8 +391,6 @@ class SolverAgent(SeededAgent):
                 self.candidates,
                 self.tolerance,
                 self.progress_weight,
-                self.dense,
-                self.small_area,
             )
         except ValueError:
             index = int(np.flatnonzero(legal)[0])

@@ -71,8 +71,6 @@ def choose_guess(
     candidates: int = DEFAULT_CANDIDATES,
     tolerance: float = DEFAULT_TOLERANCE,
     progress_weight: float = DEFAULT_PROGRESS_WEIGHT,
-    dense: float = 0.0,
-    small_area: int = 0,
 ) -> Guess:
     """Pick the cell to reveal when no unknown cell is certainly safe.
 
@@ -87,12 +85,6 @@ def choose_guess(
         candidates: Depth 1: most cells scored.
         tolerance: Depth 1: how far above the lowest risk a candidate may be.
         progress_weight: Depth 1: weight of the progress term.
-        dense: Depth 1: when more than this share of the undecided unknown cells are mines and
-            no candidate is sure to let a certain cell follow, play the safest candidate, ties
-            to the one whose likeliest number is least likely (JSMinesweeper's high-density
-            rule); 0 (the default): off.
-        small_area: Depth 1: while a candidate lies in an unknown area of at least this many
-            cells (see :func:`_in_large_area`), candidates in smaller areas are not tried (0: off).
 
     Returns:
         The :class:`Guess`.
@@ -124,14 +116,7 @@ def choose_guess(
         return Guess(cell=cell, risk=best, score=None, forced=False, tried=1)
 
     shortlist = _shortlist(order, probability, analysis.frontier, best, tolerance, candidates)
-    if small_area > 0:
-        open_cells = unknown.copy()
-        open_cells[list(analysis.mines)] = False
-        large = [c for c in shortlist if _in_large_area(c, open_cells, ~unknown, table, small_area)]
-        shortlist = large or shortlist
     scored: list[tuple[bool, float, float, int, int]] = []
-    minimax: dict[int, float] = {}
-    sure_progress = False
     for cell in shortlist:
         outcomes = _outcomes(cell, analysis, total_mines, legal, cache, table)
         risk = float(probability[cell])
@@ -140,57 +125,9 @@ def choose_guess(
         # is left.
         dead = len(outcomes) == 1 and risk > 0.0
         scored.append((dead, -score, risk, openness[cell], cell))
-        minimax[cell] = max((o.weight for o in outcomes), default=1.0)
-        if outcomes and frozenset.intersection(*(o.safe for o in outcomes)) - {cell}:
-            sure_progress = True
-    if dense > 0.0 and not sure_progress and _density(analysis, total_mines) > dense:
-        scored.sort(key=lambda item: (item[0], item[2], minimax[item[4]], item[1], item[4]))
-    else:
-        scored.sort()
+    scored.sort()
     _, neg_score, risk, _, cell = scored[0]
     return Guess(cell=cell, risk=risk, score=-neg_score, forced=False, tried=len(scored))
-
-
-def _in_large_area(
-    cell: int,
-    open_cells: np.ndarray,
-    revealed: np.ndarray,
-    table: tuple[tuple[int, ...], ...],
-    threshold: int,
-) -> bool:
-    """Whether ``cell`` lies in an area of at least ``threshold`` open unknown cells.
-
-    The area grows from ``cell`` over unknown cells that are not certain mines (``open_cells``),
-    8-connected, and also across one revealed cell to the open cells around it (JSMinesweeper's
-    ``SpaceCounter``; a certain mine is a wall): a guess there can still open up; a small
-    enclosed area cannot.
-    """
-    seen = {cell}
-    queue = [cell]
-    index = 0
-    while index < len(queue):
-        for near in table[queue[index]]:
-            if open_cells[near]:
-                hops: tuple[int, ...] = (near,)
-            elif revealed[near]:
-                hops = table[near]
-            else:
-                continue
-            for step in hops:
-                if open_cells[step] and step not in seen:
-                    seen.add(step)
-                    queue.append(step)
-                    if len(seen) >= threshold:
-                        return True
-        index += 1
-    return len(seen) >= threshold
-
-
-def _density(analysis: Analysis, total_mines: int) -> float:
-    """Share of mines among the unknown cells that are not certain mines."""
-    known = len(analysis.mines | analysis.visible_mines)
-    left = len(analysis.position.unknown) - len(analysis.mines)
-    return (total_mines - known) / left if left > 0 else 0.0
 
 
 def _unknown_cells(board: np.ndarray) -> np.ndarray:
