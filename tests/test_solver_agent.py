@@ -179,7 +179,21 @@ def test_endgame_move__respects_its_cell_and_node_limits() -> None:
 
 
 @pytest.mark.parametrize(
-    "key", ["blend", "long_term", "near_off", "dominating", "defer_pockets", "boxes"]
+    "key",
+    [
+        "blend",
+        "long_term",
+        "near_off",
+        "dominating",
+        "defer_pockets",
+        "boxes",
+        "far_ties",
+        "linked",
+        "dead_last",
+        "chains",
+        "dense",
+        "small_area",
+    ],
 )
 def test_solver_agent__refuses_the_removed_variants(
     key: str, capsys: pytest.CaptureFixture[str]
