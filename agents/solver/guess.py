@@ -15,8 +15,9 @@ Order of preference, after the published strong solvers (PSEQ, JSMinesweeper):
    ``(1 - p) * P(the next position has a certain safe cell)``. The numbers a cell can show are
    weighted by the exact number of layouts behind each. Cells that are safe after every number
    (safe merely because the candidate is) do not count as progress, and a candidate that can show
-   only one number (it tells nothing) is taken only if no other is left. Both were measured
-   against their absence (docs/solver.md) and are fixed, not options.
+   only one number (it tells nothing) is scored after every other one, so it is played only when
+   all candidates are like it. Both were measured against their absence (docs/solver.md) and are
+   fixed, not options.
 """
 
 from __future__ import annotations
@@ -207,9 +208,9 @@ def _outcomes(
 def _two_step_score(outcomes: list[_Outcome], risk: float, progress_weight: float) -> float:
     """``(1 - p) * (E_v[s(v)] + progress_weight * P(progress))`` (see the module docstring).
 
-    Cells that are safe after every value (safe merely because ``cell`` is) do not
-    count as progress, and a next position whose only safe cells are those is scored by its best
-    safety among the other cells.
+    Cells that are safe after every value (safe merely because ``cell`` is) do not count as
+    progress, and a next position whose only safe cells are those is scored by its best safety
+    among the other cells.
     """
     if not outcomes:
         return 0.0
