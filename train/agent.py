@@ -40,7 +40,8 @@ from mswp_gym.constants import is_unknown
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.spec import GameSpec
 from train.checkpoint import SHIPPED_NAMES, shipped_checkpoint
-from train.network import MINE_HEAD, action_scores
+from train.device import Device, resolve_device
+from train.network import MINE_HEAD, CellNet, action_scores
 from train.policy import BoardPolicy
 from train.sb3_agent import SB3Agent, load_sb3_model
 from train.symmetry import (
@@ -51,7 +52,7 @@ from train.symmetry import (
     first_best,
 )
 
-NETWORK_OPTIONS = ("symmetries", "sure_below", "first_move", "boards", "ensemble")
+NETWORK_OPTIONS = ("symmetries", "sure_below", "first_move", "boards", "ensemble", "device")
 """Keyword options of :func:`load_ppo_agent` that other SB3 models do not take."""
 ENSEMBLE_SEPARATOR = "+"
 """Separates the checkpoints of the ``ensemble`` option (``ensemble=generalist+my.zip``)."""
@@ -130,10 +131,17 @@ class PolicyAgent(SeededAgent):
             network weighs the same). ``policy`` alone decides which boards are played, the move
             scores' opening weight, the sampling temperature and, with ``sure_below``, the one
             view that may play alone. Default: none.
+        device: where the networks run (:class:`train.device.Device`): ``cpu`` (the default),
+            ``cuda`` or ``auto`` (a CUDA GPU when torch sees one). On a GPU each forward pass
+            costs a fraction of a CPU's, so an evaluation with many views and many worker
+            processes runs there in minutes; the logits differ from the CPU's in the last bits,
+            so a move whose best scores lie that close can differ between devices (on one
+            device the same seed plays the same game).
 
     Raises:
         ValueError: ``symmetries`` not allowed, ``sure_below`` outside ``[0, 1)``; an unknown
-            ``first_move`` or ``boards``; a partner whose network has other output heads.
+            ``first_move``, ``boards`` or ``device``; ``cuda`` without a GPU; a partner whose
+            network has other output heads.
     """
 
     name = "ppo"
@@ -149,11 +157,13 @@ class PolicyAgent(SeededAgent):
         first_move: FirstMove | str = FirstMove.RULE,
         boards: Boards | str = Boards.TRAINED,
         partners: Sequence[Partner] = (),
+        device: Device | str = Device.CPU,
     ) -> None:
         super().__init__(seed)
         self.boards = option_value(Boards, boards, "boards")
+        self.device = resolve_device(device)
         self.policy = policy
-        self.net = policy.cell_net().eval()
+        self.net = self._placed(policy)
         self.rows, self.cols, self.mines = policy.board
         self.deterministic = bool(deterministic)
         self.source = source
@@ -165,7 +175,7 @@ class PolicyAgent(SeededAgent):
         self.sure_below = float(sure_below)
         self.first_move = option_value(FirstMove, first_move, "first_move")
         self._views: tuple[BoardView, ...] = board_views(symmetries)
-        self.partner_nets = tuple(partner.policy.cell_net().eval() for partner in partners)
+        self.partner_nets = tuple(self._placed(partner.policy) for partner in partners)
         heads = self.net.cell_head.out_channels
         for partner, partner_net in zip(partners, self.partner_nets, strict=True):
             if partner_net.cell_head.out_channels != heads:
@@ -174,6 +184,13 @@ class PolicyAgent(SeededAgent):
                     f"output heads, {source} has {heads}: only networks with the same heads "
                     f"average"
                 )
+
+    def _placed(self, policy: BoardPolicy) -> CellNet:
+        """``policy``'s network in eval mode on the agent's device: the policy's own modules on
+        the CPU, a copy elsewhere (the policy itself stays where it was loaded)."""
+        if self.device == Device.CPU:
+            return policy.cell_net().eval()
+        return policy.cell_net_copy(self.device)
 
     @property
     def any_board(self) -> bool:
@@ -238,8 +255,8 @@ class PolicyAgent(SeededAgent):
         if legal.shape[0] != cells or not legal.any():
             raise ValueError(f"no legal reveal action in a mask of shape {np.shape(action_mask)}")
         with th.no_grad():
-            board_tensor = th.as_tensor(board[None], dtype=th.float32)
-            logits = self._logits(board_tensor, legal)
+            board_tensor = th.as_tensor(board[None], dtype=th.float32, device=self.device)
+            logits = self._logits(board_tensor, legal).cpu()
             scores = action_scores(logits, self.policy.opening_weight)[0].numpy().astype(np.float64)
         unknown = is_unknown(board)
         risk = 1.0 / (1.0 + np.exp(-logits[0, MINE_HEAD].numpy().astype(np.float64)))
@@ -262,7 +279,7 @@ class PolicyAgent(SeededAgent):
         if self.sure_below <= 0.0 or alone:
             return self._partnered(averaged_logits(self.net, board, self.mines, views), board)
         own: th.Tensor = self.net(board, self.mines)
-        scores = action_scores(own, self.policy.opening_weight)[0].numpy()
+        scores = action_scores(own, self.policy.opening_weight)[0].cpu().numpy()
         move = int(np.argmax(np.where(legal, scores, -np.inf)))
         if float(th.sigmoid(own[0, MINE_HEAD].flatten()[move])) < self.sure_below:
             return own
@@ -310,12 +327,13 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
             network).
         **kwargs: ``seed``, ``deterministic``, and for a :class:`PolicyAgent` ``symmetries``
             (test-time averaging over board symmetries, default 1), ``first_move`` (``rule``,
-            the default, or ``network``), ``boards`` (``trained``, the default, or ``any``) and
-            ``ensemble`` (more checkpoints, shipped names or zips joined by ``+``, whose networks
-            play beside this one: see :class:`PolicyAgent`'s ``partners``); ``torch_threads``
-            (default 1): the process's torch thread count is set to it, since
-            one board at a time runs fastest on one thread (1.2 ms a Beginner move against 5.5 ms
-            with two threads on a busy 2-core machine); None leaves torch's setting alone.
+            the default, or ``network``), ``boards`` (``trained``, the default, or ``any``),
+            ``device`` (``cpu``, the default, ``cuda`` or ``auto``) and ``ensemble`` (more
+            checkpoints, shipped names or zips joined by ``+``, whose networks play beside this
+            one: see :class:`PolicyAgent`'s ``partners``); ``torch_threads`` (default 1): the
+            process's torch thread count is set to it, since one board at a time runs fastest
+            on one thread (1.2 ms a Beginner move against 5.5 ms with two threads on a busy
+            2-core machine); None leaves torch's setting alone.
 
     Raises:
         FileNotFoundError: no checkpoint at ``path`` (or at an ``ensemble`` entry), or a shipped

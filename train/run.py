@@ -53,6 +53,7 @@ from train.checkpoint import (
 )
 from train.dataset import load_positions, save_positions
 from train.deepen import added_blocks, block_count, start_as_identity
+from train.device import resolve_device
 from train.evaluate import WinRate, evaluate_agent, evaluate_net
 from train.generalist import board_tag, parse_boards, spec_from_meta, split_games, windows_for
 from train.imitation import BoardBuffer, Collector, RoundTimes, guess_positions, train_steps
@@ -174,19 +175,6 @@ def eval_command(settings: TrainSettings, model_path: Path) -> str:
         f"{settings.first_click} --games 2000"
         for board in dict.fromkeys(where)
     )
-
-
-def resolve_device(device: str) -> str:
-    """``auto`` -> ``cuda`` when torch sees a GPU, else ``cpu``; other values unchanged.
-
-    Raises:
-        ValueError: ``cuda`` asked for on a machine without one.
-    """
-    if device == "auto":
-        return "cuda" if th.cuda.is_available() else "cpu"
-    if device == "cuda" and not th.cuda.is_available():
-        raise ValueError("device 'cuda' asked for, but torch sees no CUDA GPU; use auto or cpu")
-    return device
 
 
 def build_model(

@@ -24,6 +24,7 @@ from mswp_gym.cli import OneLineParser
 from mswp_gym.config import GameConfig
 from mswp_gym.presets import PRESETS, preset
 from mswp_gym.rewards import RewardConfig
+from train.device import DEVICES
 from train.generalist import parse_boards
 from train.played import PLAY_PLACES
 from train.precision import Precision
@@ -31,7 +32,6 @@ from train.precision import Precision
 CONFIG_DIR = Path(__file__).with_name("configs")
 ALGOS: tuple[str, ...] = ("ppo", "imitation", "imitation+ppo")
 VEC_ENVS: tuple[str, ...] = ("dummy", "subproc", "native")
-DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda")
 LABELS: tuple[str, ...] = ("solver", "truth")
 COUNT_CELLS: tuple[str, ...] = ("hidden", "undecided")
 """Which cells the mine-count loss sums over (train.imitation.count_error)."""
