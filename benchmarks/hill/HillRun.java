@@ -1,0 +1,147 @@
+package hillrun;
+
+import java.io.BufferedReader;
+import java.io.FileReader;
+import java.io.FileWriter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.util.HashSet;
+import java.util.Set;
+
+import minesweeper.gamestate.GameStateModel;
+import minesweeper.settings.GameSettings;
+import minesweeper.solver.Solver;
+import minesweeper.solver.settings.PlayStyle;
+import minesweeper.solver.settings.SettingsFactory;
+import minesweeper.solver.settings.SettingsFactory.Setting;
+import minesweeper.solver.settings.SolverSettings;
+import minesweeper.solver.utility.BinomialCache;
+import minesweeper.structure.Action;
+import minesweeper.structure.Location;
+
+/**
+ * Plays David Hill's Java solver on mine layouts fixed in advance, one game after another on one
+ * thread, with the settings of his bulk runs (SMALL_ANALYSIS, no flags), the first click on the
+ * cell each layout names.
+ *
+ * <p>Usage: {@code HillRun LAYOUTS RESULTS}. Each line of LAYOUTS is
+ * {@code game rows cols mines first_row first_col bits} (bits row by row, 1 where a mine lies).
+ * Each game played appends {@code game won moves guesses safe_revealed safe_cells seconds} to
+ * RESULTS and flushes it; games already in RESULTS are skipped, so a stopped run goes on where
+ * it stopped (a torn last line is dropped first).
+ */
+public final class HillRun {
+
+    private HillRun() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length != 2) {
+            System.err.println("usage: HillRun LAYOUTS RESULTS");
+            System.exit(2);
+        }
+        Set<Integer> done = finishedGames(Paths.get(args[1]));
+        BinomialCache cache = new BinomialCache(5000, Solver.BINOMIAL_CACHE_LIMIT, Solver.binomialEngine);
+        int played = 0;
+        int won = 0;
+        try (BufferedReader in = new BufferedReader(new FileReader(args[0]));
+                PrintWriter out = new PrintWriter(new FileWriter(args[1], true))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                String[] field = line.trim().split(" ");
+                int game = Integer.parseInt(field[0]);
+                if (done.contains(game)) {
+                    continue;
+                }
+                int rows = Integer.parseInt(field[1]);
+                int cols = Integer.parseInt(field[2]);
+                int mines = Integer.parseInt(field[3]);
+                Location first = new Location(Integer.parseInt(field[5]), Integer.parseInt(field[4]));
+                boolean[][] mine = new boolean[cols][rows];
+                for (int r = 0; r < rows; r++) {
+                    for (int c = 0; c < cols; c++) {
+                        mine[c][r] = field[6].charAt(r * cols + c) == '1';
+                    }
+                }
+                long start = System.nanoTime();
+                String result = play(GameSettings.create(cols, rows, mines), mine, first, game, cache);
+                double seconds = (System.nanoTime() - start) / 1e9;
+                out.println(game + " " + result + " " + seconds);
+                out.flush();
+                played++;
+                won += result.startsWith("1 ") ? 1 : 0;
+            }
+        }
+        System.err.println("played " + played + " games, won " + won);
+    }
+
+    /** The game's "won moves guesses safe_revealed safe_cells". */
+    private static String play(GameSettings board, boolean[][] mine, Location first, int game,
+            BinomialCache cache) {
+        SolverSettings settings = SettingsFactory.GetSettings(Setting.SMALL_ANALYSIS);
+        settings.setSingleThread(true);
+        settings.setStartLocation(first);
+        FixedLayoutGame state = new FixedLayoutGame(board, mine, game);
+        Solver solver = new Solver(state, settings, false);
+        solver.setPlayStyle(PlayStyle.NO_FLAG);
+        solver.setBinomialCache(cache);
+        int moves = 0;
+        int guesses = 0;
+        play:
+        for (int round = 0; round < 10_000; round++) {
+            solver.start();
+            Action[] actions = solver.getResult();
+            if (actions.length == 0) {
+                throw new IllegalStateException("game " + game + ": the solver returned no move");
+            }
+            for (Action action : actions) {
+                state.doAction(action);
+                moves++;
+                if (!action.isCertainty()) {
+                    guesses++;
+                }
+                int outcome = state.getGameState();
+                if (outcome == GameStateModel.LOST || outcome == GameStateModel.WON) {
+                    break play;
+                }
+            }
+        }
+        int safeCells = board.width * board.height - board.mines;
+        int revealed = 0;
+        for (int x = 0; x < board.width; x++) {
+            for (int y = 0; y < board.height; y++) {
+                int seen = state.query(new Location(x, y));
+                if (!mine[x][y] && seen != GameStateModel.HIDDEN && seen != GameStateModel.FLAG) {
+                    revealed++;
+                }
+            }
+        }
+        boolean won = state.getGameState() == GameStateModel.WON;
+        return (won ? 1 : 0) + " " + moves + " " + guesses + " " + revealed + " " + safeCells;
+    }
+
+    /** The games RESULTS already holds; a torn last line (a kill mid-write) is cut off. */
+    private static Set<Integer> finishedGames(Path results) throws IOException {
+        Set<Integer> done = new HashSet<>();
+        if (!Files.exists(results)) {
+            return done;
+        }
+        StringBuilder kept = new StringBuilder();
+        for (String line : Files.readAllLines(results)) {
+            String[] field = line.trim().split(" ");
+            if (field.length != 7) {
+                break;
+            }
+            done.add(Integer.parseInt(field[0]));
+            kept.append(line).append('\n');
+        }
+        Path temporary = results.resolveSibling(results.getFileName() + ".tmp");
+        Files.writeString(temporary, kept.toString());
+        Files.move(temporary, results, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return done;
+    }
+}
