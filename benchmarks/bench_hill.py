@@ -12,6 +12,9 @@ and ``(2, 2)`` under ``opening``), with the settings of his bulk runs (``SMALL_A
 flags), one game after another on one thread. It writes an eval folder (``games.csv`` with the
 agent ``hill``, and ``run.json``), so ``python -m eval.compare_runs`` pairs it with any eval run
 of the same board, rule and seed: win rates with Wilson 95% intervals and exact McNemar tests.
+``--hill-option KEY=VALUE`` (repeatable) changes one of his settings, to take his solver apart
+(``longterm=false``, ``tiebreak=false``, ``method=SAFETY_PROGRESS``, ...: :data:`HILL_OPTIONS`),
+and ``--label`` names such a variant in ``games.csv``.
 
 Needs a JDK (``javac`` and ``java`` on the PATH) and a checkout of Hill's repository, given by
 ``--hill``. That repository states no licence, so none of its code is copied here:
@@ -23,6 +26,7 @@ ends, so a stopped run goes on where it stopped when started again with the same
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -50,12 +54,29 @@ from mswp_gym.spec import GameSpec
 
 PROG = "bench_hill.py"
 AGENT = "hill"
-"""The agent label of Hill's solver in the folder's ``games.csv``."""
+"""The agent label of Hill's solver in the folder's ``games.csv`` (``hill:KEY=VALUE,...`` with
+``--label``)."""
+HILL_OPTIONS: dict[str, str] = {
+    "analysis": "NO_BRUTE_FORCE|TINY_ANALYSIS|SMALL_ANALYSIS|LARGE_ANALYSIS|VERY_LARGE_ANALYSIS"
+    "|MAX_ANALYSIS",
+    "tiebreak": "true|false",
+    "domination": "true|false",
+    "fiftyfifty": "true|false",
+    "early5050": "true|false",
+    "longterm": "true|false",
+    "method": "SAFETY_PROGRESS|SECONDARY_SAFETY_PROGRESS|RECURSIVE_SAFETY",
+    "cutoff": r"0(\.\d+)?|1(\.0+)?",
+    "progress": r"\d+(\.\d+)?",
+    "weights": r"\d+,\d+",
+}
+"""``hill/HillRun.java``'s options (each changes one of his settings) and the values allowed, as
+regular expressions."""
 DRIVER = Path(__file__).resolve().parent / "hill"
 """This project's Java sources: the fixed-layout game model and the driver."""
 HILL_SOURCES = ("MineSweeperSolver/src", "MinesweeperGameState/src", "Asynchronous/src")
 """The folders of Hill's repository the solver compiles from."""
 LAYOUTS = "layouts.txt"
+OPTIONS = "options.txt"
 RESULTS = "hill.txt"
 
 
@@ -166,11 +187,11 @@ def read_results(text: str) -> dict[int, HillGame]:
     return games
 
 
-def game_record(setting: Setting, deal: Deal, played: HillGame) -> GameRecord:
+def game_record(setting: Setting, deal: Deal, played: HillGame, label: str = AGENT) -> GameRecord:
     """Hill's game as an eval record (its certain moves are the moves that were not guesses)."""
     return GameRecord(
         setting=setting.label,
-        agent=AGENT,
+        agent=label,
         game=deal.game,
         seed=deal.seed,
         outcome="WON" if played.won else "LOST",
@@ -212,6 +233,22 @@ def compile_driver(hill: Path, classes: Path) -> None:
         raise RuntimeError(f"javac failed on Hill's sources and benchmarks/hill: {tail}")
     shutil.rmtree(classes, ignore_errors=True)
     building.rename(classes)
+
+
+def check_hill_option(option: str) -> str:
+    """``option`` if it is ``KEY=VALUE`` with a key and a value :data:`HILL_OPTIONS` allows.
+
+    Raises:
+        ValueError: naming the option and what is allowed.
+    """
+    key, equals, value = option.partition("=")
+    if not equals or key not in HILL_OPTIONS:
+        raise ValueError(
+            f"--hill-option {option!r} is not KEY=VALUE with KEY one of {', '.join(HILL_OPTIONS)}"
+        )
+    if re.fullmatch(HILL_OPTIONS[key], value) is None:
+        raise ValueError(f"--hill-option {key}={value!r}: the value must match {HILL_OPTIONS[key]}")
+    return option
 
 
 def parse_cell(text: str) -> tuple[int, int]:
@@ -260,10 +297,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=0, help="python -m eval's --seed")
     parser.add_argument("--out", type=Path, required=True, help="the eval-style folder to write")
+    parser.add_argument(
+        "--hill-option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help=f"change one of his settings (repeatable): {', '.join(HILL_OPTIONS)}",
+    )
+    parser.add_argument("--label", default=AGENT, help="the agent's label in games.csv")
     args = parser.parse_args(argv)
     try:
         if args.games < 1:
             raise ValueError(f"--games must be an integer >= 1, got {args.games}")
+        options = [check_hill_option(option) for option in args.hill_option]
         (setting,) = build_settings(
             [args.preset], None, None, None, None, args.first_click, score_mode=False
         )
@@ -277,6 +323,12 @@ def main(argv: list[str] | None = None) -> None:
     dealt = deals(setting, first, args.seed, args.games)
     layouts = layout_lines(setting, dealt)
     layouts_path = args.out / LAYOUTS
+    options_text = "".join(f"{option}\n" for option in options)
+    options_path = args.out / OPTIONS
+    if options_path.is_file() and options_path.read_text() != options_text:
+        message = f"{args.out} holds games of other --hill-option values: use a new --out"
+        sys.exit(report_error(PROG, message))
+    write_text_atomic(options_path, options_text)
     if not layouts_path.is_file() or layouts_path.read_text() != layouts:
         if (args.out / RESULTS).is_file():
             sys.exit(
@@ -298,6 +350,7 @@ def main(argv: list[str] | None = None) -> None:
             "hillrun.HillRun",
             str(layouts_path),
             str(args.out / RESULTS),
+            *options,
         ],
         check=True,
     )
@@ -305,14 +358,14 @@ def main(argv: list[str] | None = None) -> None:
     missing = [deal.game for deal in dealt if deal.game not in played]
     if missing:
         sys.exit(report_error(PROG, f"{len(missing)} games were not played (first: {missing[0]})"))
-    records = [game_record(setting, deal, played[deal.game]) for deal in dealt]
+    records = [game_record(setting, deal, played[deal.game], args.label) for deal in dealt]
     write_text_atomic(args.out / GAMES, csv_text(records))
     Manifest(argv=None, games=len(records), complete=True).write(args.out)
     wins = sum(record.won for record in records)
     low, high = wilson_bounds(wins, len(records))
     per_game = 1e3 * sum(record.agent_time for record in records) / len(records)
     print(
-        f"{AGENT}: {wins}/{len(records)} won, {wins / len(records):.2%} "
+        f"{args.label}: {wins}/{len(records)} won, {wins / len(records):.2%} "
         f"[{low:.2%}, {high:.2%}] (Wilson 95%), {per_game:.1f} ms a game; this sitting "
         f"{time.perf_counter() - started:.0f} s; wrote {args.out / GAMES}"
     )

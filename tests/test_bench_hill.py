@@ -104,3 +104,15 @@ def test_bench_hill__bad_input_is_one_line(
     assert "this benchmark needs a JDK" in line or line.endswith(
         "--first-cell 16,0 is off the 16x30 board (rows 0..15, cols 0..29)"
     )
+
+
+def test_check_hill_option__known_keys_and_values_only() -> None:
+    bench = load_benchmark("bench_hill")
+    for option in ("longterm=false", "method=SAFETY_PROGRESS", "cutoff=0.85", "weights=4,1"):
+        assert bench.check_hill_option(option) == option
+    with pytest.raises(ValueError, match="'depth=3' is not KEY=VALUE with KEY one of analysis"):
+        bench.check_hill_option("depth=3")
+    with pytest.raises(ValueError, match=re.escape("longterm='flase': the value must match")):
+        bench.check_hill_option("longterm=flase")
+    with pytest.raises(ValueError, match="is not KEY=VALUE"):
+        bench.check_hill_option("longterm")

@@ -28,7 +28,12 @@ import minesweeper.structure.Location;
  * thread, with the settings of his bulk runs (SMALL_ANALYSIS, no flags), the first click on the
  * cell each layout names.
  *
- * <p>Usage: {@code HillRun LAYOUTS RESULTS}. Each line of LAYOUTS is
+ * <p>Usage: {@code HillRun LAYOUTS RESULTS [KEY=VALUE ...]}; the options change one setting
+ * each, to take his solver apart: {@code analysis=TINY_ANALYSIS} (or any of his
+ * {@code SettingsFactory.Setting} names), {@code tiebreak=false}, {@code domination=false},
+ * {@code fiftyfifty=false}, {@code early5050=true}, {@code longterm=false},
+ * {@code method=SAFETY_PROGRESS} (or another {@code GuessMethod}), {@code cutoff=0.9},
+ * {@code progress=0.001}, {@code weights=4,1}. Each line of LAYOUTS is
  * {@code game rows cols mines first_row first_col bits} (bits row by row, 1 where a mine lies).
  * Each game played appends {@code game won moves guesses safe_revealed safe_cells seconds} to
  * RESULTS and flushes it; games already in RESULTS are skipped, so a stopped run goes on where
@@ -40,10 +45,12 @@ public final class HillRun {
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length != 2) {
-            System.err.println("usage: HillRun LAYOUTS RESULTS");
+        if (args.length < 2) {
+            System.err.println("usage: HillRun LAYOUTS RESULTS [KEY=VALUE ...]");
             System.exit(2);
         }
+        String[] options = java.util.Arrays.copyOfRange(args, 2, args.length);
+        settingsFor(options, new Location(0, 0)); // refuse a bad option before any game
         Set<Integer> done = finishedGames(Paths.get(args[1]));
         BinomialCache cache = new BinomialCache(5000, Solver.BINOMIAL_CACHE_LIMIT, Solver.binomialEngine);
         int played = 0;
@@ -68,7 +75,8 @@ public final class HillRun {
                     }
                 }
                 long start = System.nanoTime();
-                String result = play(GameSettings.create(cols, rows, mines), mine, first, game, cache);
+                String result = play(GameSettings.create(cols, rows, mines), mine, game, cache,
+                        settingsFor(options, first));
                 double seconds = (System.nanoTime() - start) / 1e9;
                 out.println(game + " " + result + " " + seconds);
                 out.flush();
@@ -79,12 +87,59 @@ public final class HillRun {
         System.err.println("played " + played + " games, won " + won);
     }
 
-    /** The game's "won moves guesses safe_revealed safe_cells". */
-    private static String play(GameSettings board, boolean[][] mine, Location first, int game,
-            BinomialCache cache) {
-        SolverSettings settings = SettingsFactory.GetSettings(Setting.SMALL_ANALYSIS);
+    /**
+     * The settings of his bulk runs (SMALL_ANALYSIS, one thread), the first click on
+     * {@code first}, changed by {@code options}.
+     *
+     * @throws IllegalArgumentException an unknown option or a bad value (the message names it)
+     */
+    static SolverSettings settingsFor(String[] options, Location first) {
+        Setting analysis = Setting.SMALL_ANALYSIS;
+        for (String option : options) {
+            if (option.startsWith("analysis=")) {
+                analysis = Setting.valueOf(option.substring("analysis=".length()));
+            }
+        }
+        SolverSettings settings = SettingsFactory.GetSettings(analysis);
         settings.setSingleThread(true);
         settings.setStartLocation(first);
+        for (String option : options) {
+            int equals = option.indexOf('=');
+            if (equals < 1) {
+                throw new IllegalArgumentException("option " + option + " is not KEY=VALUE");
+            }
+            String key = option.substring(0, equals);
+            String value = option.substring(equals + 1);
+            switch (key) {
+                case "analysis" -> { }
+                case "tiebreak" -> settings.setTieBreak(flag(key, value));
+                case "domination" -> settings.setDomination(flag(key, value));
+                case "fiftyfifty" -> settings.set5050Check(flag(key, value));
+                case "early5050" -> settings.setEarly5050Check(flag(key, value));
+                case "longterm" -> settings.setLongTermSafety(flag(key, value));
+                case "method" -> settings.setGuessMethod(SolverSettings.GuessMethod.valueOf(value));
+                case "cutoff" -> settings.setHardCutOff(new java.math.BigDecimal(value));
+                case "progress" -> settings.setProgressContribution(new java.math.BigDecimal(value));
+                case "weights" -> {
+                    String[] pair = value.split(",");
+                    settings.setSafetyWeights(Integer.parseInt(pair[0]), Integer.parseInt(pair[1]));
+                }
+                default -> throw new IllegalArgumentException("unknown option " + key);
+            }
+        }
+        return settings;
+    }
+
+    private static boolean flag(String key, String value) {
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new IllegalArgumentException(key + " must be true or false, got " + value);
+        }
+        return value.equals("true");
+    }
+
+    /** The game's "won moves guesses safe_revealed safe_cells". */
+    private static String play(GameSettings board, boolean[][] mine, int game,
+            BinomialCache cache, SolverSettings settings) {
         FixedLayoutGame state = new FixedLayoutGame(board, mine, game);
         Solver solver = new Solver(state, settings, false);
         solver.setPlayStyle(PlayStyle.NO_FLAG);
