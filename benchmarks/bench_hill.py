@@ -14,7 +14,8 @@ agent ``hill``, and ``run.json``), so ``python -m eval.compare_runs`` pairs it w
 of the same board, rule and seed: win rates with Wilson 95% intervals and exact McNemar tests.
 ``--hill-option KEY=VALUE`` (repeatable) changes one of his settings, to take his solver apart
 (``longterm=false``, ``tiebreak=false``, ``method=SAFETY_PROGRESS``, ...: :data:`HILL_OPTIONS`),
-and ``--label`` names such a variant in ``games.csv``.
+and ``--label`` names such a variant in ``games.csv``; ``--java-option`` passes an option to
+``java`` (a system property that a patched copy of his sources reads, say).
 
 Needs a JDK (``javac`` and ``java`` on the PATH) and a checkout of Hill's repository, given by
 ``--hill``. That repository states no licence, so none of its code is copied here:
@@ -305,6 +306,13 @@ def main(argv: list[str] | None = None) -> None:
         help=f"change one of his settings (repeatable): {', '.join(HILL_OPTIONS)}",
     )
     parser.add_argument("--label", default=AGENT, help="the agent's label in games.csv")
+    parser.add_argument(
+        "--java-option",
+        action="append",
+        default=[],
+        metavar="OPTION",
+        help="passed to java before the class (e.g. -Dname=value for a patched copy of his code)",
+    )
     args = parser.parse_args(argv)
     try:
         if args.games < 1:
@@ -323,7 +331,7 @@ def main(argv: list[str] | None = None) -> None:
     dealt = deals(setting, first, args.seed, args.games)
     layouts = layout_lines(setting, dealt)
     layouts_path = args.out / LAYOUTS
-    options_text = "".join(f"{option}\n" for option in options)
+    options_text = "".join(f"{option}\n" for option in [*options, *args.java_option])
     options_path = args.out / OPTIONS
     if options_path.is_file() and options_path.read_text() != options_text:
         message = f"{args.out} holds games of other --hill-option values: use a new --out"
@@ -345,6 +353,7 @@ def main(argv: list[str] | None = None) -> None:
         [
             "java",
             "-XX:ActiveProcessorCount=1",
+            *args.java_option,
             "-cp",
             str(args.out / "classes"),
             "hillrun.HillRun",
