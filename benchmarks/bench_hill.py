@@ -212,12 +212,15 @@ def game_record(setting: Setting, deal: Deal, played: HillGame, label: str = AGE
 
 
 def compile_driver(hill: Path, classes: Path) -> None:
-    """Compile Hill's solver and ``benchmarks/hill/*.java`` into ``classes`` (once).
+    """Compile Hill's solver and ``benchmarks/hill/*.java`` into ``classes``, unless a build
+    newer than every driver source is there already.
 
     Raises:
         RuntimeError: javac failed (its last lines in the message).
     """
-    if (classes / "hillrun" / "HillRun.class").is_file():
+    built = classes / "hillrun" / "HillRun.class"
+    newest = max(path.stat().st_mtime for path in DRIVER.glob("*.java"))
+    if built.is_file() and built.stat().st_mtime >= newest:
         return
     sources = [str(p) for folder in HILL_SOURCES for p in sorted((hill / folder).rglob("*.java"))]
     sources += [str(p) for p in sorted(DRIVER.glob("*.java"))]

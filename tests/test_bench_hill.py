@@ -116,3 +116,12 @@ def test_check_hill_option__known_keys_and_values_only() -> None:
         bench.check_hill_option("longterm=flase")
     with pytest.raises(ValueError, match="is not KEY=VALUE"):
         bench.check_hill_option("longterm")
+
+
+def test_compile_driver__a_build_newer_than_the_driver_is_kept(tmp_path: Path) -> None:
+    bench = load_benchmark("bench_hill")
+    built = tmp_path / "classes" / "hillrun" / "HillRun.class"
+    built.parent.mkdir(parents=True)
+    built.write_bytes(b"")
+    bench.compile_driver(tmp_path / "no-hill-here", tmp_path / "classes")  # no javac run
+    assert built.is_file()
