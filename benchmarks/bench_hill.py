@@ -47,7 +47,7 @@ from eval.journal import GAMES, Manifest, csv_text
 from eval.settings import Setting, build_settings
 from eval.stats import wilson_bounds
 from mswp_gym.atomic import write_text_atomic
-from mswp_gym.cells import Cell
+from mswp_gym.cells import Cell, parse_cell
 from mswp_gym.cli import OneLineParser, report_error
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.generators import Generator
@@ -255,20 +255,6 @@ def check_hill_option(option: str) -> str:
     return option
 
 
-def parse_cell(text: str) -> tuple[int, int]:
-    """``"row,col"`` as a cell.
-
-    Raises:
-        ValueError: not two integers separated by a comma.
-    """
-    parts = text.split(",")
-    try:
-        row, col = (int(part) for part in parts)
-    except ValueError:
-        raise ValueError(f"--first-cell must be ROW,COL (two integers), got {text!r}") from None
-    return row, col
-
-
 def check_inputs(hill: Path, setting: Setting, first: tuple[int, int]) -> None:
     """Refuse what would fail deep inside: no JDK, no Hill checkout, a cell off the board.
 
@@ -325,7 +311,11 @@ def main(argv: list[str] | None = None) -> None:
             [args.preset], None, None, None, None, args.first_click, score_mode=False
         )
         spec = GameSpec(setting.rows, setting.cols, setting.mines, args.first_click)
-        first = rule_first_click(spec) if args.first_cell is None else parse_cell(args.first_cell)
+        first = (
+            rule_first_click(spec)
+            if args.first_cell is None
+            else parse_cell(args.first_cell, "--first-cell")
+        )
         check_inputs(args.hill, setting, first)
         args.out.mkdir(parents=True, exist_ok=True)
         compile_driver(args.hill.resolve(), args.out / "classes")

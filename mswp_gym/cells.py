@@ -23,6 +23,19 @@ def to_cell(index: int, cols: int) -> Cell:
     return row, col
 
 
+def parse_cell(text: str, option: str) -> Cell:
+    """``"ROW,COL"`` (a command-line option's value) as a cell.
+
+    Raises:
+        ValueError: not two integers separated by a comma (the message names ``option``).
+    """
+    try:
+        row, col = (int(part) for part in text.split(","))
+    except ValueError:
+        raise ValueError(f"{option} must be ROW,COL (two integers), got {text!r}") from None
+    return row, col
+
+
 def neighbours(cell: Cell, rows: int, cols: int) -> list[Cell]:
     """The up to eight cells around ``cell`` that lie on the board, in row-major order."""
     r, c = cell

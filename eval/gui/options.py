@@ -13,6 +13,7 @@ from eval.agent_specs import AgentSpec, parse_agent_spec
 from eval.gui.app import DEFAULT_SPEED, HEAT_MODES
 from eval.gui.choices import FIRST_CLICK_RULES, BoardSetup, agent_specs, preset_setup
 from mswp_gym.atomic import check_output_file
+from mswp_gym.cells import parse_cell
 from mswp_gym.cli import OneLineParser
 from mswp_gym.presets import PRESETS
 
@@ -167,16 +168,6 @@ def check_guess(policy: str) -> None:
         )
 
 
-def parse_cell(text: str) -> tuple[int, int]:
-    """``"ROW,COL"`` as a cell (raises ValueError naming a malformed one)."""
-    parts = text.split(",")
-    try:
-        row, col = (int(part) for part in parts)
-    except ValueError:
-        raise ValueError(f"--hover expects ROW,COL (two integers), got {text!r}") from None
-    return row, col
-
-
 def parse_options(argv: list[str] | None = None) -> PlayOptions:
     """Parse the command line (argparse exits with status 2 on malformed flags).
 
@@ -192,7 +183,7 @@ def parse_options(argv: list[str] | None = None) -> PlayOptions:
         raise ValueError(f"--seed must be an integer >= 0, got {args.seed}")
     if args.screenshot is not None:
         check_output_file(args.screenshot, "--screenshot", (".png",))
-    hover = parse_cell(args.hover) if args.hover is not None else None
+    hover = parse_cell(args.hover, "--hover") if args.hover is not None else None
     seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2**31))
     # --moves only means something to autoplay, and a headless run has no one to press "a".
     autoplay = args.autoplay or args.headless or args.moves is not None
