@@ -342,7 +342,7 @@ def main(argv: list[str] | None = None) -> None:
         flush=True,
     )
     started = time.perf_counter()
-    subprocess.run(
+    java = subprocess.run(
         [
             "java",
             "-XX:ActiveProcessorCount=1",
@@ -354,9 +354,18 @@ def main(argv: list[str] | None = None) -> None:
             str(args.out / RESULTS),
             *options,
         ],
-        check=True,
+        check=False,
     )
-    played = read_results((args.out / RESULTS).read_text())
+    if java.returncode != 0:
+        message = (
+            f"java stopped with status {java.returncode} (its message is above); the games it "
+            f"finished are kept in {args.out / RESULTS}: run the same command again to go on"
+        )
+        sys.exit(report_error(PROG, message))
+    try:
+        played = read_results((args.out / RESULTS).read_text())
+    except ValueError as error:
+        sys.exit(report_error(PROG, error))
     missing = [deal.game for deal in dealt if deal.game not in played]
     if missing:
         sys.exit(report_error(PROG, f"{len(missing)} games were not played (first: {missing[0]})"))
