@@ -132,9 +132,9 @@ class PolicyAgent(SeededAgent):
             scores' opening weight, the sampling temperature and, with ``sure_below``, the one
             view that may play alone. Default: none.
         device: where the networks run (:class:`train.device.Device`): ``cpu`` (the default),
-            ``cuda`` or ``auto`` (a CUDA GPU when torch sees one). On a GPU each forward pass
-            costs a fraction of a CPU's, so an evaluation with many views and many worker
-            processes runs there in minutes; the logits differ from the CPU's in the last bits,
+            ``cuda`` or ``auto`` (a CUDA GPU when torch sees one), for evaluations with many
+            views and many worker processes (not yet timed on a GPU). The logits differ from
+            the CPU's in the last bits,
             so a move whose best scores lie that close can differ between devices (on one
             device the same seed plays the same game).
 
