@@ -47,7 +47,7 @@ from eval.journal import GAMES, Manifest, csv_text
 from eval.settings import Setting, build_settings
 from eval.stats import wilson_bounds
 from mswp_gym.atomic import write_text_atomic
-from mswp_gym.cells import Cell, parse_cell
+from mswp_gym.cells import Cell, parse_cell, to_index
 from mswp_gym.cli import OneLineParser, report_error
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.generators import Generator
@@ -55,8 +55,8 @@ from mswp_gym.spec import GameSpec
 
 PROG = "bench_hill.py"
 AGENT = "hill"
-"""The agent label of Hill's solver in the folder's ``games.csv`` (``hill:KEY=VALUE,...`` with
-``--label``)."""
+"""The default agent label of Hill's solver in the folder's ``games.csv`` (``--label`` sets
+another, for a variant)."""
 HILL_OPTIONS: dict[str, str] = {
     "analysis": "NO_BRUTE_FORCE|TINY_ANALYSIS|SMALL_ANALYSIS|LARGE_ANALYSIS|VERY_LARGE_ANALYSIS"
     "|MAX_ANALYSIS",
@@ -87,7 +87,7 @@ class Deal:
 
     game: int
     seed: int
-    first: tuple[int, int]
+    first: Cell
     layout: np.ndarray  # (rows, cols) bool, True where a mine lies
 
 
@@ -130,20 +130,21 @@ class RecordingGenerator:
         return dealt
 
 
-def deals(setting: Setting, first: tuple[int, int], seed: int, games: int) -> list[Deal]:
+def deals(setting: Setting, first: Cell, seed: int, games: int) -> list[Deal]:
     """The layouts of games ``0..games-1`` of ``python -m eval --seed seed`` on ``setting``, for
     an agent whose first click is ``first``: the eval's env, its generator wrapped to keep what
     it deals."""
     config = setting.game_config()
     recorder = RecordingGenerator(config.generator)
     env = MinesweeperEnv(config=replace(config, generator=recorder))
-    action = first[0] * setting.cols + first[1]
+    action = to_index(first, setting.cols)
     dealt: list[Deal] = []
     for game, game_seed in enumerate(game_seeds(seed, games)):
         recorder.last = None
         env.reset(seed=game_seed)
         env.step(action)
-        assert recorder.last is not None, "the env dealt no layout at the first click"
+        if recorder.last is None:
+            raise RuntimeError(f"the env dealt no layout at the first click of game {game}")
         dealt.append(Deal(game, game_seed, first, recorder.last))
     return dealt
 
@@ -255,7 +256,7 @@ def check_hill_option(option: str) -> str:
     return option
 
 
-def check_inputs(hill: Path, setting: Setting, first: tuple[int, int]) -> None:
+def check_inputs(hill: Path, setting: Setting, first: Cell) -> None:
     """Refuse what would fail deep inside: no JDK, no Hill checkout, a cell off the board.
 
     Raises:

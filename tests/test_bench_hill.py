@@ -4,7 +4,9 @@ side needs a JDK and Hill's sources, which CI has not)."""
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
@@ -13,6 +15,7 @@ from benchmark_scripts import bad_input_lines, load_benchmark
 from eval.agent_specs import parse_agent_spec
 from eval.config import game_seeds
 from eval.games import Chunk, layout_hash, play_chunk
+from eval.journal import read_games
 from eval.settings import build_settings
 
 
@@ -125,3 +128,59 @@ def test_compile_driver__a_build_newer_than_the_driver_is_kept(tmp_path: Path) -
     built.write_bytes(b"")
     bench.compile_driver(tmp_path / "no-hill-here", tmp_path / "classes")  # no javac run
     assert built.is_file()
+
+
+def _without_java(monkeypatch: pytest.MonkeyPatch, returncode: int, lines: str = "") -> ModuleType:
+    """bench_hill with its JDK steps replaced: no checks, no javac, and a ``java`` that writes
+    ``lines`` to the results file and exits with ``returncode``."""
+    bench = load_benchmark("bench_hill")
+    monkeypatch.setattr(bench, "check_inputs", lambda *_: None)
+    monkeypatch.setattr(bench, "compile_driver", lambda *_: None)
+
+    def java(command: list[str], check: bool) -> subprocess.CompletedProcess[str]:
+        results = Path(command[command.index("hillrun.HillRun") + 2])
+        results.write_text(lines)
+        return subprocess.CompletedProcess(command, returncode)
+
+    monkeypatch.setattr(bench.subprocess, "run", java)
+    return bench
+
+
+def test_bench_hill__a_java_failure_is_one_line_and_keeps_the_games(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    bench = _without_java(monkeypatch, returncode=1)
+    with pytest.raises(SystemExit) as stopped:
+        bench.main(["--hill", str(tmp_path), "--preset", "beginner", "--games", "2",
+                    "--out", str(tmp_path / "h")])  # fmt: skip
+    assert stopped.value.code == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line == (
+        f"bench_hill.py: error: java stopped with status 1 (its message is above); the games it "
+        f"finished are kept in {tmp_path / 'h' / 'hill.txt'}: run the same command again to go on"
+    )
+
+
+def test_bench_hill__writes_an_eval_folder_and_refuses_to_mix_runs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    played = "0 1 30 2 71 71 0.01\n1 0 5 1 9 71 0.02\n"
+    bench = _without_java(monkeypatch, returncode=0, lines=played)
+    out = tmp_path / "h"
+    base = ["--hill", str(tmp_path), "--preset", "beginner", "--games", "2", "--out", str(out)]
+    bench.main(base)
+    records = read_games(out / "games.csv")
+    assert [(r.agent, r.game, r.won, r.moves, r.guesses) for r in records] == [
+        ("hill", 0, True, 30, 2),
+        ("hill", 1, False, 5, 1),
+    ]
+    capsys.readouterr()
+    for argv, message in (
+        ([*base, "--hill-option", "longterm=false"], "games of other --hill-option values"),
+        ([*base, "--seed", "5"], "games of other layouts"),
+    ):
+        with pytest.raises(SystemExit) as stopped:
+            bench.main(argv)
+        assert stopped.value.code == 2
+        (line,) = capsys.readouterr().err.strip().splitlines()
+        assert line == f"bench_hill.py: error: {out} holds {message}: use a new --out"
