@@ -68,6 +68,7 @@ class SolverAgent(SeededAgent):
         candidates: Depth 1: most cells looked ahead per guess.
         tolerance: Depth 1: how far above the lowest risk a looked-at cell may be.
         progress_weight: Depth 1: weight of the progress term of the score.
+        blended_score: Depth 1: score as David Hill's solver does (:mod:`agents.solver.blended`).
         endgame_layouts: Run the exhaustive endgame search when at most this many layouts remain
             (0 turns it off).
         endgame_nodes: Node budget of one endgame search (on overflow the ordinary guess is used).
@@ -91,6 +92,7 @@ class SolverAgent(SeededAgent):
         candidates: int = DEFAULT_CANDIDATES,
         tolerance: float = DEFAULT_TOLERANCE,
         progress_weight: float = DEFAULT_PROGRESS_WEIGHT,
+        blended_score: bool = False,
         endgame_layouts: int = DEFAULT_ENDGAME_LAYOUTS,
         endgame_nodes: int = NODE_BUDGET,
         endgame_cells: int = MAX_ENDGAME_CELLS,
@@ -118,6 +120,7 @@ class SolverAgent(SeededAgent):
         self.candidates = max(candidates, 1)
         self.tolerance = tolerance
         self.progress_weight = progress_weight
+        self.blended_score = blended_score
         self.endgame_layouts = endgame_layouts
         self.endgame_nodes = endgame_nodes
         self.endgame_cells = endgame_cells
@@ -391,6 +394,7 @@ class SolverAgent(SeededAgent):
                 self.candidates,
                 self.tolerance,
                 self.progress_weight,
+                self.blended_score,
             )
         except ValueError:
             index = int(np.flatnonzero(legal)[0])

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from agents.solver import blended
 from agents.solver.probability import Analysis, RegionCache, analyse_reveal
 from agents.solver.unavoidable import unavoidable_guess
 from mswp_gym.cells import neighbour_index, neighbour_table
@@ -72,6 +73,7 @@ def choose_guess(
     candidates: int = DEFAULT_CANDIDATES,
     tolerance: float = DEFAULT_TOLERANCE,
     progress_weight: float = DEFAULT_PROGRESS_WEIGHT,
+    blended_score: bool = False,
 ) -> Guess:
     """Pick the cell to reveal when no unknown cell is certainly safe.
 
@@ -86,6 +88,9 @@ def choose_guess(
         candidates: Depth 1: most cells scored.
         tolerance: Depth 1: how far above the lowest risk a candidate may be.
         progress_weight: Depth 1: weight of the progress term.
+        blended_score: Depth 1: score as David Hill's solver does instead
+            (:mod:`agents.solver.blended`; candidates, tolerance and progress weight are then its
+            own).
 
     Returns:
         The :class:`Guess`.
@@ -116,6 +121,16 @@ def choose_guess(
         cell = ties[int(rng.integers(len(ties)))] if len(ties) > 1 else ties[0]
         return Guess(cell=cell, risk=best, score=None, forced=False, tried=1)
 
+    if blended_score:
+        pool = blended.candidates(analysis, board, order, openness)
+        choice, tried = blended.choose(analysis, board, total_mines, legal, pool, cache)
+        return Guess(
+            cell=choice.cell,
+            risk=1.0 - choice.safety,
+            score=choice.weight,
+            forced=False,
+            tried=tried,
+        )
     shortlist = _shortlist(order, probability, analysis.frontier, best, tolerance, candidates)
     scored: list[tuple[bool, float, float, int, int]] = []
     for cell in shortlist:

@@ -1,0 +1,247 @@
+"""Long-term risk: the part of a cell's risk that a future 50/50 would take anyway.
+
+Two side-by-side unknown cells become an unresolvable 50/50 when exactly one of them is a mine and
+every cell next to only one of them (its *enablers*: the three cells beyond each end of the pair;
+off-board cells don't count) is a mine. In the layouts where that happens, the pair costs a coin
+flip sooner or later whatever is played now, so guessing one of its cells now loses nothing in
+those layouts that waiting would not lose. The same holds for a 2x2 block with its mines on a
+diagonal (its enablers are the four diagonal corner cells beyond it), and for an enabler itself: if
+it is the last mine a would-be 50/50 needs, losing on it costs the coin flip that was due anyway.
+
+This is David Hill's "50/50 influence" (``LongTermRiskHelper`` of his solver, JSMinesweeper): a
+guess's score is multiplied by ``1 + INFLUENCE_WEIGHT * I / P(safe)``, where ``I`` is the
+probability of the layouts in which the cell is the mine of such a would-be 50/50:
+
+* ``I = max(H(c, right), H(c, left)) + max(V(c, down), V(c, up)) + max over the four 2x2 blocks
+  holding c + E(c)``, capped at the smaller of the cell's mine and safe probabilities;
+* ``H``, ``V`` and the block terms are the exact probabilities that the pattern forms with ``c`` as
+  its mine, counted only when no enabler is revealed and at most ``OWN_MISSING`` enablers are not
+  yet mines;
+* ``E(c)`` sums, over every pair and block of the board that needs exactly one more mine and that
+  mine is ``c``, the probability that it forms, where that exceeds ``ENABLER_THRESHOLD``.
+
+Cells of a pattern must be unknown and undecided (Hill also admits cells that this turn's
+probabilities prove to be mines; that asymmetry is dropped here, as the pattern cannot form then).
+Every probability is an exact ratio of layout counts
+(:func:`agents.solver.probability.analyse_assuming`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from agents.solver.probability import Analysis, RegionCache, analyse_assuming
+from mswp_gym.constants import NO_CLUE
+
+INFLUENCE_WEIGHT = 0.9
+"""How much of the 50/50 influence counts in the guess score (Hill's figure)."""
+OWN_MISSING = 3
+"""A candidate's own would-be 50/50 may still need this many enabler mines."""
+ENABLER_THRESHOLD = 0.025
+"""A would-be 50/50 credits the one enabler it still needs only above this probability (Hill's)."""
+
+_Pattern = tuple[tuple[int, ...], tuple[int, ...]]
+"""``(mines, safe)``: the cells that must be mines and safe for a 50/50 to have formed."""
+
+
+class LongTermRisk:
+    """Counts the 50/50 influence of the cells of one position (probabilities cached).
+
+    Args:
+        analysis: The analysis of the position.
+        board: ``(rows, cols)`` visible board.
+        total_mines: Mines on the board.
+        cache: Region cache shared with the caller.
+    """
+
+    def __init__(
+        self, analysis: Analysis, board: np.ndarray, total_mines: int, cache: RegionCache
+    ) -> None:
+        self.analysis = analysis
+        self.total_mines = total_mines
+        self.cache = cache
+        position = analysis.position
+        self.rows, self.cols = position.rows, position.cols
+        self.known_mines = analysis.mines | analysis.visible_mines
+        self.mute = frozenset(np.flatnonzero(board.ravel() == NO_CLUE).tolist())
+        self.unknown = frozenset(position.unknown)
+        self.mines_left = position.mines_left - len(analysis.mines)
+        self._probabilities: dict[_Pattern, float] = {}
+
+    # ------------------------------------------------------------------ public
+    def influence(self, cell: int) -> float:
+        """The probability of the layouts where ``cell`` is the mine of a would-be 50/50 (module
+        docstring), capped at the smaller of its mine and safe probabilities."""
+        p = float(self.analysis.probability[cell])
+        if not 0.0 < p < 1.0 or not self._undecided(cell):
+            return 0.0
+        row, col = divmod(cell, self.cols)
+        horizontal = max(
+            (
+                self._probability(found)
+                for found in (
+                    self._pair(cell, (row, col + 1), OWN_MISSING),
+                    self._pair(cell, (row, col - 1), OWN_MISSING),
+                )
+                if found is not None
+            ),
+            default=0.0,
+        )
+        vertical = max(
+            (
+                self._probability(found)
+                for found in (
+                    self._pair(cell, (row + 1, col), OWN_MISSING),
+                    self._pair(cell, (row - 1, col), OWN_MISSING),
+                )
+                if found is not None
+            ),
+            default=0.0,
+        )
+        block = max(
+            (
+                self._probability(found)
+                for top, left in ((row - 1, col - 1), (row - 1, col), (row, col - 1), (row, col))
+                if (found := self._block(top, left, cell, OWN_MISSING)) is not None
+            ),
+            default=0.0,
+        )
+        total = horizontal + vertical + block + self._enabled(cell)
+        return min(total, p, 1.0 - p)
+
+    def factor(self, cell: int) -> float:
+        """``1 + INFLUENCE_WEIGHT * influence / P(safe)``: the multiplier of the cell's score."""
+        safe = 1.0 - float(self.analysis.probability[cell])
+        if safe <= 0.0:
+            return 1.0
+        return 1.0 + INFLUENCE_WEIGHT * self.influence(cell) / safe
+
+    # ----------------------------------------------------------------- geometry
+    def _inside(self, row: int, col: int) -> bool:
+        return 0 <= row < self.rows and 0 <= col < self.cols
+
+    def _undecided(self, cell: int) -> bool:
+        return (
+            cell in self.unknown and cell not in self.known_mines and cell not in self.analysis.safe
+        )
+
+    def _missing(self, cells: list[tuple[int, int]], limit: int) -> list[int] | None:
+        """The enablers of ``cells`` (those on the board) not yet mines; None if one is revealed
+        with a clue (it would tell the pattern's cells apart) or more than ``limit`` are missing."""
+        missing: list[int] = []
+        for row, col in cells:
+            if not self._inside(row, col):
+                continue
+            cell = row * self.cols + col
+            if cell in self.known_mines or cell in self.mute:
+                continue
+            if cell not in self.unknown:
+                return None
+            missing.append(cell)
+            if len(missing) > limit:
+                return None
+        return missing
+
+    def _pair(self, cell: int, other: tuple[int, int], limit: int) -> _Pattern | None:
+        """The 50/50 of ``cell`` and its orthogonal neighbour ``other``, its mine on ``cell``."""
+        if not self._inside(*other) or not self._undecided(cell):
+            return None
+        partner = other[0] * self.cols + other[1]
+        if not self._undecided(partner):
+            return None
+        row, col = divmod(cell, self.cols)
+        if other[0] == row:
+            low, high = min(col, other[1]), max(col, other[1])
+            beyond = [(row + d, low - 1) for d in (-1, 0, 1)] + [
+                (row + d, high + 1) for d in (-1, 0, 1)
+            ]
+        else:
+            low, high = min(row, other[0]), max(row, other[0])
+            beyond = [(low - 1, col + d) for d in (-1, 0, 1)] + [
+                (high + 1, col + d) for d in (-1, 0, 1)
+            ]
+        missing = self._missing(beyond, limit)
+        if missing is None or len(missing) + 1 > self.mines_left:
+            return None
+        return (cell, *missing), (partner,)
+
+    def _block(self, top: int, left: int, cell: int, limit: int) -> _Pattern | None:
+        """The diagonal 50/50 of the 2x2 block at ``(top, left)`` with a mine on ``cell``."""
+        if not (self._inside(top, left) and self._inside(top + 1, left + 1)):
+            return None
+        block = [(top + r) * self.cols + left + c for r in (0, 1) for c in (0, 1)]
+        if cell not in block or not all(self._undecided(b) for b in block):
+            return None
+        corners = [
+            (top - 1, left - 1),
+            (top - 1, left + 2),
+            (top + 2, left - 1),
+            (top + 2, left + 2),
+        ]
+        missing = self._missing(corners, limit)
+        if missing is None or len(missing) + 2 > self.mines_left:
+            return None
+        index = block.index(cell)
+        partner = block[3 - index]
+        others = tuple(b for b in block if b not in (cell, partner))
+        return (cell, partner, *missing), others
+
+    def _enabled(self, cell: int) -> float:
+        """``E(cell)``: the summed probability of the would-be 50/50s that need ``cell`` as their
+        one missing mine, each counted only above ``ENABLER_THRESHOLD``.
+
+        Such a 50/50 lies beyond ``cell``: a pair two cells long one or two steps to its side (in
+        the three rows or columns through and beside it), or a 2x2 block diagonally beyond it.
+        """
+        row, col = divmod(cell, self.cols)
+        found: list[_Pattern | None] = []
+        for d in (-1, 0, 1):
+            for near in (1, -2):  # the pair's first cell: just beyond, or two steps before
+                first = (row + d) * self.cols + col + near
+                if self._inside(row + d, col + near) and self._inside(row + d, col + near + 1):
+                    found.append(self._pair(first, (row + d, col + near + 1), 1))
+                first = (row + near) * self.cols + col + d
+                if self._inside(row + near, col + d) and self._inside(row + near + 1, col + d):
+                    found.append(self._pair(first, (row + near + 1, col + d), 1))
+        for top, left in (
+            (row + 1, col + 1),
+            (row + 1, col - 2),
+            (row - 2, col + 1),
+            (row - 2, col - 2),
+        ):
+            if self._inside(top, left):
+                found.append(self._block(top, left, top * self.cols + left, 1))
+        total = 0.0
+        for pattern in found:
+            if pattern is None or pattern[0][-1] != cell or cell in pattern[1]:
+                continue
+            own = 2 if len(pattern[1]) == 2 else 1
+            if len(pattern[0]) != own + 1:
+                continue
+            probability = self._probability(pattern)
+            if probability > ENABLER_THRESHOLD:
+                total += probability
+        return total
+
+    # ------------------------------------------------------------------ counting
+    def _probability(self, pattern: _Pattern) -> float:
+        """The probability that the pattern's mines are mines and its safe cells safe."""
+        key = (tuple(sorted(pattern[0])), tuple(sorted(pattern[1])))
+        if key in self._probabilities:
+            return self._probabilities[key]
+        probability = self.analysis.probability
+        value = 0.0
+        if all(float(probability[m]) > 0.0 for m in key[0]) and all(
+            float(probability[s]) < 1.0 for s in key[1]
+        ):
+            try:
+                given = analyse_assuming(
+                    self.analysis, key[0], key[1], self.total_mines, self.cache
+                )
+                value = math.exp(given.log_layouts - self.analysis.log_layouts)
+            except ValueError:
+                value = 0.0
+        self._probabilities[key] = value
+        return value
