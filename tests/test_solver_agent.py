@@ -193,6 +193,9 @@ def test_endgame_move__respects_its_cell_and_node_limits() -> None:
         "chains",
         "dense",
         "small_area",
+        "candidates",
+        "tolerance",
+        "progress_weight",
     ],
 )
 def test_solver_agent__refuses_the_removed_variants(

@@ -16,13 +16,7 @@ from agents.solver.endgame import (
     NODE_BUDGET,
     endgame_move,
 )
-from agents.solver.guess import (
-    DEFAULT_CANDIDATES,
-    DEFAULT_PROGRESS_WEIGHT,
-    DEFAULT_TOLERANCE,
-    Guess,
-    choose_guess,
-)
+from agents.solver.guess import Guess, choose_guess
 from agents.solver.position import check_board, read_position
 from agents.solver.probability import DEFAULT_NODE_BUDGET, Analysis, RegionCache, analyse
 from mswp_gym.cells import Cell, to_cell, to_index
@@ -64,11 +58,8 @@ class SolverAgent(SeededAgent):
     Args:
         seed: Default seed for ``reset`` (ties are broken by a Generator seeded from it).
         spec: Default game spec for ``reset``; the mine count must come from a spec.
-        depth: 0 = lowest risk; 1 = two-step look-ahead among near-best cells (default).
-        candidates: Depth 1: most cells looked ahead per guess.
-        tolerance: Depth 1: how far above the lowest risk a looked-at cell may be.
-        progress_weight: Depth 1: weight of the progress term of the score.
-        blended_score: Depth 1: score as David Hill's solver does (:mod:`agents.solver.blended`).
+        depth: 0 = lowest risk; 1 = look-ahead among near-best cells, scored by the blended
+            safety of the next move and 50/50 influence (:mod:`agents.solver.blended`; default).
         endgame_layouts: Run the exhaustive endgame search when at most this many layouts remain
             (0 turns it off).
         endgame_nodes: Node budget of one endgame search (on overflow the ordinary guess is used).
@@ -89,10 +80,6 @@ class SolverAgent(SeededAgent):
         seed: int | None = None,
         spec: GameSpec | None = None,
         depth: int = 1,
-        candidates: int = DEFAULT_CANDIDATES,
-        tolerance: float = DEFAULT_TOLERANCE,
-        progress_weight: float = DEFAULT_PROGRESS_WEIGHT,
-        blended_score: bool = False,
         endgame_layouts: int = DEFAULT_ENDGAME_LAYOUTS,
         endgame_nodes: int = NODE_BUDGET,
         endgame_cells: int = MAX_ENDGAME_CELLS,
@@ -105,7 +92,6 @@ class SolverAgent(SeededAgent):
                 f"depth={depth!r} is not implemented; expected an integer 0..{MAX_DEPTH}"
             )
         for label, value in (
-            ("candidates", candidates),
             ("endgame_layouts", endgame_layouts),
             ("endgame_nodes", endgame_nodes),
             ("endgame_cells", endgame_cells),
@@ -117,10 +103,6 @@ class SolverAgent(SeededAgent):
         self.default_spec = spec
         self.spec = spec
         self.depth = depth
-        self.candidates = max(candidates, 1)
-        self.tolerance = tolerance
-        self.progress_weight = progress_weight
-        self.blended_score = blended_score
         self.endgame_layouts = endgame_layouts
         self.endgame_nodes = endgame_nodes
         self.endgame_cells = endgame_cells
@@ -391,10 +373,6 @@ class SolverAgent(SeededAgent):
                 self.rng,
                 self.depth,
                 self.cache,
-                self.candidates,
-                self.tolerance,
-                self.progress_weight,
-                self.blended_score,
             )
         except ValueError:
             index = int(np.flatnonzero(legal)[0])
