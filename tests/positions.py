@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
-from mswp_gym.cells import neighbour_counts
-from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, NO_CLUE
+from mswp_gym.cells import neighbour_counts, neighbour_table
+from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, MINE, NO_CLUE
 
 
 def random_position(
@@ -45,3 +47,19 @@ def random_position(
             if rng.random() < flags:
                 board[r, c] = FLAGGED
     return board, total, layout
+
+
+def layouts(board: np.ndarray, total_mines: int) -> list[frozenset[int]]:
+    """Every set of mine cells (visible ``MINE`` cells included) consistent with ``board``."""
+    rows, cols = board.shape
+    flat = board.ravel().tolist()
+    unknown = [i for i, v in enumerate(flat) if v == HIDDEN]
+    known = {i for i, v in enumerate(flat) if v == MINE}
+    table = neighbour_table(rows, cols)
+    clues = [(i, v) for i, v in enumerate(flat) if v >= 0]
+    found = []
+    for chosen in itertools.combinations(unknown, total_mines - len(known)):
+        mines = set(chosen) | known
+        if all(sum(n in mines for n in table[i]) == v for i, v in clues):
+            found.append(frozenset(mines))
+    return found

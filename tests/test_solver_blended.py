@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import numpy as np
 import pytest
-from positions import random_position
+from positions import layouts, random_position
 
 from agents.solver import blended
 from agents.solver.long_term import ENABLER_THRESHOLD, LongTermRisk
@@ -18,36 +17,27 @@ from mswp_gym.constants import HIDDEN, MINE
 M, H = MINE, HIDDEN
 
 
-def layouts(board: np.ndarray, total_mines: int) -> list[frozenset[int]]:
-    """Every set of mine cells (visible mines included) consistent with ``board``."""
-    rows, cols = board.shape
-    flat = board.ravel().tolist()
-    unknown = [i for i, v in enumerate(flat) if v == HIDDEN]
-    known = {i for i, v in enumerate(flat) if v == MINE}
-    table = neighbour_table(rows, cols)
-    clues = [(i, v) for i, v in enumerate(flat) if v >= 0]
-    found = []
-    for chosen in itertools.combinations(unknown, total_mines - len(known)):
-        mines = set(chosen) | known
-        if all(sum(n in mines for n in table[i]) == v for i, v in clues):
-            found.append(frozenset(mines))
-    return found
-
-
 def chance(fits: list[frozenset[int]], mines: set[int], safe: set[int]) -> float:
     return sum(1 for m in fits if mines <= m and not safe & m) / len(fits)
 
 
-def small_positions(seed: int, count: int) -> list[tuple[np.ndarray, int]]:
-    """Small positions with hidden cells and some visible mines (walls for would-be 50/50s)."""
+def small_positions(seed: int, count: int) -> list[tuple[np.ndarray, int, Analysis]]:
+    """Small analysed positions with hidden cells and some visible mines (walls for would-be
+    50/50s); of ``count`` drawn, those that some layout fits."""
     rng = np.random.default_rng(seed)
-    found: list[tuple[np.ndarray, int]] = []
-    while len(found) < count:
+    found: list[tuple[np.ndarray, int, Analysis]] = []
+    drawn = 0
+    while drawn < count:
         board, total, _ = random_position(
             rng, max_rows=4, reveal=0.4, shown_mines=0.3, mine_code=MINE, flags=0.0
         )
-        if (board == HIDDEN).sum() <= 12:
-            found.append((board, total))
+        if (board == HIDDEN).sum() > 12:
+            continue
+        drawn += 1
+        try:
+            found.append((board, total, analyse(board, total)))
+        except ValueError:
+            continue
     return found
 
 
@@ -115,11 +105,7 @@ def test_long_term_risk__every_count_matches_the_layouts(seed: int) -> None:
     """Every pattern probability it counts equals the share of layouts; influence stays within the
     cap and the factor at least 1."""
     counted = 0
-    for board, total in small_positions(seed, 60):
-        try:
-            analysis = analyse(board, total)
-        except ValueError:
-            continue
+    for board, total, analysis in small_positions(seed, 60):
         fits = layouts(board, total)
         risk = LongTermRisk(analysis, board, total, RegionCache())
         for cell in analysis.position.unknown:
@@ -171,11 +157,7 @@ def brute_weight(
 @pytest.mark.parametrize("seed", range(3))
 def test_blended_score__matches_the_layouts(seed: int) -> None:
     scored = 0
-    for board, total in small_positions(seed + 10, 60):
-        try:
-            analysis = analyse(board, total)
-        except ValueError:
-            continue
+    for board, total, analysis in small_positions(seed + 10, 60):
         fits = layouts(board, total)
         cache = RegionCache()
         risk = LongTermRisk(analysis, board, total, cache)
@@ -205,11 +187,7 @@ def test_blended_choice__pruning_never_changes_the_choice(
         return scored
 
     compared = 0
-    for board, total in small_positions(seed + 20, 100):
-        try:
-            analysis = analyse(board, total)
-        except ValueError:
-            continue
+    for board, total, analysis in small_positions(seed + 20, 100):
         pool = [c for c in analysis.position.unknown if 0.0 < analysis.probability[c] < 1.0]
         if len(pool) < 2:
             continue
@@ -256,11 +234,7 @@ def test_candidates__when_many_off_frontier_cells_only_promising_ones() -> None:
 
 def test_candidates__frontier_within_the_cut_off_and_off_frontier_only_when_nearly_best() -> None:
     kept = dropped = off_kept = off_dropped = 0
-    for board, total in small_positions(30, 300):
-        try:
-            analysis = analyse(board, total)
-        except ValueError:
-            continue
+    for board, _, analysis in small_positions(30, 300):
         order = sorted(
             (c for c in analysis.position.unknown if 0 < analysis.probability[c] < 1),
             key=lambda c: float(analysis.probability[c]),
@@ -288,11 +262,7 @@ def test_long_term_risk__enabler_term_equals_the_board_sweep(seed: int) -> None:
     """``E(c)`` looked up around ``c`` equals Hill's sweep: every pair and 2x2 block of the board
     whose one missing enabler is ``c``, above the threshold, summed."""
     nonzero = 0
-    for board, total in small_positions(seed + 40, 400):
-        try:
-            analysis = analyse(board, total)
-        except ValueError:
-            continue
+    for board, total, analysis in small_positions(seed + 40, 400):
         risk = LongTermRisk(analysis, board, total, RegionCache())
         cols = board.shape[1]
         swept: dict[int, float] = {}

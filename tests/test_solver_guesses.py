@@ -2,35 +2,18 @@
 
 from __future__ import annotations
 
-import itertools
 import math
 
 import numpy as np
 import pytest
-from positions import random_position
+from positions import layouts, random_position
 
-from agents.solver.probability import RegionCache, analyse, analyse_assuming
+from agents.solver.probability import Analysis, RegionCache, analyse, analyse_assuming
 from agents.solver.unavoidable import unavoidable_guess, unavoidable_pairs
 from mswp_gym.cells import neighbour_table
 from mswp_gym.constants import HIDDEN, MINE, NO_CLUE
 
 M, H = MINE, HIDDEN
-
-
-def layouts(board: np.ndarray, total_mines: int) -> list[frozenset[int]]:
-    """Every set of mine cells (visible mines included) consistent with ``board``."""
-    rows, cols = board.shape
-    flat = board.ravel().tolist()
-    unknown = [i for i, v in enumerate(flat) if v == HIDDEN]
-    known = {i for i, v in enumerate(flat) if v == MINE}
-    table = neighbour_table(rows, cols)
-    clues = [(i, v) for i, v in enumerate(flat) if v >= 0]
-    found = []
-    for chosen in itertools.combinations(unknown, total_mines - len(known)):
-        mines = set(chosen) | known
-        if all(sum(n in mines for n in table[i]) == v for i, v in clues):
-            found.append(frozenset(mines))
-    return found
 
 
 def small_position(rng: np.random.Generator) -> tuple[np.ndarray, int]:
@@ -41,7 +24,7 @@ def small_position(rng: np.random.Generator) -> tuple[np.ndarray, int]:
     return board, total
 
 
-def live_order(board: np.ndarray, total: int) -> tuple[list[int], object]:
+def live_order(board: np.ndarray, total: int) -> tuple[list[int], Analysis]:
     analysis = analyse(board, total)
     order = [c for c in analysis.position.unknown if 0.0 < analysis.probability[c] < 1.0]
     return order, analysis

@@ -24,7 +24,8 @@ from mswp_gym.constants import FLAGGED, HIDDEN, MINE, FirstClick, is_unknown
 from mswp_gym.spec import GameSpec
 
 MAX_DEPTH = 1
-"""Look-ahead depths implemented: 0 (plain exact lowest risk) and 1 (two-step safety)."""
+"""Look-ahead depths implemented: 0 (plain exact lowest risk) and 1 (Hill's blended next-move
+safety, :mod:`agents.solver.blended`)."""
 DEFAULT_OPENING_OFFSET = 2
 """Under ``first_click="opening"`` the first click goes to ``(2, 2)``: its whole 3x3 block is
 inside the board, so the guaranteed opening is as large as it can be, while staying near the
