@@ -197,9 +197,8 @@ def _score(
     safety = 1.0 - float(analysis.probability[cell])
     factor = long_term.factor(cell)
     visible = analysis.visible_mines
-    unknown = set(analysis.position.unknown)
     known = sum(1 for n in table[cell] if n in visible)
-    hidden_around = sum(1 for n in table[cell] if n in unknown)
+    hidden_around = sum(1 for n in table[cell] if n in long_term.unknown)
     secondary = 0.0
     left = safety
     clears = 0.0

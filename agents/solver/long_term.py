@@ -29,11 +29,13 @@ Every probability is an exact ratio of layout counts
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 import numpy as np
 
 from agents.solver.probability import Analysis, RegionCache, analyse_assuming
-from mswp_gym.constants import NO_CLUE
+from agents.solver.unavoidable import mute_cells
+from mswp_gym.cells import neighbour_sets
 
 INFLUENCE_WEIGHT = 0.9
 """How much of the 50/50 influence counts in the guess score (Hill's figure)."""
@@ -64,9 +66,9 @@ class LongTermRisk:
         self.cache = cache
         position = analysis.position
         self.rows, self.cols = position.rows, position.cols
-        self.known_mines = analysis.mines | analysis.visible_mines
-        self.mute = frozenset(np.flatnonzero(board.ravel() == NO_CLUE).tolist())
+        self.mute = mute_cells(analysis, board)
         self.unknown = frozenset(position.unknown)
+        self.around = neighbour_sets(self.rows, self.cols)
         self.mines_left = position.mines_left - len(analysis.mines)
         self._probabilities: dict[_Pattern, float] = {}
 
@@ -123,19 +125,14 @@ class LongTermRisk:
         return 0 <= row < self.rows and 0 <= col < self.cols
 
     def _undecided(self, cell: int) -> bool:
-        return (
-            cell in self.unknown and cell not in self.known_mines and cell not in self.analysis.safe
-        )
+        return cell in self.unknown and cell not in self.mute and cell not in self.analysis.safe
 
-    def _missing(self, cells: list[tuple[int, int]], limit: int) -> list[int] | None:
-        """The enablers of ``cells`` (those on the board) not yet mines; None if one is revealed
-        with a clue (it would tell the pattern's cells apart) or more than ``limit`` are missing."""
+    def _missing(self, enablers: Iterable[int], limit: int) -> list[int] | None:
+        """The ``enablers`` (on-board cells) not yet mines; None if one is revealed with a clue (it
+        would tell the pattern's cells apart) or more than ``limit`` are missing."""
         missing: list[int] = []
-        for row, col in cells:
-            if not self._inside(row, col):
-                continue
-            cell = row * self.cols + col
-            if cell in self.known_mines or cell in self.mute:
+        for cell in enablers:
+            if cell in self.mute:
                 continue
             if cell not in self.unknown:
                 return None
@@ -151,17 +148,8 @@ class LongTermRisk:
         partner = other[0] * self.cols + other[1]
         if not self._undecided(partner):
             return None
-        row, col = divmod(cell, self.cols)
-        if other[0] == row:
-            low, high = min(col, other[1]), max(col, other[1])
-            beyond = [(row + d, low - 1) for d in (-1, 0, 1)] + [
-                (row + d, high + 1) for d in (-1, 0, 1)
-            ]
-        else:
-            low, high = min(row, other[0]), max(row, other[0])
-            beyond = [(low - 1, col + d) for d in (-1, 0, 1)] + [
-                (high + 1, col + d) for d in (-1, 0, 1)
-            ]
+        # the cells next to exactly one of the two (as in unavoidable._indistinguishable)
+        beyond = (self.around[cell] ^ self.around[partner]) - {cell, partner}
         missing = self._missing(beyond, limit)
         if missing is None or len(missing) + 1 > self.mines_left:
             return None
@@ -175,10 +163,10 @@ class LongTermRisk:
         if cell not in block or not all(self._undecided(b) for b in block):
             return None
         corners = [
-            (top - 1, left - 1),
-            (top - 1, left + 2),
-            (top + 2, left - 1),
-            (top + 2, left + 2),
+            r * self.cols + c
+            for r in (top - 1, top + 2)
+            for c in (left - 1, left + 2)
+            if self._inside(r, c)
         ]
         missing = self._missing(corners, limit)
         if missing is None or len(missing) + 2 > self.mines_left:

@@ -49,6 +49,16 @@ def unavoidable_guess(
     return None
 
 
+def mute_cells(analysis: Analysis, board: np.ndarray) -> frozenset[int]:
+    """The cells that can never tell two of their neighbours apart: known mines (proven or
+    visible) and clue-less revealed cells. Off-board cells are mute too (callers skip them)."""
+    return (
+        analysis.mines
+        | analysis.visible_mines
+        | frozenset(np.flatnonzero(board.ravel() == NO_CLUE).tolist())
+    )
+
+
 def unavoidable_pairs(
     analysis: Analysis,
     board: np.ndarray,
@@ -63,11 +73,7 @@ def unavoidable_pairs(
     """
     position = analysis.position
     rows, cols = position.rows, position.cols
-    mute = (
-        analysis.mines
-        | analysis.visible_mines
-        | frozenset(np.flatnonzero(board.ravel() == NO_CLUE).tolist())
-    )
+    mute = mute_cells(analysis, board)
     live = {c for c in order if 0.0 < float(analysis.probability[c]) < 1.0}
     if len(live) < 2:
         return
