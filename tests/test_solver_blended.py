@@ -218,7 +218,7 @@ def test_candidates__every_off_frontier_cell_when_few_and_none_of_the_riskier_fr
     board, analysis, order = corner_one(5)
     off_risk = float(analysis.probability[24])
     assert blended.CUT_OFF * (1 - off_risk) > 1 - 1 / 3  # the frontier is below the cut-off
-    chosen = blended.candidates(analysis, board, order, {c: 8 for c in order}, 3, RegionCache())
+    chosen = blended.candidates(analysis, board, order, {c: 8 for c in order})
     assert sorted(chosen) == [c for c in range(25) if c not in (0, 1, 5, 6)]
     assert len(chosen) < blended.FEW_OFF_FRONTIER
 
@@ -227,72 +227,34 @@ def test_candidates__when_many_off_frontier_cells_only_promising_ones() -> None:
     board, analysis, order = corner_one(6)
     openness = {c: 8 for c in order}
     openness[35] = 3  # as if the far corner had only three unknown neighbours
-    chosen = blended.candidates(analysis, board, order, openness, 3, RegionCache())
+    chosen = blended.candidates(analysis, board, order, openness)
     # two steps from the clue at (0, 0): (0, 2) and (2, 0); then the cell with 2-3 unknown around
     assert chosen == [12, 2, 35]
 
 
-def shows_one_number_by_layouts(board: np.ndarray, total: int, cell: int) -> bool:
-    """Whether ``cell`` shows the same number in every layout where it is safe."""
-    table = neighbour_table(*board.shape)
-    numbers = {sum(n in m for n in table[cell]) for m in layouts(board, total) if cell not in m}
-    return len(numbers) == 1
-
-
-@pytest.mark.parametrize("seed", range(2))
-def test_shows_one_number__matches_the_layouts(seed: int) -> None:
-    dead = living = 0
-    for board, total, analysis in small_positions(40 + seed, 150):
-        for cell in analysis.position.unknown:
-            if not 0 < analysis.probability[cell] < 1:
-                continue
-            expected = shows_one_number_by_layouts(board, total, cell)
-            assert blended.shows_one_number(analysis, cell, total, RegionCache()) == expected
-            dead, living = dead + expected, living + (not expected)
-    assert min(dead, living) > 10
-
-
-def test_candidates__frontier_within_the_cut_off_of_the_best_living_cell() -> None:
-    kept = dropped = off_kept = off_dropped = dead_dropped = 0
-    for board, total, analysis in small_positions(30, 300):
+def test_candidates__frontier_within_the_cut_off_and_off_frontier_only_when_nearly_best() -> None:
+    kept = dropped = off_kept = off_dropped = 0
+    for board, _, analysis in small_positions(30, 300):
         order = sorted(
             (c for c in analysis.position.unknown if 0 < analysis.probability[c] < 1),
             key=lambda c: float(analysis.probability[c]),
         )
         if not order:
             continue
-        chosen = set(
-            blended.candidates(analysis, board, order, {c: 8 for c in order}, total, RegionCache())
-        )
-        dead = {
-            c
-            for c in order
-            if c in analysis.frontier and shows_one_number_by_layouts(board, total, c)
-        }
-        living = [c for c in order if c not in dead]
-        if not living:
-            continue
-        best = max(1 - float(analysis.probability[c]) for c in living)
+        chosen = set(blended.candidates(analysis, board, order, {c: 8 for c in order}))
+        best = max(1 - float(analysis.probability[c]) for c in order)
         off = [c for c in order if c not in analysis.frontier]
         for cell in order:
             safety = 1 - float(analysis.probability[cell])
             if cell in analysis.frontier:
                 wanted = safety >= blended.CUT_OFF * best
-                if cell in dead and safety > best:  # safer than every living cell: it waits
-                    assert cell not in chosen
-                    dead_dropped += 1
-                elif cell in dead:  # not checked for deadness: scored if within the cut-off
-                    assert cell not in chosen or wanted
-                else:
-                    assert (cell in chosen) == wanted
-                    kept, dropped = kept + wanted, dropped + (not wanted)
-                continue
+                kept, dropped = kept + wanted, dropped + (not wanted)
             else:  # fewer than FEW_OFF_FRONTIER here: all or none of them
                 wanted = safety > blended.OFF_FRONTIER_CUT_OFF * best
                 off_kept, off_dropped = off_kept + wanted, off_dropped + (not wanted)
             assert (cell in chosen) == wanted
         assert len(off) < blended.FEW_OFF_FRONTIER
-    assert min(kept, dropped, off_kept, off_dropped, dead_dropped) > 0
+    assert min(kept, dropped, off_kept, off_dropped) > 0
 
 
 @pytest.mark.parametrize("seed", range(3))

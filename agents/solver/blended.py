@@ -2,10 +2,7 @@
 
 Candidates (Hill's ``getBestCandidates`` and ``evaluateOffEdgeCandidates``):
 
-* every frontier cell whose safety is at least ``CUT_OFF`` times the best safety (no cap), where
-  the best is that of the safest *living* cell: a frontier cell that can show only one number
-  (Hill's dead cell) tells nothing when revealed, so one safer than every living cell is left
-  for later, when other reveals may have settled it;
+* every frontier cell whose safety is at least ``CUT_OFF`` times the best safety (no cap);
 * off-frontier cells only when their safety exceeds ``OFF_FRONTIER_CUT_OFF`` times the best: all
   of them when fewer than ``FEW_OFF_FRONTIER`` are left, else those two steps (orthogonally) from a
   clue that has unknown neighbours, and those with 2 or 3 unknown neighbours;
@@ -25,9 +22,9 @@ cells safe scores ``(1 - p) * (1 + PROGRESS_BONUS * (1 - p))`` (nothing to look 
 that can show only one number is played only if every candidate is like it. Candidates are
 scored in order (frontier by safety, then off-frontier); a candidate is dropped as soon as the best
 it could still reach falls below the best score so far. Two replacements follow: a scored
-living candidate that is safe whenever the choice is safe and safer by more than ``EQUALITY``
-replaces it; so does the living cell that is the single safest one after every number the choice
-can show, if it is safer now.
+candidate that is safe whenever the choice is safe and safer by more than ``EQUALITY`` replaces
+it; so does the cell that is the single safest one after every number the choice can show, if it
+is safer now.
 """
 
 from __future__ import annotations
@@ -82,12 +79,7 @@ class Scored:
 
 
 def candidates(
-    analysis: Analysis,
-    board: np.ndarray,
-    order: list[int],
-    openness: dict[int, int],
-    total_mines: int,
-    cache: RegionCache,
+    analysis: Analysis, board: np.ndarray, order: list[int], openness: dict[int, int]
 ) -> list[int]:
     """The cells worth scoring, in scoring order (module docstring).
 
@@ -96,50 +88,20 @@ def candidates(
         board: ``(rows, cols)`` visible board.
         order: Legal cells that are not certain mines, by risk and then fewest unknown neighbours.
         openness: Unknown neighbours of each cell of ``order``.
-        total_mines: Mines on the board.
-        cache: Region cache shared with the caller.
     """
     probability = analysis.probability
     frontier = analysis.frontier
     on = [c for c in order if c in frontier]
     off = [c for c in order if c not in frontier]
     off_safety = 1.0 - float(probability[off[0]]) if off else 0.0
-    dead: set[int] = set()
-    living_safety = 0.0
-    for cell in on:
-        if not shows_one_number(analysis, cell, total_mines, cache):
-            living_safety = 1.0 - float(probability[cell])
-            break
-        dead.add(cell)
-    best = max(off_safety, living_safety)
-    chosen = [c for c in on if c not in dead and 1.0 - float(probability[c]) >= CUT_OFF * best]
+    best = max(off_safety, 1.0 - float(probability[on[0]]) if on else 0.0)
+    chosen = [c for c in on if 1.0 - float(probability[c]) >= CUT_OFF * best]
     if off and off_safety > OFF_FRONTIER_CUT_OFF * best:
         if len(off) < FEW_OFF_FRONTIER:
             chosen += sorted(off)
         else:
             chosen += _promising_off_frontier(analysis, board, off, openness)
     return chosen or order[:1]
-
-
-def shows_one_number(analysis: Analysis, cell: int, total_mines: int, cache: RegionCache) -> bool:
-    """True if ``cell``, revealed safe, can show only one number (Hill's *dead* cell).
-
-    Revealing it tells nothing, so its risk is best left for later: other reveals may settle it.
-    """
-    table = neighbour_table(analysis.position.rows, analysis.position.cols)
-    unknown = set(analysis.position.unknown)
-    known = sum(1 for n in table[cell] if n in analysis.visible_mines)
-    hidden = sum(1 for n in table[cell] if n in unknown)
-    possible = 0
-    for value in range(known, known + hidden + 1):
-        try:
-            analyse_reveal(analysis, cell, value, total_mines, cache)
-        except ValueError:
-            continue
-        possible += 1
-        if possible == 2:
-            return False
-    return True
 
 
 def _promising_off_frontier(
@@ -211,16 +173,12 @@ def choose(
     by_cell = {s.cell: s for s in scored}
     if choice.linked:
         for other in scored:
-            if (
-                other.cell in choice.linked
-                and not other.dead
-                and other.safety - choice.safety > EQUALITY
-            ):
+            if other.cell in choice.linked and other.safety - choice.safety > EQUALITY:
                 choice = other
                 break
     if choice.safest is not None and choice.safest in by_cell:
         better = by_cell[choice.safest]
-        if not better.dead and better.safety > choice.safety:
+        if better.safety > choice.safety:
             choice = better
     return choice, len(scored)
 

@@ -93,7 +93,7 @@ def choose_guess(
         cell = ties[int(rng.integers(len(ties)))] if len(ties) > 1 else ties[0]
         return Guess(cell=cell, risk=best, score=None, forced=False, tried=1)
 
-    pool = blended.candidates(analysis, board, order, openness, total_mines, cache)
+    pool = blended.candidates(analysis, board, order, openness)
     choice, tried = blended.choose(analysis, board, total_mines, legal, pool, cache)
     return Guess(
         cell=choice.cell, risk=1.0 - choice.safety, score=choice.weight, forced=False, tried=tried
