@@ -1,0 +1,468 @@
+"""David Hill's move swapped in at our solver's guesses: what his decisions are worth to ours.
+
+    python benchmarks/bench_hill_swap.py --hill ~/src/Minesweeper --preset expert \\
+        --start 0 --games 1000 --seed 0 --workers 2 --out out/swap_expert
+
+Our solver (the default player) plays games ``START..START+GAMES-1`` of ``python -m eval --seed S``
+(``benchmarks/bench_hill.py`` deals the same boards to Hill's solver), first click the rule's
+(``safe``: the corner). At every guess it makes after the first click, Hill's Java solver (the
+settings of his bulk runs) is asked for its move in the same position. Where his cell differs
+from ours, and no symmetry of the board that leaves the position unchanged maps one onto the
+other, both cells are played, then our solver to the end, on the same layouts drawn exactly from
+the position (:mod:`agents.solver.posterior`: every layout when at most ``--layouts`` fit, else
+``--layouts`` independent draws). A position's value is the share of those layouts won after his
+cell minus the share won after ours: summed over positions, how many more games his decisions
+would win, one at a time, with our solver playing on. Positions and their values are printed
+by the share of safe cells open, with the standard error of each sum (positions are independent
+draws given the games; the games are a random sample).
+
+Unlike a game-by-game comparison of two players (``bench_hill.py``), this sees the value of each
+differing decision without the noise of the later games, and without choices that differ only by
+a symmetry (which corner to open next on a square board), which add noise and no value.
+
+Needs a JDK and a checkout of Hill's repository (``--hill``), as ``bench_hill.py``: the driver
+``benchmarks/hill/HillMove.java`` is compiled against his sources into ``OUT/classes``. Every
+step keeps what it did in ``OUT`` (``positions.txt``, ``moves.txt``, ``swaps.csv``, one line per
+position as it is done), so a stopped run goes on where it stopped when started again with the
+same arguments.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import astuple, dataclass, fields
+from multiprocessing import get_context
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_hill import Deal, check_inputs, compile_driver, deals
+
+from agents.solver import analyse
+from agents.solver.agent import SolverAgent, rule_first_click
+from agents.solver.posterior import all_layouts, draw_layout
+from agents.solver.probability import RegionCache
+from eval.settings import Setting, build_settings
+from mswp_gym.atomic import write_text_atomic
+from mswp_gym.cli import OneLineParser, report_error
+from mswp_gym.env import MinesweeperEnv
+from mswp_gym.spec import GameSpec
+
+PROG = "bench_hill_swap.py"
+POSITIONS = "positions.txt"
+MOVES = "moves.txt"
+SWAPS = "swaps.csv"
+STAGES = ((0.0, 0.1, "under 10%"), (0.1, 0.9, "10-90%"), (0.9, 1.01, "90% and more"))
+"""The bands of the share of safe cells open that the summary reports."""
+
+
+@dataclass(frozen=True)
+class GuessPosition:
+    """A position where our solver guessed: the clicks that reached it and its guess."""
+
+    key: str  # "GAME.K": the K-th guess of game GAME
+    game: int
+    clicks: tuple[int, ...]  # flat cells, the first click included
+    ours: int
+
+
+@dataclass(frozen=True)
+class HillAnswer:
+    """One line of ``moves.txt``: Hill's move at a position (``cell`` -1 if the game had ended)."""
+
+    key: str
+    cell: int
+    certain: bool
+    safety: float
+    method: str
+
+
+@dataclass(frozen=True)
+class Swap:
+    """One row of ``swaps.csv``: a position where Hill's cell differs, both cells played on."""
+
+    key: str
+    game: int
+    open_share: float  # safe cells revealed / safe cells
+    ours: int
+    hill: int
+    risk_ours: float
+    risk_hill: float
+    method: str  # Hill's move method
+    layouts: int
+    every_layout: bool  # True: all the layouts that fit; False: independent draws
+    won_ours: int
+    won_hill: int
+
+    @property
+    def value(self) -> float:
+        """Games won more after Hill's cell than after ours, per game (-1..1)."""
+        return (self.won_hill - self.won_ours) / self.layouts
+
+
+def play_on(
+    layout: np.ndarray, spec: GameSpec, seed: int, clicks: Sequence[int], cell: int | None
+) -> tuple[bool, list[GuessPosition]]:
+    """Replay ``clicks`` on ``layout``, click ``cell`` (if any), then let our solver finish.
+
+    Returns:
+        Whether the game was won, and the positions where our solver guessed after the replay
+        (keys ``"?.K"``; the caller names the game).
+    """
+    env = MinesweeperEnv(layout=layout.reshape(spec.rows, spec.cols), max_steps=None)
+    env.reset(seed=seed)
+    taken = list(clicks)
+    terminated = False
+    info: dict[str, object] = {}
+    for click in [*clicks, *([] if cell is None else [cell])]:
+        if terminated:
+            raise RuntimeError(f"the replay ended the game before click {click}")
+        _, _, terminated, _, info = env.step(int(click))
+    if cell is not None:
+        taken.append(cell)
+    agent = SolverAgent()
+    agent.reset(seed, spec)
+    guesses: list[GuessPosition] = []
+    while not terminated:
+        move = agent.act(env.visible, env.action_masks())
+        if not agent.last_move_certain and taken:
+            guesses.append(GuessPosition(f"?.{len(guesses)}", -1, tuple(taken), move))
+        taken.append(move)
+        _, _, terminated, _, info = env.step(move)
+    return bool(info["is_success"]), guesses
+
+
+def record_positions(spec: GameSpec, dealt: Sequence[Deal]) -> list[GuessPosition]:
+    """Our solver's guesses after the first click in each dealt game, in game order."""
+    positions = []
+    for deal in dealt:
+        _, guesses = play_on(deal.layout, spec, deal.seed, (), None)
+        for k, guess in enumerate(guesses):
+            positions.append(GuessPosition(f"{deal.game}.{k}", deal.game, guess.clicks, guess.ours))
+    return positions
+
+
+def position_lines(
+    setting: Setting,
+    first: tuple[int, int],
+    positions: Sequence[GuessPosition],
+    dealt: dict[int, Deal],
+) -> str:
+    """``positions.txt``: ``key rows cols mines first_row first_col bits clicks ours`` a line
+    (``HillMove.java`` reads the first eight fields)."""
+    lines = []
+    for position in positions:
+        bits = "".join("1" if m else "0" for m in dealt[position.game].layout.ravel().tolist())
+        clicks = ",".join(str(c) for c in position.clicks)
+        lines.append(
+            f"{position.key} {setting.rows} {setting.cols} {setting.mines} {first[0]} {first[1]} "
+            f"{bits} {clicks} {position.ours}\n"
+        )
+    return "".join(lines)
+
+
+def read_positions(text: str) -> list[GuessPosition]:
+    """The positions of ``positions.txt``."""
+    positions = []
+    for line in text.splitlines():
+        key, *_, clicks, ours = line.split()
+        positions.append(
+            GuessPosition(
+                key, int(key.split(".")[0]), tuple(int(c) for c in clicks.split(",")), int(ours)
+            )
+        )
+    return positions
+
+
+def read_answers(text: str) -> dict[str, HillAnswer]:
+    """Hill's moves in ``moves.txt``; a last line without its newline (a kill mid-write) is
+    dropped.
+
+    Raises:
+        ValueError: a complete line that is not ``key cell certain safety method``.
+    """
+    answers = {}
+    complete = text[: text.rfind("\n") + 1]
+    for number, line in enumerate(complete.splitlines(), 1):
+        field = line.split()
+        try:
+            key, cell, certain, safety, method = field
+            answers[key] = HillAnswer(key, int(cell), certain == "1", float(safety), method)
+        except ValueError:
+            message = f"{MOVES} line {number} is not 'key cell certain safety method': {line!r}"
+            raise ValueError(message) from None
+    return answers
+
+
+def mirror_equivalent(board: np.ndarray, a: int, b: int) -> bool:
+    """Whether a symmetry of the board that leaves the visible position unchanged maps cell ``a``
+    onto cell ``b`` (then the two moves are worth the same)."""
+    rows, cols = board.shape
+    index = np.arange(rows * cols).reshape(rows, cols)
+    flips: list[Callable[[np.ndarray], np.ndarray]] = [
+        lambda x: x[::-1, :],
+        lambda x: x[:, ::-1],
+        lambda x: x[::-1, ::-1],
+    ]
+    views = (
+        [*flips, lambda x: x.T, *[lambda x, f=f: f(x.T) for f in flips]] if rows == cols else flips
+    )
+    return any(
+        np.array_equal(view(board), board) and int(view(index).ravel()[b]) == a for view in views
+    )
+
+
+@dataclass(frozen=True)
+class SwapTask:
+    """What one worker needs to value one position."""
+
+    spec: GameSpec
+    deal: Deal
+    position: GuessPosition
+    hill: HillAnswer
+    layouts: int
+    seed: int
+
+
+def value_swap(task: SwapTask) -> Swap | None:
+    """Both cells of a differing position played on over the same posterior layouts; None if
+    the two cells are mirror images under a symmetry of the position."""
+    spec, deal, position = task.spec, task.deal, task.position
+    env = MinesweeperEnv(layout=deal.layout, max_steps=None)
+    env.reset(seed=deal.seed)
+    for click in position.clicks:
+        env.step(click)
+    board = env.visible
+    if mirror_equivalent(board, position.ours, task.hill.cell):
+        return None
+    analysis = analyse(board, spec.mines)
+    cache = RegionCache()
+    drawn = all_layouts(analysis, spec.mines, cache, task.layouts)
+    every = drawn is not None
+    if drawn is None:
+        rng = np.random.default_rng([task.seed, position.game, int(position.key.split(".")[1])])
+        drawn = [draw_layout(analysis, spec.mines, rng, cache) for _ in range(task.layouts)]
+    won_ours = won_hill = 0
+    for layout in drawn:
+        won_ours += play_on(layout, spec, deal.seed, position.clicks, position.ours)[0]
+        won_hill += play_on(layout, spec, deal.seed, position.clicks, task.hill.cell)[0]
+    safe_cells = spec.rows * spec.cols - spec.mines
+    open_cells = int((board >= 0).sum())
+    return Swap(
+        position.key,
+        position.game,
+        open_cells / safe_cells,
+        position.ours,
+        task.hill.cell,
+        float(analysis.probability[position.ours]),
+        float(analysis.probability[task.hill.cell]),
+        task.hill.method,
+        len(drawn),
+        every,
+        won_ours,
+        won_hill,
+    )
+
+
+SWAP_FIELDS = [f.name for f in fields(Swap)]
+
+
+def swap_row(swap: Swap) -> str:
+    """``swap`` as one CSV line."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerow(astuple(swap))
+    return buffer.getvalue()
+
+
+def read_swaps(text: str) -> tuple[list[Swap], str]:
+    """The rows of ``swaps.csv`` and its text without a torn last line (a kill mid-write)."""
+    complete = text[: text.rfind("\n") + 1]
+    rows = list(csv.DictReader(io.StringIO(complete)))
+    swaps = [
+        Swap(
+            r["key"],
+            int(r["game"]),
+            float(r["open_share"]),
+            int(r["ours"]),
+            int(r["hill"]),
+            float(r["risk_ours"]),
+            float(r["risk_hill"]),
+            r["method"],
+            int(r["layouts"]),
+            r["every_layout"] == "True",
+            int(r["won_ours"]),
+            int(r["won_hill"]),
+        )
+        for r in rows
+    ]
+    return swaps, complete
+
+
+def band_lines(swaps: Sequence[Swap]) -> Iterator[str]:
+    """Per band of the open share, then over all: positions, the sum of their values and its
+    standard error."""
+    for low, high, label in (*STAGES, (0.0, 1.01, "all")):
+        values = [s.value for s in swaps if low <= s.open_share < high]
+        total = sum(values)
+        spread = float(np.std(values, ddof=1)) * math.sqrt(len(values)) if len(values) > 1 else 0.0
+        yield (
+            f"  {label:>13}: {len(values):5d} positions, Hill's moves win {total:+.2f} games more "
+            f"(SE {spread:.2f})"
+        )
+
+
+def summary(
+    positions: Sequence[GuessPosition],
+    answers: dict[str, HillAnswer],
+    swaps: Sequence[Swap],
+    mirrored: int,
+    games: int,
+) -> str:
+    """The printed result (``mirrored``: differing positions whose cells are mirror images)."""
+    differ = [p for p in positions if p.key in answers and answers[p.key].cell not in (-1, p.ours)]
+    certain = sum(answers[p.key].certain for p in positions if p.key in answers)
+    lines = [
+        f"{len(positions)} guesses of our solver after the first click in {games} games; Hill "
+        f"answered {sum(p.key in answers for p in positions)} ({certain} with a certainly safe "
+        f"cell); his cell differs at {len(differ)}, of which {mirrored} by a symmetry of the "
+        f"position only",
+        f"the other {len(swaps)} positions ({sum(s.every_layout for s in swaps)} over every layout "
+        f"that fits, the rest over draws), by the share of safe cells open:",
+        *band_lines(swaps),
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hill", type=Path, required=True, help="a checkout of Hill's repository")
+    parser.add_argument("--preset", default="expert", help="beginner, intermediate or expert")
+    parser.add_argument("--start", type=int, default=0, help="the first game (of python -m eval)")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0, help="python -m eval's --seed")
+    parser.add_argument("--layouts", type=int, default=24, help="layouts per position")
+    parser.add_argument("--workers", type=int, default=1, help="processes that value positions")
+    parser.add_argument("--out", type=Path, required=True, help="the folder to write")
+    args = parser.parse_args(argv)
+    try:
+        least_values = (("--games", 1), ("--start", 0), ("--layouts", 1), ("--workers", 1))
+        for name, least in least_values:
+            value = getattr(args, name[2:])
+            if value < least:
+                raise ValueError(f"{name} must be an integer >= {least}, got {value}")
+        (setting,) = build_settings([args.preset], None, None, None, None, "safe", score_mode=False)
+        spec = GameSpec(setting.rows, setting.cols, setting.mines, "safe")
+        first = rule_first_click(spec)
+        check_inputs(args.hill, setting, first)
+        args.out.mkdir(parents=True, exist_ok=True)
+        compile_driver(args.hill.resolve(), args.out / "classes")
+    except (ValueError, RuntimeError) as error:
+        sys.exit(report_error(PROG, error))
+    started = time.perf_counter()
+    dealt = {
+        d.game: d for d in deals(setting, first, args.seed, args.start + args.games)[args.start :]
+    }
+    last = args.start + args.games - 1
+    header = (
+        f"# {setting.label} seed {args.seed} games {args.start}-{last} layouts {args.layouts}\n"
+    )
+    positions_path = args.out / POSITIONS
+    if positions_path.is_file():
+        text = positions_path.read_text()
+        if not text.startswith(header):
+            message = f"{args.out} holds another run ({text.splitlines()[0]!r}): use a new --out"
+            sys.exit(report_error(PROG, message))
+        positions = read_positions(text[len(header) :])
+    else:
+        positions = record_positions(spec, list(dealt.values()))
+        write_text_atomic(positions_path, header + position_lines(setting, first, positions, dealt))
+        print(
+            f"recorded {len(positions)} guesses in {time.perf_counter() - started:.0f} s",
+            flush=True,
+        )
+    java_input = args.out / "positions.java.txt"
+    write_text_atomic(java_input, positions_path.read_text()[len(header) :])
+    java = subprocess.run(
+        [
+            "java",
+            "-XX:ActiveProcessorCount=1",
+            "-cp",
+            str(args.out / "classes"),
+            "hillrun.HillMove",
+            str(java_input),
+            str(args.out / MOVES),
+        ],
+        check=False,
+    )
+    if java.returncode != 0:
+        message = (
+            f"java stopped with status {java.returncode} (its message is above); the moves it "
+            f"found are kept in {args.out / MOVES}: run the same command again to go on"
+        )
+        sys.exit(report_error(PROG, message))
+    try:
+        answers = read_answers((args.out / MOVES).read_text())
+    except ValueError as error:
+        sys.exit(report_error(PROG, error))
+    swaps_path = args.out / SWAPS
+    done: list[Swap] = []
+    if swaps_path.is_file():
+        done, complete = read_swaps(swaps_path.read_text())
+        write_text_atomic(swaps_path, complete)
+    else:
+        write_text_atomic(swaps_path, ",".join(SWAP_FIELDS) + "\n")
+    mirror_keys = _mirror_keys(args.out)
+    seen = {s.key for s in done} | mirror_keys
+    tasks = [
+        SwapTask(spec, dealt[p.game], p, answers[p.key], args.layouts, args.seed)
+        for p in positions
+        if p.key in answers and answers[p.key].cell not in (-1, p.ours) and p.key not in seen
+    ]
+    print(f"{len(tasks)} positions to value ({len(done)} done before)", flush=True)
+    with swaps_path.open("a") as rows, (args.out / "mirrored.txt").open("a") as mirrored:
+        for task, swap in _value_all(tasks, args.workers):
+            if swap is None:
+                mirrored.write(task.position.key + "\n")
+                mirrored.flush()
+                mirror_keys.add(task.position.key)
+            else:
+                rows.write(swap_row(swap))
+                rows.flush()
+                done.append(swap)
+    print(
+        summary(positions, answers, sorted(done, key=lambda s: s.key), len(mirror_keys), args.games)
+    )
+    print(f"this sitting {time.perf_counter() - started:.0f} s; wrote {swaps_path}")
+
+
+def _mirror_keys(out: Path) -> set[str]:
+    path = out / "mirrored.txt"
+    if not path.is_file():
+        return set()
+    text = path.read_text()
+    return set(text[: text.rfind("\n") + 1].split())
+
+
+def _value_one(task: SwapTask) -> tuple[SwapTask, Swap | None]:
+    return task, value_swap(task)
+
+
+def _value_all(tasks: list[SwapTask], workers: int) -> Iterator[tuple[SwapTask, Swap | None]]:
+    if workers == 1:
+        yield from map(_value_one, tasks)
+        return
+    with get_context("spawn").Pool(workers) as pool:
+        yield from pool.imap_unordered(_value_one, tasks, chunksize=1)
+
+
+if __name__ == "__main__":
+    main()
