@@ -19,8 +19,9 @@ and ``--label`` names such a variant in ``games.csv``; ``--java-option`` passes 
 
 Needs a JDK (``javac`` and ``java`` on the PATH) and a checkout of Hill's repository, given by
 ``--hill``. That repository states no licence, so none of its code is copied here:
-``benchmarks/hill/*.java`` are this project's, a game model on a fixed layout and the driver,
-compiled against his sources into ``OUT/classes``. Each game is appended to ``OUT/hill.txt`` as it
+``benchmarks/hill/*.java`` are this project's (a game model on a fixed layout, this driver,
+``bench_hill_swap.py``'s and the results file both append to), compiled against his sources into
+``OUT/classes``. Each game is appended to ``OUT/hill.txt`` as it
 ends, so a stopped run goes on where it stopped when started again with the same arguments;
 ``games.csv`` is written (atomically) when every game is played.
 """
@@ -240,6 +241,40 @@ def compile_driver(hill: Path, classes: Path) -> None:
     building.rename(classes)
 
 
+def run_driver(
+    classes: Path,
+    main_class: str,
+    arguments: Sequence[str],
+    java_options: Sequence[str],
+    kept: str,
+) -> str | None:
+    """Run ``hillrun.<main_class>`` from ``classes`` on one thread (its messages go to the
+    terminal).
+
+    Returns:
+        None if it ended well, else the one-line message to report, which ends with ``kept``
+        (what it finished and where it is kept) and says that the same command goes on.
+    """
+    done = subprocess.run(
+        [
+            "java",
+            "-XX:ActiveProcessorCount=1",
+            *java_options,
+            "-cp",
+            str(classes),
+            f"hillrun.{main_class}",
+            *arguments,
+        ],
+        check=False,
+    )
+    if done.returncode == 0:
+        return None
+    return (
+        f"java stopped with status {done.returncode} (its message is above); {kept}: run the "
+        f"same command again to go on"
+    )
+
+
 def check_hill_option(option: str) -> str:
     """``option`` if it is ``KEY=VALUE`` with a key and a value :data:`HILL_OPTIONS` allows.
 
@@ -343,26 +378,15 @@ def main(argv: list[str] | None = None) -> None:
         flush=True,
     )
     started = time.perf_counter()
-    java = subprocess.run(
-        [
-            "java",
-            "-XX:ActiveProcessorCount=1",
-            *args.java_option,
-            "-cp",
-            str(args.out / "classes"),
-            "hillrun.HillRun",
-            str(layouts_path),
-            str(args.out / RESULTS),
-            *options,
-        ],
-        check=False,
+    failed = run_driver(
+        args.out / "classes",
+        "HillRun",
+        [str(layouts_path), str(args.out / RESULTS), *options],
+        args.java_option,
+        kept=f"the games it finished are kept in {args.out / RESULTS}",
     )
-    if java.returncode != 0:
-        message = (
-            f"java stopped with status {java.returncode} (its message is above); the games it "
-            f"finished are kept in {args.out / RESULTS}: run the same command again to go on"
-        )
-        sys.exit(report_error(PROG, message))
+    if failed:
+        sys.exit(report_error(PROG, failed))
     try:
         played = read_results((args.out / RESULTS).read_text())
     except ValueError as error:

@@ -32,7 +32,6 @@ from __future__ import annotations
 import csv
 import io
 import math
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -45,7 +44,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_hill import Deal, check_inputs, compile_driver, deals
+from bench_hill import Deal, check_inputs, compile_driver, deals, run_driver
 
 from agents.solver import analyse
 from agents.solver.agent import SolverAgent, rule_first_click
@@ -391,24 +390,15 @@ def main(argv: list[str] | None = None) -> None:
         )
     java_input = args.out / "positions.java.txt"
     write_text_atomic(java_input, positions_path.read_text()[len(header) :])
-    java = subprocess.run(
-        [
-            "java",
-            "-XX:ActiveProcessorCount=1",
-            "-cp",
-            str(args.out / "classes"),
-            "hillrun.HillMove",
-            str(java_input),
-            str(args.out / MOVES),
-        ],
-        check=False,
+    failed = run_driver(
+        args.out / "classes",
+        "HillMove",
+        [str(java_input), str(args.out / MOVES)],
+        [],
+        kept=f"the moves it found are kept in {args.out / MOVES}",
     )
-    if java.returncode != 0:
-        message = (
-            f"java stopped with status {java.returncode} (its message is above); the moves it "
-            f"found are kept in {args.out / MOVES}: run the same command again to go on"
-        )
-        sys.exit(report_error(PROG, message))
+    if failed:
+        sys.exit(report_error(PROG, failed))
     try:
         answers = read_answers((args.out / MOVES).read_text())
     except ValueError as error:

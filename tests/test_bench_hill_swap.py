@@ -153,7 +153,7 @@ def test_bench_hill_swap__runs_resumes_and_refuses_another_run(
         calls.append(command)
         return subprocess.CompletedProcess(command, 0)
 
-    monkeypatch.setattr(bench.subprocess, "run", java)
+    monkeypatch.setattr(subprocess, "run", java)
     out = tmp_path / "s"
     argv = ["--hill", str(tmp_path), "--preset", "beginner", "--games", "3", "--out", str(out)]
     bench.main(argv)
@@ -171,3 +171,25 @@ def test_bench_hill_swap__runs_resumes_and_refuses_another_run(
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert line.startswith(f"bench_hill_swap.py: error: {out} holds another run (")
     assert line.endswith("): use a new --out")
+
+
+def test_bench_hill_swap__a_java_failure_is_one_line_and_keeps_the_moves(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    bench = load_benchmark("bench_hill_swap")
+    monkeypatch.setattr(bench, "check_inputs", lambda *_: None)
+    monkeypatch.setattr(bench, "compile_driver", lambda *_: None)
+    monkeypatch.setattr(
+        subprocess, "run", lambda command, check: subprocess.CompletedProcess(command, 1)
+    )
+    out = tmp_path / "s"
+    with pytest.raises(SystemExit) as stopped:
+        bench.main(
+            ["--hill", str(tmp_path), "--preset", "beginner", "--games", "2", "--out", str(out)]
+        )
+    assert stopped.value.code == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line == (
+        f"bench_hill_swap.py: error: java stopped with status 1 (its message is above); the moves "
+        f"it found are kept in {out / 'moves.txt'}: run the same command again to go on"
+    )

@@ -5,10 +5,7 @@ import java.io.FileReader;
 import java.io.FileWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -44,7 +41,7 @@ public final class HillMove {
         }
         String[] options = java.util.Arrays.copyOfRange(args, 2, args.length);
         HillRun.settingsFor(options, new Location(0, 0)); // refuse a bad option before any position
-        Set<String> done = answered(Paths.get(args[1]));
+        Set<String> done = new HashSet<>(ResultLines.keep(Paths.get(args[1]), 5));
         BinomialCache cache = new BinomialCache(5000, Solver.BINOMIAL_CACHE_LIMIT, Solver.binomialEngine);
         int asked = 0;
         try (BufferedReader in = new BufferedReader(new FileReader(args[0]));
@@ -94,28 +91,5 @@ public final class HillMove {
         Action action = actions[0];
         return (action.y * cols + action.x) + " " + (action.isCertainty() ? 1 : 0) + " "
                 + action.getBigProb().doubleValue() + " " + action.getMoveMethod();
-    }
-
-    /** The positions MOVES already answers; a torn last line (a kill mid-write) is cut off. */
-    private static Set<String> answered(Path moves) throws IOException {
-        Set<String> done = new HashSet<>();
-        if (!Files.exists(moves)) {
-            return done;
-        }
-        StringBuilder kept = new StringBuilder();
-        String text = Files.readString(moves);
-        int end = text.lastIndexOf('\n') + 1; // a last line without its newline is torn
-        for (String line : text.substring(0, end).split("\n")) {
-            String[] field = line.trim().split(" ");
-            if (field.length != 5) {
-                break;
-            }
-            done.add(field[0]);
-            kept.append(line).append('\n');
-        }
-        Path temporary = moves.resolveSibling(moves.getFileName() + ".tmp");
-        Files.writeString(temporary, kept.toString());
-        Files.move(temporary, moves, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        return done;
     }
 }

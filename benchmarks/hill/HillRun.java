@@ -5,10 +5,7 @@ import java.io.FileReader;
 import java.io.FileWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -51,7 +48,10 @@ public final class HillRun {
         }
         String[] options = java.util.Arrays.copyOfRange(args, 2, args.length);
         settingsFor(options, new Location(0, 0)); // refuse a bad option before any game
-        Set<Integer> done = finishedGames(Paths.get(args[1]));
+        Set<Integer> done = new HashSet<>();
+        for (String game : ResultLines.keep(Paths.get(args[1]), 7)) {
+            done.add(Integer.parseInt(game));
+        }
         BinomialCache cache = new BinomialCache(5000, Solver.BINOMIAL_CACHE_LIMIT, Solver.binomialEngine);
         int played = 0;
         int won = 0;
@@ -177,26 +177,5 @@ public final class HillRun {
         }
         boolean won = state.getGameState() == GameStateModel.WON;
         return (won ? 1 : 0) + " " + moves + " " + guesses + " " + revealed + " " + safeCells;
-    }
-
-    /** The games RESULTS already holds; a torn last line (a kill mid-write) is cut off. */
-    private static Set<Integer> finishedGames(Path results) throws IOException {
-        Set<Integer> done = new HashSet<>();
-        if (!Files.exists(results)) {
-            return done;
-        }
-        StringBuilder kept = new StringBuilder();
-        for (String line : Files.readAllLines(results)) {
-            String[] field = line.trim().split(" ");
-            if (field.length != 7) {
-                break;
-            }
-            done.add(Integer.parseInt(field[0]));
-            kept.append(line).append('\n');
-        }
-        Path temporary = results.resolveSibling(results.getFileName() + ".tmp");
-        Files.writeString(temporary, kept.toString());
-        Files.move(temporary, results, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        return done;
     }
 }
