@@ -10,7 +10,6 @@ import java.util.HashSet;
 import java.util.Set;
 
 import minesweeper.gamestate.GameStateModel;
-import minesweeper.settings.GameSettings;
 import minesweeper.solver.Solver;
 import minesweeper.solver.settings.PlayStyle;
 import minesweeper.solver.utility.BinomialCache;
@@ -62,17 +61,9 @@ public final class HillMove {
 
     /** The move's "cell certain safety method" at one position. */
     private static String move(String[] field, String[] options, BinomialCache cache) {
-        int rows = Integer.parseInt(field[1]);
-        int cols = Integer.parseInt(field[2]);
-        int mines = Integer.parseInt(field[3]);
-        Location first = new Location(Integer.parseInt(field[5]), Integer.parseInt(field[4]));
-        boolean[][] mine = new boolean[cols][rows];
-        for (int r = 0; r < rows; r++) {
-            for (int c = 0; c < cols; c++) {
-                mine[c][r] = field[6].charAt(r * cols + c) == '1';
-            }
-        }
-        FixedLayoutGame state = new FixedLayoutGame(GameSettings.create(cols, rows, mines), mine, 0);
+        LayoutLine layout = LayoutLine.parse(field);
+        int cols = layout.settings().width;
+        FixedLayoutGame state = layout.newGame(0);
         for (String click : field[7].split(",")) {
             int cell = Integer.parseInt(click);
             state.doAction(new Action(cell % cols, cell / cols, Action.CLEAR));
@@ -80,7 +71,7 @@ public final class HillMove {
         if (state.getGameState() != GameStateModel.STARTED) {
             return "-1 0 0 ENDED";
         }
-        Solver solver = new Solver(state, HillRun.settingsFor(options, first), false);
+        Solver solver = new Solver(state, HillRun.settingsFor(options, layout.first()), false);
         solver.setPlayStyle(PlayStyle.NO_FLAG);
         solver.setBinomialCache(cache);
         solver.start();

@@ -64,19 +64,9 @@ public final class HillRun {
                 if (done.contains(game)) {
                     continue;
                 }
-                int rows = Integer.parseInt(field[1]);
-                int cols = Integer.parseInt(field[2]);
-                int mines = Integer.parseInt(field[3]);
-                Location first = new Location(Integer.parseInt(field[5]), Integer.parseInt(field[4]));
-                boolean[][] mine = new boolean[cols][rows];
-                for (int r = 0; r < rows; r++) {
-                    for (int c = 0; c < cols; c++) {
-                        mine[c][r] = field[6].charAt(r * cols + c) == '1';
-                    }
-                }
+                LayoutLine layout = LayoutLine.parse(field);
                 long start = System.nanoTime();
-                String result = play(GameSettings.create(cols, rows, mines), mine, game, cache,
-                        settingsFor(options, first));
+                String result = play(layout, game, cache, settingsFor(options, layout.first()));
                 double seconds = (System.nanoTime() - start) / 1e9;
                 out.println(game + " " + result + " " + seconds);
                 out.flush();
@@ -138,9 +128,11 @@ public final class HillRun {
     }
 
     /** The game's "won moves guesses safe_revealed safe_cells". */
-    private static String play(GameSettings board, boolean[][] mine, int game,
-            BinomialCache cache, SolverSettings settings) {
-        FixedLayoutGame state = new FixedLayoutGame(board, mine, game);
+    private static String play(LayoutLine layout, int game, BinomialCache cache,
+            SolverSettings settings) {
+        GameSettings board = layout.settings();
+        boolean[][] mine = layout.mine();
+        FixedLayoutGame state = layout.newGame(game);
         Solver solver = new Solver(state, settings, false);
         solver.setPlayStyle(PlayStyle.NO_FLAG);
         solver.setBinomialCache(cache);
