@@ -131,13 +131,18 @@ def test_bench_hill_swap__bad_input_is_one_line(
     assert "this benchmark needs a JDK" in line or "is not a checkout of" in line
 
 
-def test_bench_hill_swap__runs_resumes_and_refuses_another_run(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def _without_jdk_checks(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """bench_hill_swap with no JDK check and no javac run (``java`` is the test's to replace)."""
     bench = load_benchmark("bench_hill_swap")
     monkeypatch.setattr(bench, "check_inputs", lambda *_: None)
     monkeypatch.setattr(bench, "compile_driver", lambda *_: None)
-    calls = []
+    return bench
+
+
+def test_bench_hill_swap__runs_resumes_and_refuses_another_run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    bench = _without_jdk_checks(monkeypatch)
 
     def java(command: list[str], check: bool) -> subprocess.CompletedProcess[str]:
         # Hill agrees with every guess but the first, where he plays the mirror image of ours
@@ -150,7 +155,6 @@ def test_bench_hill_swap__runs_resumes_and_refuses_another_run(
             cell = (ours % 9) * 9 + ours // 9 if number == 0 else ours
             lines.append(f"{field[0]} {cell} 0 0.5 GUESS\n")
         Path(command[-1]).write_text("".join(lines))
-        calls.append(command)
         return subprocess.CompletedProcess(command, 0)
 
     monkeypatch.setattr(subprocess, "run", java)
@@ -176,9 +180,7 @@ def test_bench_hill_swap__runs_resumes_and_refuses_another_run(
 def test_bench_hill_swap__a_java_failure_is_one_line_and_keeps_the_moves(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    bench = load_benchmark("bench_hill_swap")
-    monkeypatch.setattr(bench, "check_inputs", lambda *_: None)
-    monkeypatch.setattr(bench, "compile_driver", lambda *_: None)
+    bench = _without_jdk_checks(monkeypatch)
     monkeypatch.setattr(
         subprocess, "run", lambda command, check: subprocess.CompletedProcess(command, 1)
     )
