@@ -62,6 +62,15 @@ MOVES = "moves.txt"
 SWAPS = "swaps.csv"
 STAGES = ((0.0, 0.1, "under 10%"), (0.1, 0.9, "10-90%"), (0.9, 1.01, "90% and more"))
 """The bands of the share of safe cells open that the summary reports."""
+RISK_TIE = 1e-9
+"""Risks closer than this are equal."""
+RISKIER_BANDS = (
+    (0.0, 0.3, "his under 0.3"),
+    (0.3, 0.49, "his 0.3-0.49"),
+    (0.49, 0.51, "his 0.49-0.51"),
+    (0.51, 1.01, "his over 0.51"),
+)
+"""Where his cell is riskier than ours, the bands of its risk that the summary reports."""
 
 
 @dataclass(frozen=True)
@@ -306,17 +315,37 @@ def read_swaps(text: str) -> tuple[list[Swap], str]:
     return swaps, complete
 
 
+def sum_line(label: str, values: Sequence[float]) -> str:
+    """``values``' count, sum, the sum's standard error and a normal 95% interval."""
+    total = sum(values)
+    spread = float(np.std(values, ddof=1)) * math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return (
+        f"  {label:>13}: {len(values):5d} positions, Hill's moves win {total:+.2f} games more "
+        f"(SE {spread:.2f}; 95% [{total - 1.96 * spread:+.2f}, {total + 1.96 * spread:+.2f}])"
+    )
+
+
 def band_lines(swaps: Sequence[Swap]) -> Iterator[str]:
-    """Per band of the open share, then over all: positions, the sum of their values and its
-    standard error."""
+    """Per band of the open share, then over all: positions, the sum of their values, its
+    standard error and a normal 95% interval."""
     for low, high, label in (*STAGES, (0.0, 1.01, "all")):
-        values = [s.value for s in swaps if low <= s.open_share < high]
-        total = sum(values)
-        spread = float(np.std(values, ddof=1)) * math.sqrt(len(values)) if len(values) > 1 else 0.0
-        yield (
-            f"  {label:>13}: {len(values):5d} positions, Hill's moves win {total:+.2f} games more "
-            f"(SE {spread:.2f})"
-        )
+        yield sum_line(label, [s.value for s in swaps if low <= s.open_share < high])
+
+
+def risk_lines(swaps: Sequence[Swap]) -> Iterator[str]:
+    """The same sums by the risk of his cell against ours (equal within 1e-9), and where his is
+    riskier, by his cell's risk; with the median risks there."""
+    riskier = [s for s in swaps if s.risk_hill > s.risk_ours + RISK_TIE]
+    safer = [s for s in swaps if s.risk_hill < s.risk_ours - RISK_TIE]
+    equal = [s for s in swaps if abs(s.risk_hill - s.risk_ours) <= RISK_TIE]
+    for label, group in (("his riskier", riskier), ("equal risk", equal), ("his safer", safer)):
+        yield sum_line(label, [s.value for s in group])
+    for low, high, label in RISKIER_BANDS:
+        yield sum_line(label, [s.value for s in riskier if low <= s.risk_hill < high])
+    if riskier:
+        ours = float(np.median([s.risk_ours for s in riskier]))
+        his = float(np.median([s.risk_hill for s in riskier]))
+        yield f"  where his is riskier, median risk: ours {ours:.3f}, his {his:.3f}"
 
 
 def summary(
@@ -337,6 +366,8 @@ def summary(
         f"the other {len(swaps)} positions ({sum(s.every_layout for s in swaps)} over every layout "
         f"that fits, the rest over draws), by the share of safe cells open:",
         *band_lines(swaps),
+        "by the risk of his cell against ours (then, where his is riskier, by his cell's risk):",
+        *risk_lines(swaps),
     ]
     return "\n".join(lines)
 

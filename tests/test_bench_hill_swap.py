@@ -112,10 +112,30 @@ def test_band_lines__sums_and_standard_errors_by_open_share() -> None:
         bench.Swap("2.0", 2, 0.95, 1, 2, 0.1, 0.1, "GUESS", 2, True, 1, 0),
     ]
     lines = list(bench.band_lines(swaps))
-    assert "under 10%:     2 positions, Hill's moves win +0.25 games more (SE 0.25)" in lines[0]
+    assert lines[0].endswith(
+        "under 10%:     2 positions, Hill's moves win +0.25 games more (SE 0.25; "
+        "95% [-0.24, +0.74])"
+    )
     assert "10-90%:     0 positions" in lines[1]
-    assert "90% and more:     1 positions, Hill's moves win -0.50 games more (SE 0.00)" in lines[2]
+    assert "90% and more:     1 positions, Hill's moves win -0.50 games more (SE 0.00;" in lines[2]
     assert "all:     3 positions, Hill's moves win -0.25 games more" in lines[3]
+
+
+def test_risk_lines__sums_by_the_risk_of_his_cell() -> None:
+    bench = load_benchmark("bench_hill_swap")
+    swaps = [
+        bench.Swap("0.0", 0, 0.5, 1, 2, 0.1, 0.5, "GUESS", 4, True, 1, 3),
+        bench.Swap("1.0", 1, 0.5, 1, 2, 0.1, 0.2, "GUESS", 4, True, 2, 2),
+        bench.Swap("2.0", 2, 0.5, 1, 2, 0.2, 0.2, "GUESS", 2, True, 1, 0),
+        bench.Swap("3.0", 3, 0.5, 1, 2, 0.3, 0.2, "GUESS", 2, True, 0, 0),
+    ]
+    lines = list(bench.risk_lines(swaps))
+    assert "his riskier:     2 positions, Hill's moves win +0.50 games more" in lines[0]
+    assert "equal risk:     1 positions, Hill's moves win -0.50 games more" in lines[1]
+    assert "his safer:     1 positions, Hill's moves win +0.00 games more" in lines[2]
+    assert "his under 0.3:     1 positions, Hill's moves win +0.00" in lines[3]
+    assert "his 0.49-0.51:     1 positions, Hill's moves win +0.50" in lines[5]
+    assert lines[-1] == "  where his is riskier, median risk: ours 0.100, his 0.350"
 
 
 def test_bench_hill_swap__bad_input_is_one_line(
