@@ -334,7 +334,8 @@ def band_lines(swaps: Sequence[Swap]) -> Iterator[str]:
 
 def risk_lines(swaps: Sequence[Swap]) -> Iterator[str]:
     """The same sums by the risk of his cell against ours (equal within 1e-9), and where his is
-    riskier, by his cell's risk; with the median risks there."""
+    riskier, by his cell's risk and by the method his solver names for the move; with the median
+    risks there."""
     riskier = [s for s in swaps if s.risk_hill > s.risk_ours + RISK_TIE]
     safer = [s for s in swaps if s.risk_hill < s.risk_ours - RISK_TIE]
     equal = [s for s in swaps if abs(s.risk_hill - s.risk_ours) <= RISK_TIE]
@@ -342,6 +343,9 @@ def risk_lines(swaps: Sequence[Swap]) -> Iterator[str]:
         yield sum_line(label, [s.value for s in group])
     for low, high, label in RISKIER_BANDS:
         yield sum_line(label, [s.value for s in riskier if low <= s.risk_hill < high])
+    methods = sorted({s.method for s in riskier})
+    for method in methods:
+        yield sum_line(f"his {method}", [s.value for s in riskier if s.method == method])
     if riskier:
         ours = float(np.median([s.risk_ours for s in riskier]))
         his = float(np.median([s.risk_hill for s in riskier]))
@@ -366,7 +370,8 @@ def summary(
         f"the other {len(swaps)} positions ({sum(s.every_layout for s in swaps)} over every layout "
         f"that fits, the rest over draws), by the share of safe cells open:",
         *band_lines(swaps),
-        "by the risk of his cell against ours (then, where his is riskier, by his cell's risk):",
+        "by the risk of his cell against ours (then, where his is riskier, by his cell's risk and"
+        " by his move's method):",
         *risk_lines(swaps),
     ]
     return "\n".join(lines)

@@ -135,6 +135,7 @@ def test_risk_lines__sums_by_the_risk_of_his_cell() -> None:
     assert "his safer:     1 positions, Hill's moves win +0.00 games more" in lines[2]
     assert "his under 0.3:     1 positions, Hill's moves win +0.00" in lines[3]
     assert "his 0.49-0.51:     1 positions, Hill's moves win +0.50" in lines[5]
+    assert "his GUESS:     2 positions, Hill's moves win +0.50" in lines[7]
     assert lines[-1] == "  where his is riskier, median risk: ours 0.100, his 0.350"
 
 
