@@ -243,7 +243,8 @@ class SwapTask:
 
 def value_swap(task: SwapTask) -> Swap | None:
     """Both cells of a differing position played on over the same posterior layouts; None if
-    the two cells are mirror images under a symmetry of the position."""
+    the two cells are mirror images under a symmetry of the position. Where the analysis is
+    approximate (no exact posterior), the game's own layout is the only one."""
     spec, deal, position = task.spec, task.deal, task.position
     env = MinesweeperEnv(layout=deal.layout, max_steps=None)
     env.reset(seed=deal.seed)
@@ -254,8 +255,13 @@ def value_swap(task: SwapTask) -> Swap | None:
         return None
     analysis = analyse(board, spec.mines)
     cache = RegionCache()
-    drawn = all_layouts(analysis, spec.mines, cache, task.layouts)
-    every = drawn is not None
+    if analysis.approximate:
+        # no exact posterior to draw from (the relaxation fired): the game's own layout alone
+        drawn: list[np.ndarray] | None = [deal.layout.ravel()]
+        every = False
+    else:
+        drawn = all_layouts(analysis, spec.mines, cache, task.layouts)
+        every = drawn is not None
     if drawn is None:
         rng = np.random.default_rng([task.seed, position.game, int(position.key.split(".")[1])])
         drawn = [draw_layout(analysis, spec.mines, rng, cache) for _ in range(task.layouts)]
