@@ -3,6 +3,7 @@ files and its bad input (the Java side needs a JDK and Hill's sources, which CI 
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 from pathlib import Path
 from types import ModuleType
@@ -84,7 +85,7 @@ def test_value_swap__both_cells_over_the_same_layouts(monkeypatch: pytest.Monkey
     assert 0 <= swap.won_hill <= swap.layouts and 0 < swap.open_share < 1
     assert bench.value_swap(task) == swap  # seeded: the same layouts, the same games
     real = bench.analyse(board, spec.mines)
-    relaxed = type(real)(**{**real.__dict__, "approximate": True})
+    relaxed = dataclasses.replace(real, approximate=True)
     monkeypatch.setattr(bench, "analyse", lambda *_: relaxed)
     alone = bench.value_swap(task)
     assert alone is not None and alone.layouts == 1 and not alone.every_layout

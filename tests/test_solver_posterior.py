@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import numpy as np
@@ -93,7 +94,7 @@ def test_draw_layout__same_rng_same_layout() -> None:
 def test_draw_layout__refuses_an_approximate_analysis() -> None:
     board, total = _positions(0, 1)[0]
     analysis = analyse(board, total)
-    relaxed = type(analysis)(**{**analysis.__dict__, "approximate": True})
+    relaxed = dataclasses.replace(analysis, approximate=True)
     with pytest.raises(ValueError, match="the analysis is approximate"):
         draw_layout(relaxed, total, np.random.default_rng(0), RegionCache())
     with pytest.raises(ValueError, match="the analysis is approximate"):
