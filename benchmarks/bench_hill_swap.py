@@ -119,12 +119,12 @@ class Swap:
 
 def play_on(
     layout: np.ndarray, spec: GameSpec, seed: int, clicks: Sequence[int], cell: int | None
-) -> tuple[bool, list[GuessPosition]]:
+) -> tuple[bool, list[tuple[tuple[int, ...], int]]]:
     """Replay ``clicks`` on ``layout``, click ``cell`` (if any), then let our solver finish.
 
     Returns:
-        Whether the game was won, and the positions where our solver guessed after the replay
-        (keys ``"?.K"``; the caller names the game).
+        Whether the game was won, and where our solver guessed after the replay: the clicks
+        that reached each such position (the first click included) and its guess.
     """
     env = MinesweeperEnv(layout=layout.reshape(spec.rows, spec.cols), max_steps=None)
     env.reset(seed=seed)
@@ -139,11 +139,11 @@ def play_on(
         taken.append(cell)
     agent = SolverAgent()
     agent.reset(seed, spec)
-    guesses: list[GuessPosition] = []
+    guesses: list[tuple[tuple[int, ...], int]] = []
     while not terminated:
         move = agent.act(env.visible, env.action_masks())
         if not agent.last_move_certain and taken:
-            guesses.append(GuessPosition(f"?.{len(guesses)}", -1, tuple(taken), move))
+            guesses.append((tuple(taken), move))
         taken.append(move)
         _, _, terminated, _, info = env.step(move)
     return bool(info["is_success"]), guesses
@@ -154,8 +154,8 @@ def record_positions(spec: GameSpec, dealt: Sequence[Deal]) -> list[GuessPositio
     positions = []
     for deal in dealt:
         _, guesses = play_on(deal.layout, spec, deal.seed, (), None)
-        for k, guess in enumerate(guesses):
-            positions.append(GuessPosition(f"{deal.game}.{k}", deal.game, guess.clicks, guess.ours))
+        for k, (clicks, move) in enumerate(guesses):
+            positions.append(GuessPosition(f"{deal.game}.{k}", deal.game, clicks, move))
     return positions
 
 
@@ -165,8 +165,8 @@ def position_lines(
     positions: Sequence[GuessPosition],
     dealt: dict[int, Deal],
 ) -> str:
-    """``positions.txt``: ``key rows cols mines first_row first_col bits clicks ours`` a line
-    (``HillMove.java`` reads the first eight fields)."""
+    """``positions.txt`` after its header: ``key rows cols mines first_row first_col bits clicks
+    ours`` a line (``HillMove.java`` reads the first eight fields and skips the ``#`` header)."""
     lines = []
     for position in positions:
         bits = "".join("1" if m else "0" for m in dealt[position.game].layout.ravel().tolist())
@@ -430,12 +430,10 @@ def main(argv: list[str] | None = None) -> None:
             f"recorded {len(positions)} guesses in {time.perf_counter() - started:.0f} s",
             flush=True,
         )
-    java_input = args.out / "positions.java.txt"
-    write_text_atomic(java_input, positions_path.read_text()[len(header) :])
     failed = run_driver(
         args.out / "classes",
         "HillMove",
-        [str(java_input), str(args.out / MOVES)],
+        [str(positions_path), str(args.out / MOVES)],
         [],
         kept=f"the moves it found are kept in {args.out / MOVES}",
     )

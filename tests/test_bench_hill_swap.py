@@ -149,7 +149,12 @@ def test_bench_hill_swap__bad_input_is_one_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     base = ["--hill", str(tmp_path), "--out", str(tmp_path / "s")]
-    for flag, value, least in (("--games", "0", 1), ("--start", "-1", 0), ("--layouts", "0", 1)):
+    for flag, value, least in (
+        ("--games", "0", 1),
+        ("--start", "-1", 0),
+        ("--layouts", "0", 1),
+        ("--workers", "0", 1),
+    ):
         (line,) = bad_input_lines("bench_hill_swap", [*base, flag, value], capsys)
         assert (
             line == f"bench_hill_swap.py: error: {flag} must be an integer >= {least}, got {value}"
@@ -174,7 +179,9 @@ def test_bench_hill_swap__runs_resumes_and_refuses_another_run(
     def java(command: list[str], check: bool) -> subprocess.CompletedProcess[str]:
         # Hill agrees with every guess but the first, where he plays the mirror image of ours
         # (the first position of game 0 is the corner's number alone: transpose-symmetric)
-        positions = Path(command[-2]).read_text().splitlines()
+        text = Path(command[-2]).read_text()
+        assert text.startswith("# beginner")  # the header, which HillMove.java skips
+        positions = text.splitlines()[1:]
         lines = []
         for number, line in enumerate(positions):
             field = line.split()

@@ -21,7 +21,8 @@ import minesweeper.structure.Location;
  * layout is set up, the clicks are replayed, and a fresh solver with the settings of his bulk runs
  * (HillRun's, changed by the same KEY=VALUE options) is asked for its move.
  *
- * <p>Usage: {@code HillMove POSITIONS MOVES [KEY=VALUE ...]}. Each line of POSITIONS is
+ * <p>Usage: {@code HillMove POSITIONS MOVES [KEY=VALUE ...]}. Each line of POSITIONS (but comment
+ * lines, which start with {@code #}) is
  * {@code key rows cols mines first_row first_col bits clicks} (bits row by row, 1 where a mine
  * lies; clicks: flat cell indices {@code row * cols + col}, comma-separated, the first click
  * included). Each answer appends {@code key cell certain safety method} to MOVES and flushes it
@@ -48,7 +49,7 @@ public final class HillMove {
             String line;
             while ((line = in.readLine()) != null) {
                 String[] field = line.trim().split(" ");
-                if (done.contains(field[0])) {
+                if (line.startsWith("#") || done.contains(field[0])) {
                     continue;
                 }
                 out.println(field[0] + " " + move(field, options, cache));
