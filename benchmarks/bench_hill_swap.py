@@ -84,8 +84,10 @@ class GuessPosition:
 
 
 @dataclass(frozen=True)
-class HillAnswer:
-    """One line of ``moves.txt``: Hill's move at a position (``cell`` -1 if the game had ended)."""
+class OtherMove:
+    """Another player's move at one of our solver's guess positions: Hill's (one line of
+    ``moves.txt``; ``cell`` -1 if the game had ended) or a solver variant's
+    (``bench_variant_swap.py``)."""
 
     key: str
     cell: int
@@ -191,7 +193,7 @@ def read_positions(text: str) -> list[GuessPosition]:
     return positions
 
 
-def read_answers(text: str) -> dict[str, HillAnswer]:
+def read_answers(text: str) -> dict[str, OtherMove]:
     """Hill's moves in ``moves.txt``; a last line without its newline (a kill mid-write) is
     dropped.
 
@@ -204,7 +206,7 @@ def read_answers(text: str) -> dict[str, HillAnswer]:
         field = line.split()
         try:
             key, cell, certain, safety, method = field
-            answers[key] = HillAnswer(key, int(cell), certain == "1", float(safety), method)
+            answers[key] = OtherMove(key, int(cell), certain == "1", float(safety), method)
         except ValueError:
             message = f"{MOVES} line {number} is not 'key cell certain safety method': {line!r}"
             raise ValueError(message) from None
@@ -236,7 +238,7 @@ class SwapTask:
     spec: GameSpec
     deal: Deal
     position: GuessPosition
-    hill: HillAnswer
+    other: OtherMove
     layouts: int
     seed: int
 
@@ -251,7 +253,7 @@ def value_swap(task: SwapTask) -> Swap | None:
     for click in position.clicks:
         env.step(click)
     board = env.visible
-    if mirror_equivalent(board, position.ours, task.hill.cell):
+    if mirror_equivalent(board, position.ours, task.other.cell):
         return None
     analysis = analyse(board, spec.mines)
     cache = RegionCache()
@@ -268,7 +270,7 @@ def value_swap(task: SwapTask) -> Swap | None:
     won_ours = won_hill = 0
     for layout in drawn:
         won_ours += play_on(layout, spec, deal.seed, position.clicks, position.ours)[0]
-        won_hill += play_on(layout, spec, deal.seed, position.clicks, task.hill.cell)[0]
+        won_hill += play_on(layout, spec, deal.seed, position.clicks, task.other.cell)[0]
     safe_cells = spec.rows * spec.cols - spec.mines
     open_cells = int((board >= 0).sum())
     return Swap(
@@ -276,10 +278,10 @@ def value_swap(task: SwapTask) -> Swap | None:
         position.game,
         open_cells / safe_cells,
         position.ours,
-        task.hill.cell,
+        task.other.cell,
         float(analysis.probability[position.ours]),
-        float(analysis.probability[task.hill.cell]),
-        task.hill.method,
+        float(analysis.probability[task.other.cell]),
+        task.other.method,
         len(drawn),
         every,
         won_ours,
@@ -321,21 +323,22 @@ def read_swaps(text: str) -> tuple[list[Swap], str]:
     return swaps, complete
 
 
-def sum_line(label: str, values: Sequence[float]) -> str:
-    """``values``' count, sum, the sum's standard error and a normal 95% interval."""
+def sum_line(label: str, values: Sequence[float], player: str = "Hill's moves") -> str:
+    """``values``' count, sum, the sum's standard error and a normal 95% interval (the games
+    ``player`` wins more)."""
     total = sum(values)
     spread = float(np.std(values, ddof=1)) * math.sqrt(len(values)) if len(values) > 1 else 0.0
     return (
-        f"  {label:>13}: {len(values):5d} positions, Hill's moves win {total:+.2f} games more "
+        f"  {label:>13}: {len(values):5d} positions, {player} win {total:+.2f} games more "
         f"(SE {spread:.2f}; 95% [{total - 1.96 * spread:+.2f}, {total + 1.96 * spread:+.2f}])"
     )
 
 
-def band_lines(swaps: Sequence[Swap]) -> Iterator[str]:
+def band_lines(swaps: Sequence[Swap], player: str = "Hill's moves") -> Iterator[str]:
     """Per band of the open share, then over all: positions, the sum of their values, its
     standard error and a normal 95% interval."""
     for low, high, label in (*STAGES, (0.0, 1.01, "all")):
-        yield sum_line(label, [s.value for s in swaps if low <= s.open_share < high])
+        yield sum_line(label, [s.value for s in swaps if low <= s.open_share < high], player)
 
 
 def risk_lines(swaps: Sequence[Swap]) -> Iterator[str]:
@@ -360,7 +363,7 @@ def risk_lines(swaps: Sequence[Swap]) -> Iterator[str]:
 
 def summary(
     positions: Sequence[GuessPosition],
-    answers: dict[str, HillAnswer],
+    answers: dict[str, OtherMove],
     swaps: Sequence[Swap],
     mirrored: int,
     games: int,
@@ -450,7 +453,7 @@ def main(argv: list[str] | None = None) -> None:
         write_text_atomic(swaps_path, complete)
     else:
         write_text_atomic(swaps_path, ",".join(SWAP_FIELDS) + "\n")
-    mirror_keys = _mirror_keys(args.out)
+    mirror_keys = read_mirrored(args.out)
     seen = {s.key for s in done} | mirror_keys
     tasks = [
         SwapTask(spec, dealt[p.game], p, answers[p.key], args.layouts, args.seed)
@@ -459,7 +462,7 @@ def main(argv: list[str] | None = None) -> None:
     ]
     print(f"{len(tasks)} positions to value ({len(done)} done before)", flush=True)
     with swaps_path.open("a") as rows, (args.out / "mirrored.txt").open("a") as mirrored:
-        for task, swap in _value_all(tasks, args.workers):
+        for task, swap in value_all(tasks, args.workers):
             if swap is None:
                 mirrored.write(task.position.key + "\n")
                 mirrored.flush()
@@ -474,7 +477,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"this sitting {time.perf_counter() - started:.0f} s; wrote {swaps_path}")
 
 
-def _mirror_keys(out: Path) -> set[str]:
+def read_mirrored(out: Path) -> set[str]:
+    """The keys in ``OUT/mirrored.txt`` (positions whose two cells are mirror images), without a
+    torn last line."""
     path = out / "mirrored.txt"
     if not path.is_file():
         return set()
@@ -486,7 +491,9 @@ def _value_one(task: SwapTask) -> tuple[SwapTask, Swap | None]:
     return task, value_swap(task)
 
 
-def _value_all(tasks: list[SwapTask], workers: int) -> Iterator[tuple[SwapTask, Swap | None]]:
+def value_all(tasks: list[SwapTask], workers: int) -> Iterator[tuple[SwapTask, Swap | None]]:
+    """Each task with its :func:`value_swap`, over ``workers`` spawned processes (1: inline), in
+    the order they finish."""
     if workers == 1:
         yield from map(_value_one, tasks)
         return

@@ -77,7 +77,7 @@ def test_value_swap__both_cells_over_the_same_layouts(monkeypatch: pytest.Monkey
     position = positions[0]
     board = _board_after(dealt[position.game], position.clicks)
     other = next(c for c in np.flatnonzero(board.ravel() == HIDDEN).tolist() if c != position.ours)
-    answer = bench.HillAnswer(position.key, other, False, 0.5, "PROBABILITY_ENGINE")
+    answer = bench.OtherMove(position.key, other, False, 0.5, "PROBABILITY_ENGINE")
     task = bench.SwapTask(spec, dealt[position.game], position, answer, 8, 0)
     swap = bench.value_swap(task)
     assert swap is not None and (swap.ours, swap.hill) == (position.ours, other)
@@ -95,7 +95,7 @@ def test_read_answers__a_torn_last_line_is_dropped_a_bad_middle_one_refused() ->
     bench = load_benchmark("bench_hill_swap")
     answers = bench.read_answers("3.0 72 0 0.88 PROBABILITY_ENGINE\n4.1 -1 0 0 ENDED\n5.0 1")
     assert sorted(answers) == ["3.0", "4.1"]
-    assert answers["3.0"] == bench.HillAnswer("3.0", 72, False, 0.88, "PROBABILITY_ENGINE")
+    assert answers["3.0"] == bench.OtherMove("3.0", 72, False, 0.88, "PROBABILITY_ENGINE")
     with pytest.raises(ValueError, match=r"moves\.txt line 2 is not 'key cell certain safety"):
         bench.read_answers("3.0 72 0 0.88 GUESS\n4.1 x\n5.0 1 0 0.5 GUESS\n")
 

@@ -68,6 +68,8 @@ class SolverAgent(SeededAgent):
         node_budget: States one step of a frontier region's sweep may hold before the
             approximation (see :mod:`agents.solver.probability`).
         opening_offset: First click ``(k, k)`` under the ``opening`` rule.
+        extended: Also take the forced guess of an extended 50/50 chain of four or more cells
+            (:mod:`agents.solver.extended`), not only of a pair.
 
     Raises:
         ValueError: a depth outside ``0..MAX_DEPTH`` or a negative option.
@@ -86,6 +88,7 @@ class SolverAgent(SeededAgent):
         endgame_cells: int = MAX_ENDGAME_CELLS,
         node_budget: int = DEFAULT_NODE_BUDGET,
         opening_offset: int = DEFAULT_OPENING_OFFSET,
+        extended: bool = False,
     ) -> None:
         super().__init__(seed)
         if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
@@ -109,6 +112,7 @@ class SolverAgent(SeededAgent):
         self.endgame_cells = endgame_cells
         self.node_budget = node_budget
         self.opening_offset = opening_offset
+        self.extended = bool(extended)
         self.cache = RegionCache()
         self._proven_mines: set[int] = set()
         self._pending: list[int] = []
@@ -374,6 +378,7 @@ class SolverAgent(SeededAgent):
                 self.rng,
                 self.depth,
                 self.cache,
+                self.extended,
             )
         except ValueError:
             index = int(np.flatnonzero(legal)[0])

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.solver import blended
+from agents.solver.extended import extended_guess
 from agents.solver.probability import Analysis, RegionCache
 from agents.solver.unavoidable import unavoidable_guess
 from mswp_gym.cells import neighbour_index
@@ -53,6 +54,7 @@ def choose_guess(
     rng: np.random.Generator,
     depth: int,
     cache: RegionCache,
+    extended: bool = False,
 ) -> Guess:
     """Pick the cell to reveal when no unknown cell is certainly safe.
 
@@ -64,6 +66,8 @@ def choose_guess(
         rng: Tie-breaking generator.
         depth: 0 (lowest risk) or 1 (look-ahead).
         cache: Region cache shared with the caller.
+        extended: Also look for extended 50/50 chains of four or more cells
+            (:mod:`agents.solver.extended`) when no forced pair is found.
 
     Returns:
         The :class:`Guess`.
@@ -72,18 +76,13 @@ def choose_guess(
         ValueError: no legal cell that is not a certain mine (then any legal cell is returned by the
             caller).
     """
-    rows, cols = board.shape
     probability = analysis.probability
-    unknown = _unknown_cells(board)
-    options = [c for c in analysis.position.unknown if legal[c] and c not in analysis.mines]
-    if not options:
-        raise ValueError("no legal cell is left that is not a certain mine")
-    around = np.append(unknown, False)[neighbour_index(rows, cols)].sum(axis=1)
-    openness = dict(zip(options, around[options].tolist(), strict=True))
-    order = sorted(options, key=lambda c: (probability[c], openness[c]))
+    order, openness = guess_order(analysis, board, legal)
     best = float(probability[order[0]])
 
     forced = unavoidable_guess(analysis, board, order, total_mines, cache)
+    if forced is None and extended:
+        forced = extended_guess(analysis, board, order, total_mines, cache)
     if forced is not None:
         return Guess(cell=forced, risk=float(probability[forced]), score=None, forced=True, tried=0)
     if depth == 0:
@@ -98,6 +97,25 @@ def choose_guess(
     return Guess(
         cell=choice.cell, risk=1.0 - choice.safety, score=choice.weight, forced=False, tried=tried
     )
+
+
+def guess_order(
+    analysis: Analysis, board: np.ndarray, legal: np.ndarray
+) -> tuple[list[int], dict[int, int]]:
+    """The cells that may be guessed (legal, not certain mines), safest first, exact ties to the
+    fewest unknown neighbours; and each one's count of unknown neighbours.
+
+    Raises:
+        ValueError: no legal cell that is not a certain mine.
+    """
+    rows, cols = board.shape
+    options = [c for c in analysis.position.unknown if legal[c] and c not in analysis.mines]
+    if not options:
+        raise ValueError("no legal cell is left that is not a certain mine")
+    around = np.append(_unknown_cells(board), False)[neighbour_index(rows, cols)].sum(axis=1)
+    openness = dict(zip(options, around[options].tolist(), strict=True))
+    probability = analysis.probability
+    return sorted(options, key=lambda c: (probability[c], openness[c])), openness
 
 
 def _unknown_cells(board: np.ndarray) -> np.ndarray:

@@ -1,0 +1,185 @@
+"""Extended 50/50s: chains of cells whose two alternating fillings no reveal can ever tell apart.
+
+A chain ``t0, t1, ..., t(n-1)`` (``n`` even, at least 4) splits into ``A`` (the cells at even
+places) and ``B`` (odd places). The chain is *extended 50/50* when
+
+1. every cell outside the chain that could ever show a number (any revealed clue and any unknown
+   cell that is not a known mine) has as many neighbours in ``A`` as in ``B``, and
+2. a cell ``x`` of the chain can be a mine only when the whole chain holds exactly ``A`` (or
+   exactly ``B``) as its mines.
+
+By (1), swapping ``A`` for ``B`` in a layout changes no present or future number and not the mine
+count (``|A| == |B|``), so it maps the layouts with ``A`` one-to-one onto those with ``B``: the two
+are equally likely and can only be told apart by revealing a cell of the chain, at even odds. So
+in every layout with ``A`` or ``B`` a guess among the chain's cells at even odds has to be taken
+sooner or later. By (2), revealing ``x`` now loses exactly in the layouts with ``A`` (if ``x`` is in
+``A``): risk ``P(A)``, which is the expected loss that guess will cost anyway. So ``x`` is guessed
+at once, as the pairs of :mod:`agents.solver.unavoidable` (the case ``n == 2``), and its number
+may help elsewhere.
+
+The chains are found as David Hill's ``PseudoHelper.findPseudo5050`` finds his extended
+pseudo-50/50s (JSMinesweeper): paths through *links*, two cells of a constraint that needs one more
+mine, either its only two undecided cells or two side-by-side cells of a larger one (a pseudo link:
+the mine may lie elsewhere, then the chain holds neither filling, which (2) allows), starting at
+an end whose other neighbours can never show a number. Unlike his, each chain found is then
+checked exactly, (1) by counting and (2) with :func:`agents.solver.probability.analyse_assuming`,
+so the search only proposes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from agents.solver.probability import Analysis, RegionCache, analyse_assuming
+from agents.solver.unavoidable import mute_cells
+from mswp_gym.cells import neighbour_sets
+
+MAX_CHAIN_CELLS = 12
+"""Longest chain searched."""
+MAX_PATHS = 400
+"""Most partial chains one position's search extends (the search stops after them)."""
+
+
+def extended_guess(
+    analysis: Analysis,
+    board: np.ndarray,
+    order: list[int],
+    total_mines: int,
+    cache: RegionCache,
+) -> int | None:
+    """A cell of an extended 50/50 chain (see the module docstring) that may be guessed at no
+    extra risk, if the position has one.
+
+    Args:
+        analysis: The analysis of the position (no certainly safe cell left to play).
+        board: ``(rows, cols)`` visible board.
+        order: The cells that may be guessed, best first (legal, not certain mines).
+        total_mines: Mines on the board.
+        cache: Region cache shared with the caller.
+
+    Returns:
+        Of the first chain found that holds such cells, the one that comes first in ``order``;
+        None if no chain qualifies.
+    """
+    choice = extended_choice(analysis, board, order, total_mines, cache)
+    return None if choice is None else choice[0]
+
+
+def extended_choice(
+    analysis: Analysis,
+    board: np.ndarray,
+    order: list[int],
+    total_mines: int,
+    cache: RegionCache,
+) -> tuple[int, tuple[int, ...]] | None:
+    """:func:`extended_guess`'s cell with the chain it belongs to (arguments the same)."""
+    rank = {cell: place for place, cell in enumerate(order)}
+    for chain in extended_chains(analysis, board, order):
+        for cell in sorted(chain, key=rank.__getitem__):
+            if _mine_only_in_its_filling(cell, chain, analysis, total_mines, cache):
+                return cell, chain
+    return None
+
+
+def extended_chains(
+    analysis: Analysis, board: np.ndarray, order: list[int]
+) -> Iterator[tuple[int, ...]]:
+    """Chains of at least 4 cells (an even number, at most :data:`MAX_CHAIN_CELLS`) of ``order``'s
+    undecided cells that meet condition (1) of the module docstring, each yielded once (as found
+    from its lower end).
+    """
+    position = analysis.position
+    rows, cols = position.rows, position.cols
+    probability = analysis.probability
+    live = {c for c in order if 0.0 < float(probability[c]) < 1.0}
+    links = _links(analysis, live, cols)
+    if not links:
+        return
+    mute = mute_cells(analysis, board)
+    around = neighbour_sets(rows, cols)
+    seen: set[tuple[int, ...]] = set()
+    budget = MAX_PATHS
+    for start in sorted(links):
+        for second in sorted(links[start]):
+            if not _closed_end(start, second, mute, around):
+                continue
+            stack: list[tuple[int, ...]] = [(start, second)]
+            while stack and budget > 0:
+                path = stack.pop()
+                budget -= 1
+                if len(path) >= 4 and len(path) % 2 == 0:
+                    key = min(path, path[::-1])
+                    if key not in seen and _balanced(path, mute, around):
+                        seen.add(key)
+                        yield path
+                if len(path) < MAX_CHAIN_CELLS:
+                    for nxt in sorted(links[path[-1]], reverse=True):
+                        if nxt not in path:
+                            stack.append((*path, nxt))
+
+
+def _links(analysis: Analysis, live: set[int], cols: int) -> dict[int, set[int]]:
+    """For each live cell, the live cells it shares a link with (see the module docstring)."""
+    links: dict[int, set[int]] = {}
+
+    def add(a: int, b: int) -> None:
+        links.setdefault(a, set()).add(b)
+        links.setdefault(b, set()).add(a)
+
+    for cells, mines in analysis.reduced:
+        if mines != 1:
+            continue
+        inside = [c for c in cells if c in live]
+        if len(inside) != len(cells):
+            continue
+        if len(inside) == 2:
+            add(inside[0], inside[1])
+            continue
+        members = set(inside)
+        for a in inside:
+            if a + 1 in members and (a + 1) % cols != 0:
+                add(a, a + 1)
+            if a + cols in members:
+                add(a, a + cols)
+    return links
+
+
+def _closed_end(
+    end: int, next_cell: int, mute: frozenset[int], around: tuple[frozenset[int], ...]
+) -> bool:
+    """Whether every neighbour of ``end`` that is not next to ``next_cell`` can never show a
+    number (Hill's closed end of a link)."""
+    return around[end] - around[next_cell] - {next_cell} <= mute
+
+
+def _balanced(
+    chain: tuple[int, ...], mute: frozenset[int], around: tuple[frozenset[int], ...]
+) -> bool:
+    """Condition (1): every cell outside ``chain`` that can show a number sees as many of its
+    even-place cells as of its odd-place cells."""
+    evens, odds = set(chain[0::2]), set(chain[1::2])
+    members = evens | odds
+    watchers = set().union(*(around[c] for c in chain)) - members - mute
+    return all(len(around[w] & evens) == len(around[w] & odds) for w in watchers)
+
+
+def _mine_only_in_its_filling(
+    cell: int,
+    chain: tuple[int, ...],
+    analysis: Analysis,
+    total_mines: int,
+    cache: RegionCache,
+) -> bool:
+    """Condition (2): in every layout with a mine on ``cell``, the chain's cells at ``cell``'s
+    places (even or odd) are all mines and the others all safe."""
+    place = chain.index(cell) % 2
+    same, other = chain[place::2], chain[1 - place :: 2]
+    try:
+        given = analyse_assuming(analysis, (cell,), (), total_mines, cache)
+    except ValueError:  # cell cannot be a mine at all
+        return False
+    if given.approximate:
+        return False
+    return all(c in given.mines or c == cell for c in same) and all(c in given.safe for c in other)

@@ -1,0 +1,287 @@
+"""A solver variant's decisions swapped in at our solver's guesses: what the variant is worth.
+
+    python benchmarks/bench_variant_swap.py --variant extended --preset expert \\
+        --start 0 --games 5000 --seed 0 --workers 2 --out out/variant_extended_expert
+
+The same measure as ``bench_hill_swap.py``, with a variant of our own solver in Hill's place:
+our solver (the default player) plays games ``START..START+GAMES-1`` of ``python -m eval --seed S``
+(``safe``, first click in the corner); at each of its guesses after the first click the variant's
+rule is asked for its move in the same position. Where the variant's cell differs, and no
+symmetry of the position maps one cell onto the other, both cells are played, then the default
+solver to the end, on the same layouts drawn exactly from the position. The sum of the values
+(share won after the variant's cell minus share won after ours) is how many more games the
+variant's decisions win, one at a time. Compared with a game-by-game comparison of two
+``python -m eval`` runs, it sees a rule that changes one move in a few hundred games without
+the noise of everything after it.
+
+Variants (``--variant``):
+
+- ``extended``: ``SolverAgent(extended=True)``, the forced guess of an extended 50/50 chain
+  (:mod:`agents.solver.extended`) where the default finds no forced pair and does not search the
+  endgame.
+
+``positions.txt`` has ``bench_hill_swap.py``'s format and header, so a folder's positions can
+be copied from one of its runs on the same games. Every step keeps what it did in ``OUT``
+(``positions.txt``, ``moves.txt``, ``swaps.csv``, ``mirrored.txt``), so a stopped run goes on
+where it stopped when started again with the same arguments.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_hill import deals
+from bench_hill_swap import (
+    SWAP_FIELDS,
+    GuessPosition,
+    OtherMove,
+    Swap,
+    SwapTask,
+    band_lines,
+    position_lines,
+    read_mirrored,
+    read_positions,
+    read_swaps,
+    record_positions,
+    sum_line,
+    swap_row,
+    value_all,
+)
+
+from agents.solver import analyse
+from agents.solver.agent import rule_first_click
+from agents.solver.endgame import (
+    DEFAULT_ENDGAME_LAYOUTS,
+    MAX_ENDGAME_CELLS,
+    NODE_BUDGET,
+    endgame_move,
+)
+from agents.solver.extended import extended_guess
+from agents.solver.guess import guess_order
+from agents.solver.probability import RegionCache
+from agents.solver.unavoidable import unavoidable_guess
+from eval.settings import build_settings
+from mswp_gym.atomic import write_text_atomic
+from mswp_gym.cli import OneLineParser, report_error
+from mswp_gym.env import MinesweeperEnv
+from mswp_gym.spec import GameSpec
+
+PROG = "bench_variant_swap.py"
+POSITIONS = "positions.txt"
+MOVES = "moves.txt"
+SWAPS = "swaps.csv"
+RISK_TIE = 1e-9
+"""Risks closer than this are equal."""
+
+
+def extended_move(board: np.ndarray, legal: np.ndarray, spec: GameSpec) -> int | None:
+    """The cell ``SolverAgent(extended=True)`` guesses at ``board`` (a guess position of the
+    default solver) where the default's rules would not have decided already (no forced pair, no
+    endgame search), else None."""
+    analysis = analyse(board, spec.mines)
+    cache = RegionCache()
+    endgame = endgame_move(
+        analysis,
+        board,
+        spec.mines,
+        legal,
+        DEFAULT_ENDGAME_LAYOUTS,
+        NODE_BUDGET,
+        MAX_ENDGAME_CELLS,
+    )
+    if endgame is not None:
+        return None
+    order, _ = guess_order(analysis, board, legal)
+    if unavoidable_guess(analysis, board, order, spec.mines, cache) is not None:
+        return None
+    return extended_guess(analysis, board, order, spec.mines, cache)
+
+
+VARIANTS: dict[str, Callable[[np.ndarray, np.ndarray, GameSpec], int | None]] = {
+    "extended": extended_move
+}
+"""Each variant's rule: its cell at a guess position of the default solver, or None where it
+plays as the default does."""
+
+
+@dataclass(frozen=True)
+class MoveTask:
+    """What one worker needs to ask a variant for its move at one position."""
+
+    variant: str
+    spec: GameSpec
+    layout: np.ndarray
+    seed: int
+    position: GuessPosition
+
+
+def variant_answer(task: MoveTask) -> OtherMove:
+    """The variant's move at ``task.position`` (``cell`` -1 where it plays as the default)."""
+    env = MinesweeperEnv(layout=task.layout.reshape(task.spec.rows, task.spec.cols), max_steps=None)
+    env.reset(seed=task.seed)
+    for click in task.position.clicks:
+        env.step(click)
+    cell = VARIANTS[task.variant](env.visible, env.action_masks(), task.spec)
+    return OtherMove(task.position.key, -1 if cell is None else cell, False, 0.0, task.variant)
+
+
+def answer_line(move: OtherMove) -> str:
+    """One line of ``moves.txt``: ``key cell``."""
+    return f"{move.key} {move.cell}\n"
+
+
+def read_moves(text: str, variant: str) -> dict[str, OtherMove]:
+    """The moves of ``moves.txt``; a last line without its newline (a kill mid-write) is
+    dropped."""
+    moves = {}
+    for line in text[: text.rfind("\n") + 1].splitlines():
+        key, cell = line.split()
+        moves[key] = OtherMove(key, int(cell), False, 0.0, variant)
+    return moves
+
+
+def summary(
+    variant: str, positions: int, moves: int, differ: int, swaps: list[Swap], mirrored: int
+) -> str:
+    """The printed result."""
+    player = f"{variant}'s moves"
+    safer = [s.value for s in swaps if s.risk_hill < s.risk_ours - RISK_TIE]
+    equal = [s.value for s in swaps if abs(s.risk_hill - s.risk_ours) <= RISK_TIE]
+    riskier = [s.value for s in swaps if s.risk_hill > s.risk_ours + RISK_TIE]
+    return "\n".join(
+        [
+            f"{positions} guesses of our solver after the first click; {variant} asked at "
+            f"{moves}; its cell differs at {differ}, of which {mirrored} by a symmetry of the "
+            f"position only",
+            f"the other {len(swaps)} positions, by the share of safe cells open:",
+            *band_lines(swaps, player),
+            "by the risk of its cell against ours:",
+            sum_line("its riskier", riskier, player),
+            sum_line("equal risk", equal, player),
+            sum_line("its safer", safer, player),
+        ]
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", required=True, help=f"one of {', '.join(VARIANTS)}")
+    parser.add_argument("--preset", default="expert", help="beginner, intermediate or expert")
+    parser.add_argument("--start", type=int, default=0, help="the first game (of python -m eval)")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0, help="python -m eval's --seed")
+    parser.add_argument("--layouts", type=int, default=24, help="layouts per position")
+    parser.add_argument("--workers", type=int, default=1, help="processes")
+    parser.add_argument("--out", type=Path, required=True, help="the folder to write")
+    args = parser.parse_args(argv)
+    try:
+        if args.variant not in VARIANTS:
+            raise ValueError(
+                f"--variant must be one of {', '.join(VARIANTS)}, got {args.variant!r}"
+            )
+        least_values = (("--games", 1), ("--start", 0), ("--layouts", 1), ("--workers", 1))
+        for name, least in least_values:
+            value = getattr(args, name[2:])
+            if value < least:
+                raise ValueError(f"{name} must be an integer >= {least}, got {value}")
+        (setting,) = build_settings([args.preset], None, None, None, None, "safe", score_mode=False)
+        spec = GameSpec(setting.rows, setting.cols, setting.mines, "safe")
+        first = rule_first_click(spec)
+        args.out.mkdir(parents=True, exist_ok=True)
+    except (ValueError, OSError) as error:
+        sys.exit(report_error(PROG, error))
+    started = time.perf_counter()
+    dealt = {
+        d.game: d for d in deals(setting, first, args.seed, args.start + args.games)[args.start :]
+    }
+    last = args.start + args.games - 1
+    header = (
+        f"# {setting.label} seed {args.seed} games {args.start}-{last} layouts {args.layouts}\n"
+    )
+    positions_path = args.out / POSITIONS
+    if positions_path.is_file():
+        text = positions_path.read_text()
+        if not text.startswith(header):
+            message = f"{args.out} holds another run ({text.splitlines()[0]!r}): use a new --out"
+            sys.exit(report_error(PROG, message))
+        positions = read_positions(text[len(header) :])
+    else:
+        positions = record_positions(spec, list(dealt.values()))
+        write_text_atomic(positions_path, header + position_lines(setting, first, positions, dealt))
+        print(f"recorded {len(positions)} guesses in {time.perf_counter() - started:.0f} s")
+    moves_path = args.out / MOVES
+    moves = read_moves(moves_path.read_text(), args.variant) if moves_path.is_file() else {}
+    if moves_path.is_file():
+        write_text_atomic(moves_path, "".join(answer_line(m) for m in moves.values()))
+    asks = [
+        MoveTask(args.variant, spec, dealt[p.game].layout, dealt[p.game].seed, p)
+        for p in positions
+        if p.key not in moves
+    ]
+    print(f"{len(asks)} positions to ask the variant ({len(moves)} done before)", flush=True)
+    with moves_path.open("a") as out:
+        for move in answers(asks, args.workers):
+            out.write(answer_line(move))
+            out.flush()
+            moves[move.key] = move
+    swaps_path = args.out / SWAPS
+    done: list[Swap] = []
+    if swaps_path.is_file():
+        done, complete = read_swaps(swaps_path.read_text())
+        write_text_atomic(swaps_path, complete)
+    else:
+        write_text_atomic(swaps_path, ",".join(SWAP_FIELDS) + "\n")
+    mirror_keys = read_mirrored(args.out)
+    seen = {s.key for s in done} | mirror_keys
+    differ = [p for p in positions if moves[p.key].cell not in (-1, p.ours)]
+    tasks = [
+        SwapTask(spec, dealt[p.game], p, moves[p.key], args.layouts, args.seed)
+        for p in differ
+        if p.key not in seen
+    ]
+    print(f"{len(tasks)} positions to value ({len(done)} done before)", flush=True)
+    with swaps_path.open("a") as rows, (args.out / "mirrored.txt").open("a") as mirrored:
+        for task, swap in value_all(tasks, args.workers):
+            if swap is None:
+                mirrored.write(task.position.key + "\n")
+                mirrored.flush()
+                mirror_keys.add(task.position.key)
+            else:
+                rows.write(swap_row(swap))
+                rows.flush()
+                done.append(swap)
+    print(
+        summary(
+            args.variant,
+            len(positions),
+            len(moves),
+            len(differ),
+            sorted(done, key=lambda s: s.key),
+            len(mirror_keys),
+        )
+    )
+    print(f"this sitting {time.perf_counter() - started:.0f} s; wrote {swaps_path}")
+
+
+def answers(asks: list[MoveTask], workers: int) -> Iterator[OtherMove]:
+    """Each ask's :func:`variant_answer`, over ``workers`` spawned processes (1: inline), in the
+    order they finish."""
+    if workers == 1:
+        yield from map(variant_answer, asks)
+        return
+    with get_context("spawn").Pool(workers) as pool:
+        yield from pool.imap_unordered(variant_answer, asks, chunksize=4)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+"""benchmarks/bench_variant_swap.py: a variant's moves at our solver's guesses, valued as in
+bench_hill_swap.py; its files, its resume and its bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from benchmark_scripts import bad_input_lines, load_benchmark
+
+
+def test_bench_variant_swap__bad_input_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    base = ["--variant", "extended", "--out", str(tmp_path / "s")]
+    for flag, value, least in (
+        ("--games", "0", 1),
+        ("--start", "-1", 0),
+        ("--layouts", "0", 1),
+        ("--workers", "0", 1),
+    ):
+        (line,) = bad_input_lines("bench_variant_swap", [*base, flag, value], capsys)
+        assert line == (
+            f"bench_variant_swap.py: error: {flag} must be an integer >= {least}, got {value}"
+        )
+    (line,) = bad_input_lines(
+        "bench_variant_swap", ["--variant", "bogus", "--out", str(tmp_path)], capsys
+    )
+    assert line == "bench_variant_swap.py: error: --variant must be one of extended, got 'bogus'"
+
+
+def test_bench_variant_swap__runs_resumes_and_refuses_another_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Expert games 0-29 of seed 0: the extended rule differs from the default at one guess (game
+    # 13's sixth), a chain of eight cells along the top edge at even odds
+    bench = load_benchmark("bench_variant_swap")
+    out = tmp_path / "s"
+    argv = ["--variant", "extended", "--games", "30", "--layouts", "4", "--out", str(out)]
+    bench.main(argv)
+    printed = capsys.readouterr().out
+    assert "its cell differs at 1, of which 0 by a symmetry of the position only" in printed
+    assert "all:     1 positions" in printed
+    moves = dict(line.split() for line in (out / "moves.txt").read_text().splitlines())
+    assert [key for key, cell in moves.items() if cell != "-1"] == ["13.5"]
+    (row,) = (out / "swaps.csv").read_text().splitlines()[1:]
+    assert row.startswith("13.5,13,") and ",0.5,extended,4,False," in row
+    bench.main(argv)  # resumed: nothing left to ask or value, the same summary
+    again = capsys.readouterr().out
+    assert "0 positions to ask the variant (92 done before)" in again
+    assert "0 positions to value (1 done before)" in again
+    assert printed.splitlines()[-8:-1] == again.splitlines()[-8:-1]
+    with pytest.raises(SystemExit) as stopped:
+        bench.main([*argv[:-2], "--games", "31", "--out", str(out)])
+    assert stopped.value.code == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(f"bench_variant_swap.py: error: {out} holds another run (")

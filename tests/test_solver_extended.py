@@ -1,0 +1,148 @@
+"""Extended 50/50 chains (agents.solver.extended), against every layout of small positions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from positions import layouts, random_position
+
+from agents.solver.agent import SolverAgent
+from agents.solver.extended import extended_chains, extended_choice, extended_guess
+from agents.solver.probability import Analysis, RegionCache, analyse
+from agents.solver.unavoidable import unavoidable_guess
+from mswp_gym.cells import neighbour_table
+from mswp_gym.constants import HIDDEN, MINE, NO_CLUE
+
+M, H = MINE, HIDDEN
+
+
+def walled_position(rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    """A small position with many mines shown (so that walled-in chains occur), no flags."""
+    board, total, _ = random_position(
+        rng, max_rows=5, reveal=0.5, shown_mines=0.4, mine_code=MINE, flags=0.0
+    )
+    return board, total
+
+
+def live_order(board: np.ndarray, total: int) -> tuple[list[int], Analysis]:
+    analysis = analyse(board, total)
+    order = [c for c in analysis.position.unknown if 0.0 < analysis.probability[c] < 1.0]
+    return order, analysis
+
+
+# A chain of four down the left edge (found by the random search below): (0, 0)-(1, 1) are the
+# only unknown cells of the clue (1, 0) = 1, (1, 1)-(3, 0) of (2, 0) = 1 (its (2, 1) is certainly
+# safe), (3, 0)-(4, 0) of (4, 1) = 2 beside a shown mine. Every cell outside that can show a
+# number sees one cell of each filling ({(0, 0), (3, 0)} and {(1, 1), (4, 0)}), and no pair of
+# the four is walled in alone, so the pair rule finds nothing.
+CHAIN_BOARD = np.array(
+    [
+        [H, 3, M, H, H],
+        [1, H, H, H, H],
+        [1, H, M, H, H],
+        [H, 3, 4, H, 3],
+        [H, 2, M, H, H],
+    ],
+    dtype=np.int8,
+)
+
+
+def test_extended_guess__a_closed_chain_of_four_down_the_edge_is_guessed_at_once() -> None:
+    total = 9
+    order, analysis = live_order(CHAIN_BOARD, total)
+    assert unavoidable_guess(analysis, CHAIN_BOARD, order, total, RegionCache()) is None
+    assert list(extended_chains(analysis, CHAIN_BOARD, order)) == [(0, 6, 15, 20)]
+    guess = extended_guess(analysis, CHAIN_BOARD, order, total, RegionCache())
+    assert guess in (0, 6, 15, 20)
+    assert analysis.probability[guess] == pytest.approx(0.5)
+    _check_sound(CHAIN_BOARD, total, set(layouts(CHAIN_BOARD, total)), guess, (0, 6, 15, 20))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_extended_guess__is_sound_against_every_layout(seed: int) -> None:
+    """Wherever a cell is guessed, its chain meets both conditions in every layout: a mine on it
+    means the whole filling of its places, and swapping the two fillings gives a layout that fits
+    the board and shows the same number on every other cell."""
+    rng = np.random.default_rng(seed)
+    found = 0
+    for _ in range(2500):
+        board, total = walled_position(rng)
+        try:
+            order, analysis = live_order(board, total)
+        except ValueError:
+            continue
+        choice = extended_choice(analysis, board, order, total, RegionCache())
+        if choice is None:
+            continue
+        found += 1
+        guess, chain = choice
+        _check_sound(board, total, set(layouts(board, total)), guess, chain)
+        assert abs(analysis.probability[guess] - _share_with(board, total, guess)) < 1e-9
+    assert found >= 3, "the random positions should contain some extended chains"
+
+
+def _check_sound(
+    board: np.ndarray,
+    total: int,
+    fits: set[frozenset[int]],
+    guess: int,
+    chain: tuple[int, ...],
+) -> None:
+    rows, cols = board.shape
+    table = neighbour_table(rows, cols)
+    assert len(chain) >= 4 and len(chain) % 2 == 0
+    place = chain.index(guess) % 2
+    same, other = frozenset(chain[place::2]), frozenset(chain[1 - place :: 2])
+    members = same | other
+    for mines in fits:
+        if guess in mines:
+            assert mines & members == same
+        filled = mines & members
+        if filled not in (same, other):
+            continue
+        swapped = (mines - members) | (other if filled == same else same)
+        assert swapped in fits
+        for cell in range(rows * cols):
+            if cell in members or cell in mines or board.ravel()[cell] == NO_CLUE:
+                continue
+            assert sum(n in mines for n in table[cell]) == sum(n in swapped for n in table[cell])
+    # the two fillings are equally likely, and the guess is a mine exactly in its own
+    with_same = sum(1 for m in fits if m & members == same)
+    with_other = sum(1 for m in fits if m & members == other)
+    assert with_same == with_other > 0
+    assert sum(1 for m in fits if guess in m) == with_same
+
+
+def _share_with(board: np.ndarray, total: int, guess: int) -> float:
+    fits = set(layouts(board, total))
+    return sum(1 for m in fits if guess in m) / len(fits)
+
+
+def test_solver_agent__extended_is_off_by_default_and_plays_seeded() -> None:
+    # the option changes nothing unless asked for, and the same seed plays the same game with it
+    from mswp_gym.env import MinesweeperEnv
+    from mswp_gym.spec import GameSpec
+
+    spec = GameSpec(16, 30, 99, "safe")
+    assert SolverAgent(spec=spec).extended is False
+    games = []
+    for _ in range(2):
+        env = MinesweeperEnv(rows=16, cols=30, mines=99, first_click="safe")
+        env.reset(seed=3)
+        agent = SolverAgent(spec=spec, extended=True)
+        agent.reset(3, spec)
+        moves, done = [], False
+        while not done:
+            move = agent.act(env.visible, env.action_masks())
+            moves.append(move)
+            done = env.step(move)[2]
+        games.append(moves)
+    assert games[0] == games[1]
+
+
+def test_extended_guess__finds_no_chain_where_a_pair_rule_suffices() -> None:
+    # a pair between mines on the edge is the pair rule's, not a chain of four
+    board = np.array([[M, 3, 3, M], [M, H, H, M]], dtype=np.int8)
+    order, analysis = live_order(board, 5)
+    assert unavoidable_guess(analysis, board, order, 5, RegionCache()) in (5, 6)
+    assert list(extended_chains(analysis, board, order)) == []
