@@ -18,7 +18,9 @@ Variants (``--variant``):
 
 - ``extended``: ``SolverAgent(extended=True)``, the forced guess of an extended 50/50 chain
   (:mod:`agents.solver.extended`) where the default finds no forced pair and does not search the
-  endgame.
+  endgame; of the chain's cells that carry no extra risk, the one the look-ahead scores best.
+- ``extended-first``: the same chains, but the cell that comes first in the default's order of
+  candidates (the lowest risk, then the fewest unknown neighbours).
 
 ``positions.txt`` has ``bench_hill_swap.py``'s format and header, so a folder's positions can
 be copied from one of its runs on the same games. Every step keeps what it did in ``OUT``
@@ -67,8 +69,8 @@ from agents.solver.endgame import (
     endgame_move,
 )
 from agents.solver.extended import extended_guess
-from agents.solver.guess import guess_order
-from agents.solver.probability import RegionCache
+from agents.solver.guess import forced_guess, guess_order
+from agents.solver.probability import Analysis, RegionCache
 from agents.solver.unavoidable import unavoidable_guess
 from eval.settings import build_settings
 from mswp_gym.atomic import write_text_atomic
@@ -84,12 +86,10 @@ RISK_TIE = 1e-9
 """Risks closer than this are equal."""
 
 
-def extended_move(board: np.ndarray, legal: np.ndarray, spec: GameSpec) -> int | None:
-    """The cell ``SolverAgent(extended=True)`` guesses at ``board`` (a guess position of the
-    default solver) where the default's rules would not have decided already (no forced pair, no
-    endgame search), else None."""
+def _undecided(board: np.ndarray, legal: np.ndarray, spec: GameSpec) -> Analysis | None:
+    """The analysis of a guess position of the default solver where its endgame search does
+    not decide and it finds no forced pair; else None."""
     analysis = analyse(board, spec.mines)
-    cache = RegionCache()
     endgame = endgame_move(
         analysis,
         board,
@@ -102,13 +102,36 @@ def extended_move(board: np.ndarray, legal: np.ndarray, spec: GameSpec) -> int |
     if endgame is not None:
         return None
     order, _ = guess_order(analysis, board, legal)
-    if unavoidable_guess(analysis, board, order, spec.mines, cache) is not None:
+    if unavoidable_guess(analysis, board, order, spec.mines, RegionCache()) is not None:
         return None
-    return extended_guess(analysis, board, order, spec.mines, cache)
+    return analysis
+
+
+def extended_move(board: np.ndarray, legal: np.ndarray, spec: GameSpec) -> int | None:
+    """The cell ``SolverAgent(extended=True)`` guesses at ``board`` (a guess position of the
+    default solver) where the default's rules would not have decided already (no forced pair, no
+    endgame search), else None."""
+    analysis = _undecided(board, legal, spec)
+    if analysis is None:
+        return None
+    order, _ = guess_order(analysis, board, legal)
+    forced = forced_guess(analysis, board, order, spec.mines, legal, 1, RegionCache(), True)
+    return None if forced is None else forced.cell
+
+
+def extended_first_move(board: np.ndarray, legal: np.ndarray, spec: GameSpec) -> int | None:
+    """As :func:`extended_move`, but the chain's cell is the first in the default's order (the
+    lowest risk, then the fewest unknown neighbours) instead of the look-ahead's choice."""
+    analysis = _undecided(board, legal, spec)
+    if analysis is None:
+        return None
+    order, _ = guess_order(analysis, board, legal)
+    return extended_guess(analysis, board, order, spec.mines, RegionCache())
 
 
 VARIANTS: dict[str, Callable[[np.ndarray, np.ndarray, GameSpec], int | None]] = {
-    "extended": extended_move
+    "extended": extended_move,
+    "extended-first": extended_first_move,
 }
 """Each variant's rule: its cell at a guess position of the default solver, or None where it
 plays as the default does."""

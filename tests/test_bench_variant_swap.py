@@ -26,7 +26,10 @@ def test_bench_variant_swap__bad_input_is_one_line(
     (line,) = bad_input_lines(
         "bench_variant_swap", ["--variant", "bogus", "--out", str(tmp_path)], capsys
     )
-    assert line == "bench_variant_swap.py: error: --variant must be one of extended, got 'bogus'"
+    assert line == (
+        "bench_variant_swap.py: error: --variant must be one of extended, extended-first, "
+        "got 'bogus'"
+    )
 
 
 def test_bench_variant_swap__runs_resumes_and_refuses_another_run(

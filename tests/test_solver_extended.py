@@ -8,6 +8,7 @@ from positions import layouts, random_position
 
 from agents.solver.agent import SolverAgent
 from agents.solver.extended import extended_chains, extended_choice, extended_guess
+from agents.solver.guess import forced_guess
 from agents.solver.probability import Analysis, RegionCache, analyse
 from agents.solver.unavoidable import unavoidable_guess
 from mswp_gym.cells import neighbour_table
@@ -75,9 +76,10 @@ def test_extended_guess__is_sound_against_every_layout(seed: int) -> None:
         if choice is None:
             continue
         found += 1
-        guess, chain = choice
-        _check_sound(board, total, set(layouts(board, total)), guess, chain)
-        assert abs(analysis.probability[guess] - _share_with(board, total, guess)) < 1e-9
+        fits = set(layouts(board, total))
+        for guess in choice.cells:  # every cell offered as free of extra risk
+            _check_sound(board, total, fits, guess, choice.chain)
+            assert abs(analysis.probability[guess] - _share_with(board, total, guess)) < 1e-9
     assert found >= 3, "the random positions should contain some extended chains"
 
 
@@ -146,3 +148,16 @@ def test_extended_guess__finds_no_chain_where_a_pair_rule_suffices() -> None:
     order, analysis = live_order(board, 5)
     assert unavoidable_guess(analysis, board, order, 5, RegionCache()) in (5, 6)
     assert list(extended_chains(analysis, board, order)) == []
+
+
+@pytest.mark.parametrize("depth", [0, 1])
+def test_forced_guess__takes_the_chain_only_when_asked(depth: int) -> None:
+    total = 9
+    order, analysis = live_order(CHAIN_BOARD, total)
+    legal = CHAIN_BOARD.ravel() == H
+    off = forced_guess(analysis, CHAIN_BOARD, order, total, legal, depth, RegionCache(), False)
+    assert off is None
+    on = forced_guess(analysis, CHAIN_BOARD, order, total, legal, depth, RegionCache(), True)
+    assert on is not None and on.forced and on.cell in (0, 6, 15, 20)
+    assert on.risk == pytest.approx(0.5)
+    assert on.tried == (4 if depth else 0)  # the look-ahead scores each of the four

@@ -29,6 +29,7 @@ so the search only proposes.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -40,6 +41,20 @@ MAX_CHAIN_CELLS = 12
 """Longest chain searched."""
 MAX_PATHS = 400
 """Most partial chains one position's search extends (the search stops after them)."""
+
+
+@dataclass(frozen=True)
+class ExtendedChain:
+    """An extended 50/50 chain found in a position.
+
+    Attributes:
+        chain: Its cells in chain order (the fillings are the even and the odd places).
+        cells: Its cells that may be guessed at no extra risk (condition (2)), best first in the
+            caller's order; never empty.
+    """
+
+    chain: tuple[int, ...]
+    cells: tuple[int, ...]
 
 
 def extended_guess(
@@ -60,11 +75,10 @@ def extended_guess(
         cache: Region cache shared with the caller.
 
     Returns:
-        Of the first chain found that holds such cells, the one that comes first in ``order``;
-        None if no chain qualifies.
+        The first of :func:`extended_choice`'s cells in ``order``; None if no chain qualifies.
     """
-    choice = extended_choice(analysis, board, order, total_mines, cache)
-    return None if choice is None else choice[0]
+    found = extended_choice(analysis, board, order, total_mines, cache)
+    return None if found is None else found.cells[0]
 
 
 def extended_choice(
@@ -73,13 +87,18 @@ def extended_choice(
     order: list[int],
     total_mines: int,
     cache: RegionCache,
-) -> tuple[int, tuple[int, ...]] | None:
-    """:func:`extended_guess`'s cell with the chain it belongs to (arguments the same)."""
+) -> ExtendedChain | None:
+    """The first chain found that holds cells which may be guessed at no extra risk, with all
+    of them (arguments as for :func:`extended_guess`); None if no chain qualifies."""
     rank = {cell: place for place, cell in enumerate(order)}
     for chain in extended_chains(analysis, board, order):
-        for cell in sorted(chain, key=rank.__getitem__):
-            if _mine_only_in_its_filling(cell, chain, analysis, total_mines, cache):
-                return cell, chain
+        cells = tuple(
+            cell
+            for cell in sorted(chain, key=rank.__getitem__)
+            if _mine_only_in_its_filling(cell, chain, analysis, total_mines, cache)
+        )
+        if cells:
+            return ExtendedChain(chain, cells)
     return None
 
 

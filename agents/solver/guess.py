@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.solver import blended
-from agents.solver.extended import extended_guess
+from agents.solver.extended import extended_choice
 from agents.solver.probability import Analysis, RegionCache
 from agents.solver.unavoidable import unavoidable_guess
 from mswp_gym.cells import neighbour_index
@@ -80,11 +80,9 @@ def choose_guess(
     order, openness = guess_order(analysis, board, legal)
     best = float(probability[order[0]])
 
-    forced = unavoidable_guess(analysis, board, order, total_mines, cache)
-    if forced is None and extended:
-        forced = extended_guess(analysis, board, order, total_mines, cache)
+    forced = forced_guess(analysis, board, order, total_mines, legal, depth, cache, extended)
     if forced is not None:
-        return Guess(cell=forced, risk=float(probability[forced]), score=None, forced=True, tried=0)
+        return forced
     if depth == 0:
         ties = [
             c for c in order if probability[c] <= best + 1e-12 and openness[c] == openness[order[0]]
@@ -97,6 +95,40 @@ def choose_guess(
     return Guess(
         cell=choice.cell, risk=1.0 - choice.safety, score=choice.weight, forced=False, tried=tried
     )
+
+
+def forced_guess(
+    analysis: Analysis,
+    board: np.ndarray,
+    order: list[int],
+    total_mines: int,
+    legal: np.ndarray,
+    depth: int,
+    cache: RegionCache,
+    extended: bool,
+) -> Guess | None:
+    """The forced guess, if the position has one: a cell of an unavoidable pair
+    (:mod:`agents.solver.unavoidable`, the first of ``order``), else with ``extended`` a cell of
+    an extended 50/50 chain (:mod:`agents.solver.extended`); of the chain's cells that carry no
+    extra risk, depth 0 takes the first of ``order``, depth 1 the one the look-ahead
+    (:func:`agents.solver.blended.choose`) scores best, as Hill's solver chooses among a
+    pseudo-50/50's cells."""
+    cell = unavoidable_guess(analysis, board, order, total_mines, cache)
+    tried = 0
+    if cell is None and extended:
+        found = extended_choice(analysis, board, order, total_mines, cache)
+        if found is None:
+            return None
+        cell = found.cells[0]
+        if depth > 0 and len(found.cells) > 1:
+            choice, tried = blended.choose(
+                analysis, board, total_mines, legal, list(found.cells), cache
+            )
+            cell = choice.cell
+    if cell is None:
+        return None
+    risk = float(analysis.probability[cell])
+    return Guess(cell=cell, risk=risk, score=None, forced=True, tried=tried)
 
 
 def guess_order(
