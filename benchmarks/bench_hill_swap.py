@@ -34,10 +34,12 @@ import io
 import math
 import sys
 import time
+from argparse import Namespace
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import astuple, dataclass, fields
 from multiprocessing import get_context
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -57,6 +59,8 @@ from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
 
 PROG = "bench_hill_swap.py"
+Item = TypeVar("Item")
+Result = TypeVar("Result")
 POSITIONS = "positions.txt"
 MOVES = "moves.txt"
 SWAPS = "swaps.csv"
@@ -386,53 +390,139 @@ def summary(
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hill", type=Path, required=True, help="a checkout of Hill's repository")
+@dataclass(frozen=True)
+class SwapRun:
+    """One run of a swap benchmark: its games, its rule set and its folder."""
+
+    setting: Setting
+    spec: GameSpec
+    first: tuple[int, int]  # the rule's first click
+    dealt: dict[int, Deal]  # games START..START+GAMES-1 by number
+    header: str  # the first line of positions.txt, naming the run
+    out: Path
+    layouts: int
+    seed: int
+    workers: int
+
+
+def add_run_arguments(parser: OneLineParser) -> None:
+    """The arguments both swap benchmarks take (this one and ``bench_variant_swap.py``)."""
     parser.add_argument("--preset", default="expert", help="beginner, intermediate or expert")
     parser.add_argument("--start", type=int, default=0, help="the first game (of python -m eval)")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0, help="python -m eval's --seed")
     parser.add_argument("--layouts", type=int, default=24, help="layouts per position")
-    parser.add_argument("--workers", type=int, default=1, help="processes that value positions")
+    parser.add_argument("--workers", type=int, default=1, help="processes")
     parser.add_argument("--out", type=Path, required=True, help="the folder to write")
+
+
+def check_counts(args: Namespace) -> None:
+    """Raises ValueError (one line naming the flag) for a count below its least value."""
+    for name, least in (("--games", 1), ("--start", 0), ("--layouts", 1), ("--workers", 1)):
+        value = getattr(args, name[2:])
+        if value < least:
+            raise ValueError(f"{name} must be an integer >= {least}, got {value}")
+
+
+def safe_setting(preset: str) -> tuple[Setting, GameSpec, tuple[int, int]]:
+    """``preset``'s setting under ``safe``, its spec and the rule's first click.
+
+    Raises:
+        ValueError: an unknown preset.
+    """
+    (setting,) = build_settings([preset], None, None, None, None, "safe", score_mode=False)
+    spec = GameSpec(setting.rows, setting.cols, setting.mines, "safe")
+    return setting, spec, rule_first_click(spec)
+
+
+def start_run(args: Namespace, setting: Setting, spec: GameSpec, first: tuple[int, int]) -> SwapRun:
+    """The run the arguments name: its games dealt, its folder made."""
+    args.out.mkdir(parents=True, exist_ok=True)
+    last = args.start + args.games - 1
+    return SwapRun(
+        setting,
+        spec,
+        first,
+        {d.game: d for d in deals(setting, first, args.seed, last + 1)[args.start :]},
+        f"# {setting.label} seed {args.seed} games {args.start}-{last} layouts {args.layouts}\n",
+        args.out,
+        args.layouts,
+        args.seed,
+        args.workers,
+    )
+
+
+def load_positions(run: SwapRun, prog: str) -> list[GuessPosition]:
+    """Our solver's guesses in the run's games: read from ``positions.txt``, else recorded and
+    written there. Exits with a one-line error if the folder holds another run."""
+    path = run.out / POSITIONS
+    if path.is_file():
+        text = path.read_text()
+        if not text.startswith(run.header):
+            message = f"{run.out} holds another run ({text.splitlines()[0]!r}): use a new --out"
+            sys.exit(report_error(prog, message))
+        return read_positions(text[len(run.header) :])
+    started = time.perf_counter()
+    positions = record_positions(run.spec, list(run.dealt.values()))
+    lines = position_lines(run.setting, run.first, positions, run.dealt)
+    write_text_atomic(path, run.header + lines)
+    print(f"recorded {len(positions)} guesses in {time.perf_counter() - started:.0f} s", flush=True)
+    return positions
+
+
+def value_differing(
+    run: SwapRun, positions: Sequence[GuessPosition], others: dict[str, OtherMove]
+) -> tuple[list[Swap], set[str]]:
+    """Value every position where the other move differs from ours (and was not valued before),
+    keeping each as it is done in ``swaps.csv`` or ``mirrored.txt``.
+
+    Returns:
+        All the valued swaps (earlier sittings' too), by key, and the mirrored positions' keys.
+    """
+    swaps_path = run.out / SWAPS
+    done: list[Swap] = []
+    if swaps_path.is_file():
+        done, complete = read_swaps(swaps_path.read_text())
+        write_text_atomic(swaps_path, complete)
+    else:
+        write_text_atomic(swaps_path, ",".join(SWAP_FIELDS) + "\n")
+    mirror_keys = read_mirrored(run.out)
+    seen = {s.key for s in done} | mirror_keys
+    tasks = [
+        SwapTask(run.spec, run.dealt[p.game], p, others[p.key], run.layouts, run.seed)
+        for p in positions
+        if p.key in others and others[p.key].cell not in (-1, p.ours) and p.key not in seen
+    ]
+    print(f"{len(tasks)} positions to value ({len(done)} done before)", flush=True)
+    with swaps_path.open("a") as rows, (run.out / "mirrored.txt").open("a") as mirrored:
+        for task, swap in value_all(tasks, run.workers):
+            if swap is None:
+                mirrored.write(task.position.key + "\n")
+                mirrored.flush()
+                mirror_keys.add(task.position.key)
+            else:
+                rows.write(swap_row(swap))
+                rows.flush()
+                done.append(swap)
+    return sorted(done, key=lambda s: s.key), mirror_keys
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hill", type=Path, required=True, help="a checkout of Hill's repository")
+    add_run_arguments(parser)
     args = parser.parse_args(argv)
     try:
-        least_values = (("--games", 1), ("--start", 0), ("--layouts", 1), ("--workers", 1))
-        for name, least in least_values:
-            value = getattr(args, name[2:])
-            if value < least:
-                raise ValueError(f"{name} must be an integer >= {least}, got {value}")
-        (setting,) = build_settings([args.preset], None, None, None, None, "safe", score_mode=False)
-        spec = GameSpec(setting.rows, setting.cols, setting.mines, "safe")
-        first = rule_first_click(spec)
+        check_counts(args)
+        setting, spec, first = safe_setting(args.preset)
         check_inputs(args.hill, setting, first)
-        args.out.mkdir(parents=True, exist_ok=True)
+        run = start_run(args, setting, spec, first)
         compile_driver(args.hill.resolve(), args.out / "classes")
     except (ValueError, RuntimeError) as error:
         sys.exit(report_error(PROG, error))
     started = time.perf_counter()
-    dealt = {
-        d.game: d for d in deals(setting, first, args.seed, args.start + args.games)[args.start :]
-    }
-    last = args.start + args.games - 1
-    header = (
-        f"# {setting.label} seed {args.seed} games {args.start}-{last} layouts {args.layouts}\n"
-    )
+    positions = load_positions(run, PROG)
     positions_path = args.out / POSITIONS
-    if positions_path.is_file():
-        text = positions_path.read_text()
-        if not text.startswith(header):
-            message = f"{args.out} holds another run ({text.splitlines()[0]!r}): use a new --out"
-            sys.exit(report_error(PROG, message))
-        positions = read_positions(text[len(header) :])
-    else:
-        positions = record_positions(spec, list(dealt.values()))
-        write_text_atomic(positions_path, header + position_lines(setting, first, positions, dealt))
-        print(
-            f"recorded {len(positions)} guesses in {time.perf_counter() - started:.0f} s",
-            flush=True,
-        )
     failed = run_driver(
         args.out / "classes",
         "HillMove",
@@ -446,35 +536,9 @@ def main(argv: list[str] | None = None) -> None:
         answers = read_answers((args.out / MOVES).read_text())
     except ValueError as error:
         sys.exit(report_error(PROG, error))
-    swaps_path = args.out / SWAPS
-    done: list[Swap] = []
-    if swaps_path.is_file():
-        done, complete = read_swaps(swaps_path.read_text())
-        write_text_atomic(swaps_path, complete)
-    else:
-        write_text_atomic(swaps_path, ",".join(SWAP_FIELDS) + "\n")
-    mirror_keys = read_mirrored(args.out)
-    seen = {s.key for s in done} | mirror_keys
-    tasks = [
-        SwapTask(spec, dealt[p.game], p, answers[p.key], args.layouts, args.seed)
-        for p in positions
-        if p.key in answers and answers[p.key].cell not in (-1, p.ours) and p.key not in seen
-    ]
-    print(f"{len(tasks)} positions to value ({len(done)} done before)", flush=True)
-    with swaps_path.open("a") as rows, (args.out / "mirrored.txt").open("a") as mirrored:
-        for task, swap in value_all(tasks, args.workers):
-            if swap is None:
-                mirrored.write(task.position.key + "\n")
-                mirrored.flush()
-                mirror_keys.add(task.position.key)
-            else:
-                rows.write(swap_row(swap))
-                rows.flush()
-                done.append(swap)
-    print(
-        summary(positions, answers, sorted(done, key=lambda s: s.key), len(mirror_keys), args.games)
-    )
-    print(f"this sitting {time.perf_counter() - started:.0f} s; wrote {swaps_path}")
+    done, mirror_keys = value_differing(run, positions, answers)
+    print(summary(positions, answers, done, len(mirror_keys), args.games))
+    print(f"this sitting {time.perf_counter() - started:.0f} s; wrote {args.out / SWAPS}")
 
 
 def read_mirrored(out: Path) -> set[str]:
@@ -492,13 +556,20 @@ def _value_one(task: SwapTask) -> tuple[SwapTask, Swap | None]:
 
 
 def value_all(tasks: list[SwapTask], workers: int) -> Iterator[tuple[SwapTask, Swap | None]]:
-    """Each task with its :func:`value_swap`, over ``workers`` spawned processes (1: inline), in
-    the order they finish."""
+    """Each task with its :func:`value_swap`, over ``workers`` processes, as they finish."""
+    return in_processes(_value_one, tasks, workers)
+
+
+def in_processes(
+    function: Callable[[Item], Result], items: list[Item], workers: int, chunksize: int = 1
+) -> Iterator[Result]:
+    """``function`` of each item, over ``workers`` spawned processes (1: inline), in the order
+    they finish."""
     if workers == 1:
-        yield from map(_value_one, tasks)
+        yield from map(function, items)
         return
     with get_context("spawn").Pool(workers) as pool:
-        yield from pool.imap_unordered(_value_one, tasks, chunksize=1)
+        yield from pool.imap_unordered(function, items, chunksize=chunksize)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,6 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from multiprocessing import get_context
 from pathlib import Path
 
 import numpy as np
@@ -42,26 +41,22 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_hill import deals
 from bench_hill_swap import (
-    SWAP_FIELDS,
     GuessPosition,
     OtherMove,
     Swap,
-    SwapTask,
+    add_run_arguments,
     band_lines,
-    position_lines,
-    read_mirrored,
-    read_positions,
-    read_swaps,
-    record_positions,
+    check_counts,
+    in_processes,
+    load_positions,
+    safe_setting,
+    start_run,
     sum_line,
-    swap_row,
-    value_all,
+    value_differing,
 )
 
 from agents.solver import analyse
-from agents.solver.agent import rule_first_click
 from agents.solver.endgame import (
     DEFAULT_ENDGAME_LAYOUTS,
     MAX_ENDGAME_CELLS,
@@ -72,7 +67,6 @@ from agents.solver.extended import extended_guess
 from agents.solver.guess import forced_guess, guess_order
 from agents.solver.probability import Analysis, RegionCache
 from agents.solver.unavoidable import unavoidable_guess
-from eval.settings import build_settings
 from mswp_gym.atomic import write_text_atomic
 from mswp_gym.cli import OneLineParser, report_error
 from mswp_gym.env import MinesweeperEnv
@@ -199,55 +193,25 @@ def summary(
 def main(argv: list[str] | None = None) -> None:
     parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", required=True, help=f"one of {', '.join(VARIANTS)}")
-    parser.add_argument("--preset", default="expert", help="beginner, intermediate or expert")
-    parser.add_argument("--start", type=int, default=0, help="the first game (of python -m eval)")
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=0, help="python -m eval's --seed")
-    parser.add_argument("--layouts", type=int, default=24, help="layouts per position")
-    parser.add_argument("--workers", type=int, default=1, help="processes")
-    parser.add_argument("--out", type=Path, required=True, help="the folder to write")
+    add_run_arguments(parser)
     args = parser.parse_args(argv)
     try:
         if args.variant not in VARIANTS:
             raise ValueError(
                 f"--variant must be one of {', '.join(VARIANTS)}, got {args.variant!r}"
             )
-        least_values = (("--games", 1), ("--start", 0), ("--layouts", 1), ("--workers", 1))
-        for name, least in least_values:
-            value = getattr(args, name[2:])
-            if value < least:
-                raise ValueError(f"{name} must be an integer >= {least}, got {value}")
-        (setting,) = build_settings([args.preset], None, None, None, None, "safe", score_mode=False)
-        spec = GameSpec(setting.rows, setting.cols, setting.mines, "safe")
-        first = rule_first_click(spec)
-        args.out.mkdir(parents=True, exist_ok=True)
+        check_counts(args)
+        run = start_run(args, *safe_setting(args.preset))
     except (ValueError, OSError) as error:
         sys.exit(report_error(PROG, error))
     started = time.perf_counter()
-    dealt = {
-        d.game: d for d in deals(setting, first, args.seed, args.start + args.games)[args.start :]
-    }
-    last = args.start + args.games - 1
-    header = (
-        f"# {setting.label} seed {args.seed} games {args.start}-{last} layouts {args.layouts}\n"
-    )
-    positions_path = args.out / POSITIONS
-    if positions_path.is_file():
-        text = positions_path.read_text()
-        if not text.startswith(header):
-            message = f"{args.out} holds another run ({text.splitlines()[0]!r}): use a new --out"
-            sys.exit(report_error(PROG, message))
-        positions = read_positions(text[len(header) :])
-    else:
-        positions = record_positions(spec, list(dealt.values()))
-        write_text_atomic(positions_path, header + position_lines(setting, first, positions, dealt))
-        print(f"recorded {len(positions)} guesses in {time.perf_counter() - started:.0f} s")
+    positions = load_positions(run, PROG)
     moves_path = args.out / MOVES
     moves = read_moves(moves_path.read_text(), args.variant) if moves_path.is_file() else {}
     if moves_path.is_file():
         write_text_atomic(moves_path, "".join(answer_line(m) for m in moves.values()))
     asks = [
-        MoveTask(args.variant, spec, dealt[p.game].layout, dealt[p.game].seed, p)
+        MoveTask(args.variant, run.spec, run.dealt[p.game].layout, run.dealt[p.game].seed, p)
         for p in positions
         if p.key not in moves
     ]
@@ -257,53 +221,15 @@ def main(argv: list[str] | None = None) -> None:
             out.write(answer_line(move))
             out.flush()
             moves[move.key] = move
-    swaps_path = args.out / SWAPS
-    done: list[Swap] = []
-    if swaps_path.is_file():
-        done, complete = read_swaps(swaps_path.read_text())
-        write_text_atomic(swaps_path, complete)
-    else:
-        write_text_atomic(swaps_path, ",".join(SWAP_FIELDS) + "\n")
-    mirror_keys = read_mirrored(args.out)
-    seen = {s.key for s in done} | mirror_keys
-    differ = [p for p in positions if moves[p.key].cell not in (-1, p.ours)]
-    tasks = [
-        SwapTask(spec, dealt[p.game], p, moves[p.key], args.layouts, args.seed)
-        for p in differ
-        if p.key not in seen
-    ]
-    print(f"{len(tasks)} positions to value ({len(done)} done before)", flush=True)
-    with swaps_path.open("a") as rows, (args.out / "mirrored.txt").open("a") as mirrored:
-        for task, swap in value_all(tasks, args.workers):
-            if swap is None:
-                mirrored.write(task.position.key + "\n")
-                mirrored.flush()
-                mirror_keys.add(task.position.key)
-            else:
-                rows.write(swap_row(swap))
-                rows.flush()
-                done.append(swap)
-    print(
-        summary(
-            args.variant,
-            len(positions),
-            len(moves),
-            len(differ),
-            sorted(done, key=lambda s: s.key),
-            len(mirror_keys),
-        )
-    )
-    print(f"this sitting {time.perf_counter() - started:.0f} s; wrote {swaps_path}")
+    done, mirror_keys = value_differing(run, positions, moves)
+    differ = sum(moves[p.key].cell not in (-1, p.ours) for p in positions)
+    print(summary(args.variant, len(positions), len(moves), differ, done, len(mirror_keys)))
+    print(f"this sitting {time.perf_counter() - started:.0f} s; wrote {args.out / SWAPS}")
 
 
 def answers(asks: list[MoveTask], workers: int) -> Iterator[OtherMove]:
-    """Each ask's :func:`variant_answer`, over ``workers`` spawned processes (1: inline), in the
-    order they finish."""
-    if workers == 1:
-        yield from map(variant_answer, asks)
-        return
-    with get_context("spawn").Pool(workers) as pool:
-        yield from pool.imap_unordered(variant_answer, asks, chunksize=4)
+    """Each ask's :func:`variant_answer`, over ``workers`` processes, as they finish."""
+    return in_processes(variant_answer, asks, workers, chunksize=4)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ import itertools
 
 import numpy as np
 
+from agents.solver.probability import Analysis, analyse
 from mswp_gym.cells import neighbour_counts, neighbour_table
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, MINE, NO_CLUE
 
@@ -63,3 +64,20 @@ def layouts(board: np.ndarray, total_mines: int) -> list[frozenset[int]]:
         if all(sum(n in mines for n in table[i]) == v for i, v in clues):
             found.append(frozenset(mines))
     return found
+
+
+def walled_position(rng: np.random.Generator, max_rows: int = 4) -> tuple[np.ndarray, int]:
+    """A small position with many mines shown as known (so that walled-in pairs and chains
+    occur), no flags: ``(board, total_mines)``."""
+    board, total, _ = random_position(
+        rng, max_rows=max_rows, reveal=0.5, shown_mines=0.4, mine_code=MINE, flags=0.0
+    )
+    return board, total
+
+
+def live_order(board: np.ndarray, total: int) -> tuple[list[int], Analysis]:
+    """The undecided unknown cells of ``board`` (mine probability strictly between 0 and 1), in
+    index order, and the analysis they come from."""
+    analysis = analyse(board, total)
+    order = [c for c in analysis.position.unknown if 0.0 < analysis.probability[c] < 1.0]
+    return order, analysis

@@ -4,31 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from positions import layouts, random_position
+from positions import layouts, live_order, walled_position
 
 from agents.solver.agent import SolverAgent
 from agents.solver.extended import extended_chains, extended_choice, extended_guess
 from agents.solver.guess import forced_guess
-from agents.solver.probability import Analysis, RegionCache, analyse
+from agents.solver.probability import RegionCache
 from agents.solver.unavoidable import unavoidable_guess
 from mswp_gym.cells import neighbour_table
 from mswp_gym.constants import HIDDEN, MINE, NO_CLUE
 
 M, H = MINE, HIDDEN
-
-
-def walled_position(rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """A small position with many mines shown (so that walled-in chains occur), no flags."""
-    board, total, _ = random_position(
-        rng, max_rows=5, reveal=0.5, shown_mines=0.4, mine_code=MINE, flags=0.0
-    )
-    return board, total
-
-
-def live_order(board: np.ndarray, total: int) -> tuple[list[int], Analysis]:
-    analysis = analyse(board, total)
-    order = [c for c in analysis.position.unknown if 0.0 < analysis.probability[c] < 1.0]
-    return order, analysis
 
 
 # A chain of four down the left edge (found by the random search below): (0, 0)-(1, 1) are the
@@ -67,7 +53,7 @@ def test_extended_guess__is_sound_against_every_layout(seed: int) -> None:
     rng = np.random.default_rng(seed)
     found = 0
     for _ in range(2500):
-        board, total = walled_position(rng)
+        board, total = walled_position(rng, max_rows=5)
         try:
             order, analysis = live_order(board, total)
         except ValueError:

@@ -6,28 +6,14 @@ import math
 
 import numpy as np
 import pytest
-from positions import layouts, random_position
+from positions import layouts, live_order, walled_position
 
-from agents.solver.probability import Analysis, RegionCache, analyse, analyse_assuming
+from agents.solver.probability import RegionCache, analyse_assuming
 from agents.solver.unavoidable import unavoidable_guess, unavoidable_pairs
 from mswp_gym.cells import neighbour_table
 from mswp_gym.constants import HIDDEN, MINE, NO_CLUE
 
 M, H = MINE, HIDDEN
-
-
-def small_position(rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """A small position with many mines shown as known (so that walled-in pairs occur), no flags."""
-    board, total, _ = random_position(
-        rng, max_rows=4, reveal=0.5, shown_mines=0.4, mine_code=MINE, flags=0.0
-    )
-    return board, total
-
-
-def live_order(board: np.ndarray, total: int) -> tuple[list[int], Analysis]:
-    analysis = analyse(board, total)
-    order = [c for c in analysis.position.unknown if 0.0 < analysis.probability[c] < 1.0]
-    return order, analysis
 
 
 def test_unavoidable_guess__a_pair_between_mines_on_the_edge_is_guessed_at_once() -> None:
@@ -81,7 +67,7 @@ def test_unavoidable_pairs__are_sound_against_every_layout(seed: int) -> None:
     rng = np.random.default_rng(seed)
     found = 0
     for _ in range(300):
-        board, total = small_position(rng)
+        board, total = walled_position(rng)
         rows, cols = board.shape
         try:
             order, analysis = live_order(board, total)
@@ -113,7 +99,7 @@ def test_analyse_assuming__gives_the_probability_of_the_event() -> None:
     rng = np.random.default_rng(7)
     checked = 0
     for _ in range(200):
-        board, total = small_position(rng)
+        board, total = walled_position(rng)
         try:
             order, analysis = live_order(board, total)
         except ValueError:

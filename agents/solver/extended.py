@@ -65,14 +65,9 @@ def extended_guess(
     cache: RegionCache,
 ) -> int | None:
     """A cell of an extended 50/50 chain (see the module docstring) that may be guessed at no
-    extra risk, if the position has one.
-
-    Args:
-        analysis: The analysis of the position (no certainly safe cell left to play).
-        board: ``(rows, cols)`` visible board.
-        order: The cells that may be guessed, best first (legal, not certain mines).
-        total_mines: Mines on the board.
-        cache: Region cache shared with the caller.
+    extra risk, if the position has one. Arguments as for
+    :func:`agents.solver.unavoidable.unavoidable_guess` (the position has no certainly safe cell
+    left to play; ``order`` is the cells that may be guessed, best first).
 
     Returns:
         The first of :func:`extended_choice`'s cells in ``order``; None if no chain qualifies.
