@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from positions import layouts, live_order, walled_position
@@ -147,3 +149,10 @@ def test_forced_guess__takes_the_chain_only_when_asked(depth: int) -> None:
     assert on is not None and on.forced and on.cell in (0, 6, 15, 20)
     assert on.risk == pytest.approx(0.5)
     assert on.tried == (4 if depth else 0)  # the look-ahead scores each of the four
+
+
+@pytest.mark.parametrize("value", [1, "yes", None])
+def test_solver_agent__extended_must_be_a_bool(value: Any) -> None:
+    # the CLI's spec parser gives a bool for True/False; anything else is refused in one line
+    with pytest.raises(ValueError, match=r"^extended=.* must be True or False$"):
+        SolverAgent(extended=value)

@@ -72,7 +72,8 @@ class SolverAgent(SeededAgent):
             (:mod:`agents.solver.extended`), not only of a pair.
 
     Raises:
-        ValueError: a depth outside ``0..MAX_DEPTH`` or a negative option.
+        ValueError: a depth outside ``0..MAX_DEPTH``, a negative option, or an ``extended`` that
+            is not a bool.
     """
 
     name = "solver"
@@ -95,6 +96,8 @@ class SolverAgent(SeededAgent):
             raise ValueError(
                 f"depth={depth!r} is not implemented; expected an integer 0..{MAX_DEPTH}"
             )
+        if not isinstance(extended, bool):
+            raise ValueError(f"extended={extended!r} must be True or False")
         for label, value in (
             ("endgame_layouts", endgame_layouts),
             ("endgame_nodes", endgame_nodes),
@@ -112,7 +115,7 @@ class SolverAgent(SeededAgent):
         self.endgame_cells = endgame_cells
         self.node_budget = node_budget
         self.opening_offset = opening_offset
-        self.extended = bool(extended)
+        self.extended = extended
         self.cache = RegionCache()
         self._proven_mines: set[int] = set()
         self._pending: list[int] = []

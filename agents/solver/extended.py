@@ -101,8 +101,8 @@ def extended_chains(
     analysis: Analysis, board: np.ndarray, order: list[int]
 ) -> Iterator[tuple[int, ...]]:
     """Chains of at least 4 cells (an even number, at most :data:`MAX_CHAIN_CELLS`) of ``order``'s
-    undecided cells that meet condition (1) of the module docstring, each yielded once (as found
-    from its lower end).
+    undecided cells that meet condition (1) of the module docstring, each yielded once (a chain
+    and its reverse count as one), in the order the search finds them.
     """
     position = analysis.position
     rows, cols = position.rows, position.cols
