@@ -345,13 +345,20 @@ def band_lines(swaps: Sequence[Swap], player: str = "Hill's moves") -> Iterator[
         yield sum_line(label, [s.value for s in swaps if low <= s.open_share < high], player)
 
 
+def by_risk(swaps: Sequence[Swap]) -> tuple[list[Swap], list[Swap], list[Swap]]:
+    """The swaps where the other cell is riskier than ours, as risky (within :data:`RISK_TIE`)
+    and safer."""
+    riskier = [s for s in swaps if s.risk_hill > s.risk_ours + RISK_TIE]
+    equal = [s for s in swaps if abs(s.risk_hill - s.risk_ours) <= RISK_TIE]
+    safer = [s for s in swaps if s.risk_hill < s.risk_ours - RISK_TIE]
+    return riskier, equal, safer
+
+
 def risk_lines(swaps: Sequence[Swap]) -> Iterator[str]:
     """The same sums by the risk of his cell against ours (equal within 1e-9), and where his is
     riskier, by his cell's risk and by the method his solver names for the move; with the median
     risks there."""
-    riskier = [s for s in swaps if s.risk_hill > s.risk_ours + RISK_TIE]
-    safer = [s for s in swaps if s.risk_hill < s.risk_ours - RISK_TIE]
-    equal = [s for s in swaps if abs(s.risk_hill - s.risk_ours) <= RISK_TIE]
+    riskier, equal, safer = by_risk(swaps)
     for label, group in (("his riskier", riskier), ("equal risk", equal), ("his safer", safer)):
         yield sum_line(label, [s.value for s in group])
     for low, high, label in RISKIER_BANDS:

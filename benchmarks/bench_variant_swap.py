@@ -42,11 +42,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_hill_swap import (
+    MOVES,
+    SWAPS,
     GuessPosition,
     OtherMove,
     Swap,
     add_run_arguments,
     band_lines,
+    by_risk,
     check_counts,
     in_processes,
     load_positions,
@@ -73,16 +76,14 @@ from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
 
 PROG = "bench_variant_swap.py"
-POSITIONS = "positions.txt"
-MOVES = "moves.txt"
-SWAPS = "swaps.csv"
-RISK_TIE = 1e-9
-"""Risks closer than this are equal."""
 
 
-def _undecided(board: np.ndarray, legal: np.ndarray, spec: GameSpec) -> Analysis | None:
-    """The analysis of a guess position of the default solver where its endgame search does
-    not decide and it finds no forced pair; else None."""
+def _undecided(
+    board: np.ndarray, legal: np.ndarray, spec: GameSpec
+) -> tuple[Analysis, list[int]] | None:
+    """The analysis and the guess order (:func:`agents.solver.guess.guess_order`) of a guess
+    position of the default solver where its endgame search does not decide and it finds no
+    forced pair; else None."""
     analysis = analyse(board, spec.mines)
     endgame = endgame_move(
         analysis,
@@ -98,17 +99,17 @@ def _undecided(board: np.ndarray, legal: np.ndarray, spec: GameSpec) -> Analysis
     order, _ = guess_order(analysis, board, legal)
     if unavoidable_guess(analysis, board, order, spec.mines, RegionCache()) is not None:
         return None
-    return analysis
+    return analysis, order
 
 
 def extended_move(board: np.ndarray, legal: np.ndarray, spec: GameSpec) -> int | None:
     """The cell ``SolverAgent(extended=True)`` guesses at ``board`` (a guess position of the
     default solver) where the default's rules would not have decided already (no forced pair, no
     endgame search), else None."""
-    analysis = _undecided(board, legal, spec)
-    if analysis is None:
+    undecided = _undecided(board, legal, spec)
+    if undecided is None:
         return None
-    order, _ = guess_order(analysis, board, legal)
+    analysis, order = undecided
     forced = forced_guess(analysis, board, order, spec.mines, legal, 1, RegionCache(), True)
     return None if forced is None else forced.cell
 
@@ -116,10 +117,10 @@ def extended_move(board: np.ndarray, legal: np.ndarray, spec: GameSpec) -> int |
 def extended_first_move(board: np.ndarray, legal: np.ndarray, spec: GameSpec) -> int | None:
     """As :func:`extended_move`, but the chain's cell is the first in the default's order (the
     lowest risk, then the fewest unknown neighbours) instead of the look-ahead's choice."""
-    analysis = _undecided(board, legal, spec)
-    if analysis is None:
+    undecided = _undecided(board, legal, spec)
+    if undecided is None:
         return None
-    order, _ = guess_order(analysis, board, legal)
+    analysis, order = undecided
     return extended_guess(analysis, board, order, spec.mines, RegionCache())
 
 
@@ -172,9 +173,7 @@ def summary(
 ) -> str:
     """The printed result."""
     player = f"{variant}'s moves"
-    safer = [s.value for s in swaps if s.risk_hill < s.risk_ours - RISK_TIE]
-    equal = [s.value for s in swaps if abs(s.risk_hill - s.risk_ours) <= RISK_TIE]
-    riskier = [s.value for s in swaps if s.risk_hill > s.risk_ours + RISK_TIE]
+    riskier, equal, safer = ([s.value for s in group] for group in by_risk(swaps))
     return "\n".join(
         [
             f"{positions} guesses of our solver after the first click; {variant} asked at "
