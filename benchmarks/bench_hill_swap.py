@@ -25,6 +25,11 @@ Needs a JDK and a checkout of Hill's repository (``--hill``), as ``bench_hill.py
 step keeps what it did in ``OUT`` (``positions.txt``, ``moves.txt``, ``swaps.csv``, one line per
 position as it is done), so a stopped run goes on where it stopped when started again with the
 same arguments.
+
+``--player`` names the solver that plays (``solver``, the default as it stands, or
+``solver:KEY=VALUE[:KEY=VALUE...]`` with :class:`~agents.solver.agent.SolverAgent`'s options,
+e.g. ``solver:extended=False`` for the default before the extended 50/50 chains): it records
+the guesses and plays on after both cells.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import astuple, dataclass, fields
 from multiprocessing import get_context
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -52,6 +57,7 @@ from agents.solver import analyse
 from agents.solver.agent import SolverAgent, rule_first_click
 from agents.solver.posterior import all_layouts, draw_layout
 from agents.solver.probability import RegionCache
+from eval.agent_specs import parse_agent_spec
 from eval.settings import Setting, build_settings
 from mswp_gym.atomic import write_text_atomic
 from mswp_gym.cli import OneLineParser, report_error
@@ -75,6 +81,39 @@ RISKIER_BANDS = (
     (0.51, 1.01, "his over 0.51"),
 )
 """Where his cell is riskier than ours, the bands of its risk that the summary reports."""
+PLAYER = "solver"
+"""``--player``'s default: the solver as it plays by default."""
+PlayerOptions = tuple[tuple[str, Any], ...]
+""":class:`SolverAgent` keyword arguments as sorted ``(key, value)`` pairs (empty: the default)."""
+
+
+def player_options(text: str) -> PlayerOptions:
+    """The :class:`SolverAgent` options of a ``--player`` spec (``solver`` or
+    ``solver:KEY=VALUE[:KEY=VALUE...]``).
+
+    Raises:
+        ValueError: one line naming the spec: not the solver's, an unknown option, or a value
+            the solver refuses.
+    """
+    try:
+        spec = parse_agent_spec(text)
+    except ValueError as error:
+        raise ValueError(f"--player {text!r}: {error}") from None
+    if spec.make_name != "solver" or spec.label != spec.text:
+        raise ValueError(f"--player {text!r}: expected solver or solver:KEY=VALUE[:KEY=VALUE...]")
+    allowed = sorted(
+        k for k in SolverAgent.__init__.__kwdefaults__ or {} if k not in ("seed", "spec")
+    )
+    unknown = [key for key, _ in spec.options if key not in allowed]
+    if unknown:
+        raise ValueError(
+            f"--player {text!r}: unknown option {unknown[0]!r}; allowed: {', '.join(allowed)}"
+        )
+    try:
+        SolverAgent(**spec.kwargs)
+    except ValueError as error:
+        raise ValueError(f"--player {text!r}: {error}") from None
+    return spec.options
 
 
 @dataclass(frozen=True)
@@ -124,9 +163,15 @@ class Swap:
 
 
 def play_on(
-    layout: np.ndarray, spec: GameSpec, seed: int, clicks: Sequence[int], cell: int | None
+    layout: np.ndarray,
+    spec: GameSpec,
+    seed: int,
+    clicks: Sequence[int],
+    cell: int | None,
+    player: PlayerOptions = (),
 ) -> tuple[bool, list[tuple[tuple[int, ...], int]]]:
-    """Replay ``clicks`` on ``layout``, click ``cell`` (if any), then let our solver finish.
+    """Replay ``clicks`` on ``layout``, click ``cell`` (if any), then let our solver (with the
+    options ``player``) finish.
 
     Returns:
         Whether the game was won, and where our solver guessed after the replay: the clicks
@@ -143,7 +188,7 @@ def play_on(
         _, _, terminated, _, info = env.step(int(click))
     if cell is not None:
         taken.append(cell)
-    agent = SolverAgent()
+    agent = SolverAgent(**dict(player))
     agent.reset(seed, spec)
     guesses: list[tuple[tuple[int, ...], int]] = []
     while not terminated:
@@ -155,11 +200,14 @@ def play_on(
     return bool(info["is_success"]), guesses
 
 
-def record_positions(spec: GameSpec, dealt: Sequence[Deal]) -> list[GuessPosition]:
-    """Our solver's guesses after the first click in each dealt game, in game order."""
+def record_positions(
+    spec: GameSpec, dealt: Sequence[Deal], player: PlayerOptions = ()
+) -> list[GuessPosition]:
+    """Our solver's (with the options ``player``) guesses after the first click in each dealt
+    game, in game order."""
     positions = []
     for deal in dealt:
-        _, guesses = play_on(deal.layout, spec, deal.seed, (), None)
+        _, guesses = play_on(deal.layout, spec, deal.seed, (), None, player)
         for k, (clicks, move) in enumerate(guesses):
             positions.append(GuessPosition(f"{deal.game}.{k}", deal.game, clicks, move))
     return positions
@@ -245,6 +293,7 @@ class SwapTask:
     other: OtherMove
     layouts: int
     seed: int
+    player: PlayerOptions = ()  # our solver's options
 
 
 def value_swap(task: SwapTask) -> Swap | None:
@@ -273,8 +322,10 @@ def value_swap(task: SwapTask) -> Swap | None:
         drawn = [draw_layout(analysis, spec.mines, rng, cache) for _ in range(task.layouts)]
     won_ours = won_hill = 0
     for layout in drawn:
-        won_ours += play_on(layout, spec, deal.seed, position.clicks, position.ours)[0]
-        won_hill += play_on(layout, spec, deal.seed, position.clicks, task.other.cell)[0]
+        won_ours += play_on(layout, spec, deal.seed, position.clicks, position.ours, task.player)[0]
+        won_hill += play_on(layout, spec, deal.seed, position.clicks, task.other.cell, task.player)[
+            0
+        ]
     safe_cells = spec.rows * spec.cols - spec.mines
     open_cells = int((board >= 0).sum())
     return Swap(
@@ -410,6 +461,7 @@ class SwapRun:
     layouts: int
     seed: int
     workers: int
+    player: PlayerOptions = ()  # our solver's options (``--player``)
 
 
 def add_run_arguments(parser: OneLineParser) -> None:
@@ -421,6 +473,12 @@ def add_run_arguments(parser: OneLineParser) -> None:
     parser.add_argument("--layouts", type=int, default=24, help="layouts per position")
     parser.add_argument("--workers", type=int, default=1, help="processes")
     parser.add_argument("--out", type=Path, required=True, help="the folder to write")
+    parser.add_argument(
+        "--player",
+        default=PLAYER,
+        help="our solver: solver (the default) or solver:KEY=VALUE[:KEY=VALUE...], "
+        "e.g. solver:extended=False",
+    )
 
 
 def check_counts(args: Namespace) -> None:
@@ -442,20 +500,35 @@ def safe_setting(preset: str) -> tuple[Setting, GameSpec, tuple[int, int]]:
     return setting, spec, rule_first_click(spec)
 
 
-def start_run(args: Namespace, setting: Setting, spec: GameSpec, first: tuple[int, int]) -> SwapRun:
-    """The run the arguments name: its games dealt, its folder made."""
+def start_run(
+    args: Namespace,
+    setting: Setting,
+    spec: GameSpec,
+    first: tuple[int, int],
+    default_player: str = PLAYER,
+) -> SwapRun:
+    """The run the arguments name: its games dealt, its folder made. ``positions.txt``'s header
+    names the player when it is not the benchmark's ``default_player``.
+
+    Raises:
+        ValueError: a ``--player`` that :func:`player_options` refuses.
+    """
+    player = player_options(args.player)
     args.out.mkdir(parents=True, exist_ok=True)
     last = args.start + args.games - 1
+    named = "" if args.player == default_player else f" player {args.player}"
     return SwapRun(
         setting,
         spec,
         first,
         {d.game: d for d in deals(setting, first, args.seed, last + 1)[args.start :]},
-        f"# {setting.label} seed {args.seed} games {args.start}-{last} layouts {args.layouts}\n",
+        f"# {setting.label} seed {args.seed} games {args.start}-{last} layouts {args.layouts}"
+        f"{named}\n",
         args.out,
         args.layouts,
         args.seed,
         args.workers,
+        player,
     )
 
 
@@ -470,7 +543,7 @@ def load_positions(run: SwapRun, prog: str) -> list[GuessPosition]:
             sys.exit(report_error(prog, message))
         return read_positions(text[len(run.header) :])
     started = time.perf_counter()
-    positions = record_positions(run.spec, list(run.dealt.values()))
+    positions = record_positions(run.spec, list(run.dealt.values()), run.player)
     lines = position_lines(run.setting, run.first, positions, run.dealt)
     write_text_atomic(path, run.header + lines)
     print(f"recorded {len(positions)} guesses in {time.perf_counter() - started:.0f} s", flush=True)
@@ -496,7 +569,7 @@ def value_differing(
     mirror_keys = read_mirrored(run.out)
     seen = {s.key for s in done} | mirror_keys
     tasks = [
-        SwapTask(run.spec, run.dealt[p.game], p, others[p.key], run.layouts, run.seed)
+        SwapTask(run.spec, run.dealt[p.game], p, others[p.key], run.layouts, run.seed, run.player)
         for p in positions
         if p.key in others and others[p.key].cell not in (-1, p.ours) and p.key not in seen
     ]

@@ -4,21 +4,23 @@
         --start 0 --games 5000 --seed 0 --workers 2 --out out/variant_extended_expert
 
 The same measure as ``bench_hill_swap.py``, with a variant of our own solver in Hill's place:
-our solver (the default player) plays games ``START..START+GAMES-1`` of ``python -m eval --seed S``
-(``safe``, first click in the corner); at each of its guesses after the first click the variant's
-rule is asked for its move in the same position. Where the variant's cell differs, and no
-symmetry of the position maps one cell onto the other, both cells are played, then the default
-solver to the end, on the same layouts drawn exactly from the position. The sum of the values
-(share won after the variant's cell minus share won after ours) is how many more games the
-variant's decisions win, one at a time. Compared with a game-by-game comparison of two
-``python -m eval`` runs, it sees a rule that changes one move in a few hundred games without
-the noise of everything after it.
+our solver (``--player``; here by default ``solver:extended=False``, the solver before the
+extended chains became its default, which the variants below are measured against) plays games
+``START..START+GAMES-1`` of ``python -m eval --seed S`` (``safe``, first click in the corner); at
+each of its guesses after the first click the variant's rule is asked for its move in the same
+position. Where the variant's cell differs, and no symmetry of the position maps one cell onto
+the other, both cells are played, then the player to the end, on the same layouts drawn
+exactly from the position. The sum of the values (share won after the variant's cell minus share
+won after ours) is how many more games the variant's decisions win, one at a time. Compared
+with a game-by-game comparison of two ``python -m eval`` runs, it sees a rule that changes one
+move in a few hundred games without the noise of everything after it.
 
 Variants (``--variant``):
 
-- ``extended``: ``SolverAgent(extended=True)``, the forced guess of an extended 50/50 chain
-  (:mod:`agents.solver.extended`) where the default finds no forced pair and does not search the
-  endgame; of the chain's cells that carry no extra risk, the one the look-ahead scores best.
+- ``extended``: ``SolverAgent(extended=True)`` (now the default), the forced guess of an
+  extended 50/50 chain (:mod:`agents.solver.extended`) where the player finds no forced pair and
+  does not search the endgame; of the chain's cells that carry no extra risk, the one the
+  look-ahead scores best.
 - ``extended-first``: the same chains, but the cell that comes first in the default's order of
   candidates (the lowest risk, then the fewest unknown neighbours).
 
@@ -76,13 +78,16 @@ from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
 
 PROG = "bench_variant_swap.py"
+VARIANT_PLAYER = "solver:extended=False"
+"""``--player``'s default here: the solver without the extended chains, which the variants
+add to it."""
 
 
 def _undecided(
     board: np.ndarray, legal: np.ndarray, spec: GameSpec
 ) -> tuple[Analysis, list[int]] | None:
     """The analysis and the guess order (:func:`agents.solver.guess.guess_order`) of a guess
-    position of the default solver where its endgame search does not decide and it finds no
+    position of the player where its endgame search does not decide and it finds no
     forced pair; else None."""
     analysis = analyse(board, spec.mines)
     endgame = endgame_move(
@@ -104,7 +109,7 @@ def _undecided(
 
 def extended_move(board: np.ndarray, legal: np.ndarray, spec: GameSpec) -> int | None:
     """The cell ``SolverAgent(extended=True)`` guesses at ``board`` (a guess position of the
-    default solver) where the default's rules would not have decided already (no forced pair, no
+    player) where the player's rules would not have decided already (no forced pair, no
     endgame search), else None."""
     undecided = _undecided(board, legal, spec)
     if undecided is None:
@@ -115,7 +120,7 @@ def extended_move(board: np.ndarray, legal: np.ndarray, spec: GameSpec) -> int |
 
 
 def extended_first_move(board: np.ndarray, legal: np.ndarray, spec: GameSpec) -> int | None:
-    """As :func:`extended_move`, but the chain's cell is the first in the default's order (the
+    """As :func:`extended_move`, but the chain's cell is the first in the player's order (the
     lowest risk, then the fewest unknown neighbours) instead of the look-ahead's choice."""
     undecided = _undecided(board, legal, spec)
     if undecided is None:
@@ -128,8 +133,8 @@ VARIANTS: dict[str, Callable[[np.ndarray, np.ndarray, GameSpec], int | None]] = 
     "extended": extended_move,
     "extended-first": extended_first_move,
 }
-"""Each variant's rule: its cell at a guess position of the default solver, or None where it
-plays as the default does."""
+"""Each variant's rule: its cell at a guess position of the player, or None where it
+plays as the player does."""
 
 
 @dataclass(frozen=True)
@@ -193,6 +198,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", required=True, help=f"one of {', '.join(VARIANTS)}")
     add_run_arguments(parser)
+    parser.set_defaults(player=VARIANT_PLAYER)
     args = parser.parse_args(argv)
     try:
         if args.variant not in VARIANTS:
@@ -200,7 +206,7 @@ def main(argv: list[str] | None = None) -> None:
                 f"--variant must be one of {', '.join(VARIANTS)}, got {args.variant!r}"
             )
         check_counts(args)
-        run = start_run(args, *safe_setting(args.preset))
+        run = start_run(args, *safe_setting(args.preset), default_player=VARIANT_PLAYER)
     except (ValueError, OSError) as error:
         sys.exit(report_error(PROG, error))
     started = time.perf_counter()

@@ -58,3 +58,41 @@ def test_bench_variant_swap__runs_resumes_and_refuses_another_run(
     assert stopped.value.code == 2
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert line.startswith(f"bench_variant_swap.py: error: {out} holds another run (")
+
+
+@pytest.mark.parametrize(
+    ("player", "message"),
+    [
+        ("logic", "--player 'logic': expected solver or solver:KEY=VALUE[:KEY=VALUE...]"),
+        ("me=solver", "--player 'me=solver': expected solver or solver:KEY=VALUE[:KEY=VALUE...]"),
+        ("solver:extended=1", "--player 'solver:extended=1': extended=1 must be True or False"),
+        ("solver:depth=9", "--player 'solver:depth=9': depth=9 is not implemented; expected an"),
+        ("solver:bogus=1", "--player 'solver:bogus=1': unknown option 'bogus'; allowed: depth,"),
+    ],
+)
+def test_swap_benchmarks__a_bad_player_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, player: str, message: str
+) -> None:
+    argv = ["--variant", "extended", "--player", player, "--out", str(tmp_path / "s")]
+    (line,) = bad_input_lines("bench_variant_swap", argv, capsys)
+    assert line.startswith(f"bench_variant_swap.py: error: {message}")
+    assert not (tmp_path / "s").exists()
+
+
+def test_bench_variant_swap__the_default_player_already_takes_the_chains(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # with --player solver (the default solver, which takes the chains) the extended rule's cell
+    # at game 13's sixth guess is the player's own: nothing differs; the header names the player
+    bench = load_benchmark("bench_variant_swap")
+    out = tmp_path / "s"
+    bench.main(
+        ["--variant", "extended", "--games", "1", "--start", "13", "--layouts", "4"]
+        + ["--player", "solver", "--out", str(out)]
+    )
+    assert "its cell differs at 0," in capsys.readouterr().out
+    header, *lines = (out / "positions.txt").read_text().splitlines(keepends=True)
+    assert header == "# expert 16x30/99 safe seed 0 games 13-13 layouts 4 player solver\n"
+    ours = {p.key: p.ours for p in load_benchmark("bench_hill_swap").read_positions("".join(lines))}
+    moves = dict(line.split() for line in (out / "moves.txt").read_text().splitlines())
+    assert moves["13.5"] != "-1" and int(moves["13.5"]) == ours["13.5"]

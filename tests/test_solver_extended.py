@@ -108,26 +108,29 @@ def _share_with(board: np.ndarray, total: int, guess: int) -> float:
     return sum(1 for m in fits if guess in m) / len(fits)
 
 
-def test_solver_agent__extended_is_off_by_default_and_plays_seeded() -> None:
-    # the option changes nothing unless asked for, and the same seed plays the same game with it
+def _solver_game(seed: int, **options: Any) -> list[int]:
+    """The moves of an Expert game of ``seed`` played by ``SolverAgent(**options)``."""
     from mswp_gym.env import MinesweeperEnv
     from mswp_gym.spec import GameSpec
 
     spec = GameSpec(16, 30, 99, "safe")
-    assert SolverAgent(spec=spec).extended is False
-    games = []
-    for _ in range(2):
-        env = MinesweeperEnv(rows=16, cols=30, mines=99, first_click="safe")
-        env.reset(seed=3)
-        agent = SolverAgent(spec=spec, extended=True)
-        agent.reset(3, spec)
-        moves, done = [], False
-        while not done:
-            move = agent.act(env.visible, env.action_masks())
-            moves.append(move)
-            done = env.step(move)[2]
-        games.append(moves)
-    assert games[0] == games[1]
+    env = MinesweeperEnv(rows=16, cols=30, mines=99, first_click="safe")
+    env.reset(seed=seed)
+    agent = SolverAgent(spec=spec, **options)
+    agent.reset(seed, spec)
+    moves, done = [], False
+    while not done:
+        move = agent.act(env.visible, env.action_masks())
+        moves.append(move)
+        done = env.step(move)[2]
+    return moves
+
+
+def test_solver_agent__extended_is_on_by_default_and_plays_seeded() -> None:
+    # the default takes the chains; the same seed plays the same game with the option either way
+    assert SolverAgent().extended is True
+    assert _solver_game(3) == _solver_game(3, extended=True) == _solver_game(3)
+    assert _solver_game(3, extended=False) == _solver_game(3, extended=False)
 
 
 def test_extended_guess__finds_no_chain_where_a_pair_rule_suffices() -> None:

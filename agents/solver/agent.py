@@ -69,7 +69,8 @@ class SolverAgent(SeededAgent):
             approximation (see :mod:`agents.solver.probability`).
         opening_offset: First click ``(k, k)`` under the ``opening`` rule.
         extended: Also take the forced guess of an extended 50/50 chain of four or more cells
-            (:mod:`agents.solver.extended`), not only of a pair.
+            (:mod:`agents.solver.extended`), not only of a pair (default; False plays as the
+            solver did before the chains, e.g. ``solver:extended=False``).
 
     Raises:
         ValueError: a depth outside ``0..MAX_DEPTH``, a negative option, or an ``extended`` that
@@ -89,7 +90,7 @@ class SolverAgent(SeededAgent):
         endgame_cells: int = MAX_ENDGAME_CELLS,
         node_budget: int = DEFAULT_NODE_BUDGET,
         opening_offset: int = DEFAULT_OPENING_OFFSET,
-        extended: bool = False,
+        extended: bool = True,
     ) -> None:
         super().__init__(seed)
         if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:

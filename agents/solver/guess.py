@@ -5,9 +5,9 @@ Order of preference, after the published strong solvers (PSEQ, David Hill's JSMi
 1. A *forced* guess: a cell of a 50/50 or pseudo-50/50 that no future reveal can resolve (two
    cells that nothing can ever tell apart and that cannot both be mines, see
    :mod:`agents.solver.unavoidable`). Its risk has to be taken sooner or later, so it is taken at
-   once, and its number may help elsewhere. With ``extended``, also a cell of an extended 50/50
-   chain of four or more cells (:mod:`agents.solver.extended`), chosen among the chain's cells as
-   step 3 chooses at depth 1.
+   once, and its number may help elsewhere. With ``extended`` (the default), also a cell of an
+   extended 50/50 chain of four or more cells (:mod:`agents.solver.extended`), chosen among the
+   chain's cells as step 3 chooses at depth 1.
 2. Depth 0: the lowest mine probability; exact ties go to the cell with the fewest unknown
    neighbours (the most likely to show a small number and open up), then to the seeded RNG.
 3. Depth 1: Hill's look-ahead (:mod:`agents.solver.blended`): the cells near the best safety are
@@ -56,7 +56,7 @@ def choose_guess(
     rng: np.random.Generator,
     depth: int,
     cache: RegionCache,
-    extended: bool = False,
+    extended: bool = True,
 ) -> Guess:
     """Pick the cell to reveal when no unknown cell is certainly safe.
 
@@ -69,7 +69,7 @@ def choose_guess(
         depth: 0 (lowest risk) or 1 (look-ahead).
         cache: Region cache shared with the caller.
         extended: Also look for extended 50/50 chains of four or more cells
-            (:mod:`agents.solver.extended`) when no forced pair is found.
+            (:mod:`agents.solver.extended`) when no forced pair is found (the solver's default).
 
     Returns:
         The :class:`Guess`.
