@@ -69,6 +69,19 @@ def test_train__ppo_iterations_log_where_the_time_went(finished_run: Path) -> No
     assert all(float(row["time/gradients_seconds"]) >= 0.0 for row in rows)
 
 
+def test_train__dagger_rounds_log_their_wall_time_by_part(finished_run: Path) -> None:
+    # each round's wall time: collection, saving, buffers, gradients and eval, and the rest
+    with open(finished_run / "progress.csv") as handle:
+        rows = [row for row in csv.DictReader(handle) if row.get("time/round_wall_seconds")]
+    assert len(rows) == 1, "one DAgger round"
+    (row,) = rows
+    parts = ("collect_wall", "saving", "buffers", "gradients", "eval", "other")
+    seconds = {part: float(row[f"time/{part}_seconds"]) for part in parts}
+    assert all(value >= 0.0 for value in seconds.values()), seconds
+    assert seconds["collect_wall"] > 0.0 and (finished_run / "positions-0001.npz").is_file()
+    assert sum(seconds.values()) == pytest.approx(float(row["time/round_wall_seconds"]))
+
+
 def test_ppo_clock__splits_rollout_and_update_time() -> None:
     ticks = iter([0.0, 5.0, 9.0, 12.0])  # rollout 0-5 s, update + 1 s eval 5-9 s, rollout 9-12 s
     clock = PPOClock(now=lambda: next(ticks))

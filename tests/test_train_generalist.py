@@ -175,6 +175,29 @@ def test_round_times__shares_and_rate() -> None:
     assert line.endswith("200 position-gradients/s")
 
 
+def test_round_times__wall_parts_and_the_rest() -> None:
+    # four workers: 16 core-seconds of collection in 5 wall seconds; 2 s of the round untimed
+    times = RoundTimes(
+        network=1.0,
+        labels=14.0,
+        collect=16.0,
+        gradients=6.0,
+        evaluation=1.0,
+        position_gradients=600,
+        collect_wall=5.0,
+        saving=4.0,
+        buffers=2.0,
+        wall=20.0,
+    )
+    assert times.other == pytest.approx(2.0)
+    assert times.describe_wall() == (
+        "wall 20.0s: collection 5.0s 25%, saving 4.0s 20%, buffers 2.0s 10%, "
+        "gradients 6.0s 30%, eval 1.0s 5%, other 2.0s 10%"
+    )
+    unmeasured = RoundTimes(1.0, 2.0, 4.0, 4.0, 2.0, 800)
+    assert unmeasured.wall == 0.0 and unmeasured.other == 0.0
+
+
 def test_eval_command__names_the_checkpoint_every_board_and_the_rules() -> None:
     line = run_module.eval_command(replace(MIX, first_click="opening"), Path("r/model.zip"))
     assert line.count("python -m eval --agents ppo:r/model.zip,logic,logic:global,solver") == 2

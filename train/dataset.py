@@ -1,6 +1,7 @@
 """The imitation data set: visited positions and their per-cell targets, cached as ``.npz``.
 
-On-disk format (``numpy.savez_compressed``), ``N`` positions of a ``rows x cols`` board:
+On-disk format (an ``.npz`` that ``numpy.load`` reads, deflated at :data:`COMPRESS_LEVEL`),
+``N`` positions of a ``rows x cols`` board:
 
 ================== ===================== =======================================================
 key                dtype, shape          meaning
@@ -24,6 +25,7 @@ Format 1 (before move labels) had no ``move_cells``; it still loads, with no mov
 from __future__ import annotations
 
 import json
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +35,10 @@ from mswp_gym.atomic import atomic_path
 
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
+COMPRESS_LEVEL = 1
+"""zlib level of the saved arrays. Level 1 wrote 20,171 Expert positions (107 MB of arrays) in
+1.5 s here against ``numpy.savez_compressed``'s (level 6) 6.8 s, for a file 1.7x larger (11.2
+against 6.5 MB); a GPU round of 190,000 positions spent about a minute saving at level 6."""
 _ARRAYS = ("boards", "mine_targets", "mine_masks", "open_targets", "open_masks", "move_cells")
 MOVE_ANY_SAFE = -1
 """``move_cells`` value: the expert plays any certainly safe cell (every one is as good)."""
@@ -94,12 +100,17 @@ def save_positions(path: str | Path, positions: PositionSet, meta: dict[str, obj
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     full_meta = {"format_version": FORMAT_VERSION, **meta}
-    with atomic_path(path) as temporary:
-        np.savez_compressed(
-            temporary,
-            **{name: getattr(positions, name) for name in _ARRAYS},
-            meta=json.dumps(full_meta),
-        )
+    arrays = {name: getattr(positions, name) for name in _ARRAYS}
+    arrays["meta"] = np.asarray(json.dumps(full_meta))
+    with (
+        atomic_path(path) as temporary,
+        zipfile.ZipFile(
+            temporary, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=COMPRESS_LEVEL
+        ) as archive,
+    ):
+        for name, array in arrays.items():
+            with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, array, allow_pickle=False)
 
 
 def load_positions(path: str | Path) -> tuple[PositionSet, dict[str, object]]:

@@ -180,6 +180,21 @@ class RoundTimes:
     """The fixed-seed evaluation after the round."""
     position_gradients: int
     """Positions back-propagated in the round (steps x batch size)."""
+    collect_wall: float = 0.0
+    """Wall seconds of collection: play and labels, over all the workers."""
+    saving: float = 0.0
+    """Wall seconds the round waited, after its evaluation, for its positions to be written to
+    the run folder (they are written beside the gradient steps)."""
+    buffers: float = 0.0
+    """Wall seconds adding them to the windows and building the training buffers."""
+    wall: float = 0.0
+    """The round's wall seconds, from its start to the evaluation's end (0: not measured)."""
+
+    @property
+    def other(self) -> float:
+        """Wall seconds of the round in none of its timed parts."""
+        timed = self.collect_wall + self.saving + self.buffers + self.gradients + self.evaluation
+        return max(self.wall - timed, 0.0)
 
     @property
     def engine(self) -> float:
@@ -201,6 +216,22 @@ class RoundTimes:
         )
         rate = self.position_gradients / max(self.gradients, 1e-9)
         return f"time: {shares}; {rate:,.0f} position-gradients/s"
+
+    def describe_wall(self) -> str:
+        """One line: the round's wall seconds and each timed part's seconds and share of them
+        (collection counts its workers once, unlike :meth:`describe`)."""
+        parts = (
+            ("collection", self.collect_wall),
+            ("saving", self.saving),
+            ("buffers", self.buffers),
+            ("gradients", self.gradients),
+            ("eval", self.evaluation),
+            ("other", self.other),
+        )
+        shares = ", ".join(
+            f"{name} {seconds:.1f}s {seconds / max(self.wall, 1e-9):.0%}" for name, seconds in parts
+        )
+        return f"wall {self.wall:.1f}s: {shares}"
 
 
 def symmetries(square: bool) -> list[Callable[[th.Tensor], th.Tensor]]:

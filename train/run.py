@@ -21,6 +21,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -378,6 +379,8 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
     optimizer = policy.optimizer
     net = policy.cell_net()
     collector = Collector(settings.workers, settings.backend, settings.ray_address or None)
+    # a round's positions are written beside its gradient steps (zlib lets go of the GIL)
+    saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="save-positions")
     bar = progress_bar(settings.dagger_iterations, state.iteration, "dagger", "round")
     try:
         while (
@@ -386,33 +389,37 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
             and not run.sitting_over()
         ):
             iteration = state.iteration + 1
+            round_started = time.perf_counter()
             on_device = settings.play_on == "device"
             learner = policy.cell_net_copy(policy.device if on_device else "cpu")
             round_positions = round_guesses = 0
             wins = clean = network_seconds = label_seconds = collect_seconds = 0.0
+            collect_wall = buffering = 0.0
+            saves: list[Future[None]] = []
             for spec, games in zip(
                 specs, split_games(settings.games_per_iteration, len(specs)), strict=True
             ):
+                tick = time.perf_counter()
                 positions, stats = collector.collect(
                     learner, spec, games, rng, config, settings.play_on
                 )
+                collect_wall += time.perf_counter() - tick
                 name = (
                     f"positions-{iteration:04d}.npz"
                     if len(specs) == 1
                     else f"positions-{iteration:04d}-{board_tag(spec)}.npz"
                 )
-                save_positions(
-                    run.run_dir / name,
-                    positions,
-                    {
-                        "rows": spec.rows,
-                        "cols": spec.cols,
-                        "mines": spec.mines,
-                        "first_click": spec.first_click,
-                        "labels": labels,
-                    },
-                )
+                meta = {
+                    "rows": spec.rows,
+                    "cols": spec.cols,
+                    "mines": spec.mines,
+                    "first_click": spec.first_click,
+                    "labels": labels,
+                }
+                saves.append(saver.submit(save_positions, run.run_dir / name, positions, meta))
+                tick = time.perf_counter()
                 windows[spec].add(name, positions, limit)
+                buffering += time.perf_counter() - tick
                 round_positions += len(positions)
                 round_guesses += int(guess_positions(positions).sum())
                 wins += stats["wins"]
@@ -421,9 +428,11 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
                 label_seconds += stats["label_seconds"]
                 collect_seconds += stats["total_seconds"]
             files = [name for window in windows.values() for name in window.files]
+            tick = time.perf_counter()
             buffers = [
                 BoardBuffer(spec.mines, window.positions()) for spec, window in windows.items()
             ]
+            buffering += time.perf_counter() - tick
             buffered = sum(len(b.positions) for b in buffers)
             fraction = (iteration - 1) / max(settings.dagger_iterations - 1, 1)
             fraction = min(max(fraction, run.budget_spent()), 1.0)
@@ -455,15 +464,25 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
             )
             tick = time.perf_counter()
             result = run.evaluate(policy, "imitation", {"loss": loss})
+            evaluation_seconds = time.perf_counter() - tick
+            tick = time.perf_counter()
+            for save in saves:
+                save.result()  # the round's positions are on disk before its checkpoint names them
+            saving = time.perf_counter() - tick
             times = RoundTimes(
                 network_seconds,
                 label_seconds,
                 collect_seconds,
                 gradient_seconds,
-                time.perf_counter() - tick,
+                evaluation_seconds,
                 settings.gradient_steps_per_iteration * settings.bc_batch_size,
+                collect_wall,
+                saving,
+                buffering,
+                time.perf_counter() - round_started,
             )
             run.say(f"{times.describe()}; ETA {run.eta(iteration, settings.dagger_iterations)}")
+            run.say(f"time: {times.describe_wall()}")
             bar.set_postfix(win=f"{result.rate:.1%}", loss=f"{loss:.3f}")
             bar.update(1)
             for key, value in (
@@ -472,6 +491,11 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
                 ("engine", times.engine),
                 ("gradients", times.gradients),
                 ("eval", times.evaluation),
+                ("collect_wall", times.collect_wall),
+                ("saving", times.saving),
+                ("buffers", times.buffers),
+                ("other", times.other),
+                ("round_wall", times.wall),
             ):
                 run.logger.record(f"time/{key}_seconds", value)
             for key, value in (
@@ -483,8 +507,11 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
                 run.logger.record(f"imitation/{key}", value)
             run.logger.dump(iteration)
             state.rng_state = dict(rng.bit_generator.state)
+            tick = time.perf_counter()
             run.checkpoint(model, f"dagger{iteration:04d}")
+            run.say(f"checkpoint dagger{iteration:04d}: {time.perf_counter() - tick:.1f}s")
     finally:
+        saver.shutdown()
         bar.close()
         collector.close()
 
