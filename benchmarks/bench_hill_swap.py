@@ -500,15 +500,9 @@ def safe_setting(preset: str) -> tuple[Setting, GameSpec, tuple[int, int]]:
     return setting, spec, rule_first_click(spec)
 
 
-def start_run(
-    args: Namespace,
-    setting: Setting,
-    spec: GameSpec,
-    first: tuple[int, int],
-    default_player: str = PLAYER,
-) -> SwapRun:
+def start_run(args: Namespace, setting: Setting, spec: GameSpec, first: tuple[int, int]) -> SwapRun:
     """The run the arguments name: its games dealt, its folder made. ``positions.txt``'s header
-    names the player when it is not the benchmark's ``default_player``.
+    names the player's options (``player extended=False``) when it has any.
 
     Raises:
         ValueError: a ``--player`` that :func:`player_options` refuses.
@@ -516,7 +510,8 @@ def start_run(
     player = player_options(args.player)
     args.out.mkdir(parents=True, exist_ok=True)
     last = args.start + args.games - 1
-    named = "" if args.player == default_player else f" player {args.player}"
+    options = ":".join(f"{key}={value}" for key, value in player)
+    named = f" player {options}" if options else ""
     return SwapRun(
         setting,
         spec,

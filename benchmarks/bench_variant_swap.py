@@ -206,7 +206,7 @@ def main(argv: list[str] | None = None) -> None:
                 f"--variant must be one of {', '.join(VARIANTS)}, got {args.variant!r}"
             )
         check_counts(args)
-        run = start_run(args, *safe_setting(args.preset), default_player=VARIANT_PLAYER)
+        run = start_run(args, *safe_setting(args.preset))
     except (ValueError, OSError) as error:
         sys.exit(report_error(PROG, error))
     started = time.perf_counter()

@@ -51,5 +51,5 @@ def test_time_saves__refuses_a_file_that_does_not_load_back(
         real(path, PositionSet(np.ones((0, 3, 2), np.int8), *list(vars(kept).values())[1:]))
 
     monkeypatch.setattr(bench, "numpy_savez", dropping_boards)
-    with pytest.raises(RuntimeError, match="^boards did not load back as written$"):
+    with pytest.raises(RuntimeError, match=r"^boards did not load back as written$"):
         bench.time_saves(positions, 1, tmp_path)

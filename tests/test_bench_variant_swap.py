@@ -42,6 +42,8 @@ def test_bench_variant_swap__runs_resumes_and_refuses_another_run(
     argv = ["--variant", "extended", "--games", "30", "--layouts", "4", "--out", str(out)]
     bench.main(argv)
     printed = capsys.readouterr().out
+    header = (out / "positions.txt").read_text().splitlines()[0]
+    assert header == "# expert 16x30/99 safe seed 0 games 0-29 layouts 4 player extended=False"
     assert "its cell differs at 1, of which 0 by a symmetry of the position only" in printed
     assert "all:     1 positions" in printed
     moves = dict(line.split() for line in (out / "moves.txt").read_text().splitlines())
@@ -83,16 +85,14 @@ def test_bench_variant_swap__the_default_player_already_takes_the_chains(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     # with --player solver (the default solver, which takes the chains) the extended rule's cell
-    # at game 13's sixth guess is the player's own: nothing differs; the header names the player
+    # at game 13's sixth guess is the player's own: nothing differs; the header names no options
     bench = load_benchmark("bench_variant_swap")
     out = tmp_path / "s"
-    bench.main(
-        ["--variant", "extended", "--games", "1", "--start", "13", "--layouts", "4"]
-        + ["--player", "solver", "--out", str(out)]
-    )
+    first = ["--variant", "extended", "--games", "1", "--start", "13", "--layouts", "4"]
+    bench.main([*first, "--player", "solver", "--out", str(out)])
     assert "its cell differs at 0," in capsys.readouterr().out
     header, *lines = (out / "positions.txt").read_text().splitlines(keepends=True)
-    assert header == "# expert 16x30/99 safe seed 0 games 13-13 layouts 4 player solver\n"
+    assert header == "# expert 16x30/99 safe seed 0 games 13-13 layouts 4\n"
     ours = {p.key: p.ours for p in load_benchmark("bench_hill_swap").read_positions("".join(lines))}
     moves = dict(line.split() for line in (out / "moves.txt").read_text().splitlines())
     assert moves["13.5"] != "-1" and int(moves["13.5"]) == ours["13.5"]
