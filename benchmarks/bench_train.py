@@ -47,6 +47,15 @@ TIME_PARTS = (
     ("engine", "time/engine_seconds"),
     ("eval", "time/eval_seconds"),
 )
+WALL_PARTS = (
+    ("collection", "time/collect_wall_seconds"),
+    ("saving", "time/saving_seconds"),
+    ("buffers", "time/buffers_seconds"),
+    ("gradients", "time/gradients_seconds"),
+    ("eval", "time/eval_seconds"),
+    ("other", "time/other_seconds"),
+)
+"""A DAgger round's wall time by part (``progress.csv`` has them from runs that time them)."""
 
 
 def print_time_shares(run_dir: Path) -> None:
@@ -65,6 +74,15 @@ def print_time_shares(run_dir: Path) -> None:
     steps = max((float(r.get("time/total_timesteps") or 0.0) for r in rows), default=0.0)
     rate = f"; {steps / whole:,.0f} env steps/s" if steps else ""
     print(f"time over {len(rows)} rounds/iterations: {shares}{rate}")
+    timed = [r for r in rows if r.get("time/round_wall_seconds")]
+    if timed:
+        wall = sum(float(r["time/round_wall_seconds"]) for r in timed)
+        parts = ", ".join(
+            f"{name} {seconds / 60:.1f} min ({seconds / max(wall, 1e-9):.0%})"
+            for name, column in WALL_PARTS
+            for seconds in [sum(float(r.get(column) or 0.0) for r in timed)]
+        )
+        print(f"wall time of {len(timed)} DAgger rounds, {wall / 60:.1f} min: {parts}")
 
 
 def run_baselines(
