@@ -21,10 +21,7 @@ def test_print_time_shares__sums_the_rounds_wall_time_by_part(
     # two rounds of 60 s: 30 s collecting, 6 s saving, 0 s buffers, 18 s gradients, 0 s eval,
     # 6 s else; an earlier round without the wall columns counts in the first line only
     (tmp_path / "progress.csv").write_text(
-        f"{COLUMNS}\n"
-        "6,18,60,0,0,30,6,0,6,60\n"
-        "6,18,60,0,0,30,6,0,6,60\n"
-        "6,18,60,0,0,,,,,\n"
+        f"{COLUMNS}\n6,18,60,0,0,30,6,0,6,60\n6,18,60,0,0,30,6,0,6,60\n6,18,60,0,0,,,,,\n"
     )
     load_benchmark("bench_train").print_time_shares(tmp_path)
     first, second = capsys.readouterr().out.splitlines()
