@@ -211,11 +211,8 @@ class RoundTimes:
             ("engine", self.engine),
             ("eval", self.evaluation),
         )
-        shares = ", ".join(
-            f"{name} {seconds:.1f}s {seconds / max(total, 1e-9):.0%}" for name, seconds in parts
-        )
         rate = self.position_gradients / max(self.gradients, 1e-9)
-        return f"time: {shares}; {rate:,.0f} position-gradients/s"
+        return f"time: {_shares(parts, total)}; {rate:,.0f} position-gradients/s"
 
     def describe_wall(self) -> str:
         """One line: the round's wall seconds and each timed part's seconds and share of them
@@ -228,10 +225,32 @@ class RoundTimes:
             ("eval", self.evaluation),
             ("other", self.other),
         )
-        shares = ", ".join(
-            f"{name} {seconds:.1f}s {seconds / max(self.wall, 1e-9):.0%}" for name, seconds in parts
+        return f"wall {self.wall:.1f}s: {_shares(parts, self.wall)}"
+
+    def columns(self) -> tuple[tuple[str, float], ...]:
+        """The round's ``progress.csv`` timing columns and their seconds."""
+        return tuple(
+            (f"time/{key}_seconds", seconds)
+            for key, seconds in (
+                ("network_play", self.network),
+                ("labels", self.labels),
+                ("engine", self.engine),
+                ("gradients", self.gradients),
+                ("eval", self.evaluation),
+                ("collect_wall", self.collect_wall),
+                ("saving", self.saving),
+                ("buffers", self.buffers),
+                ("other", self.other),
+                ("round_wall", self.wall),
+            )
         )
-        return f"wall {self.wall:.1f}s: {shares}"
+
+
+def _shares(parts: tuple[tuple[str, float], ...], total: float) -> str:
+    """``NAME Xs Y%`` for each ``(name, seconds)`` of ``parts``, ``Y`` its share of ``total``."""
+    return ", ".join(
+        f"{name} {seconds:.1f}s {seconds / max(total, 1e-9):.0%}" for name, seconds in parts
+    )
 
 
 def symmetries(square: bool) -> list[Callable[[th.Tensor], th.Tensor]]:

@@ -485,19 +485,8 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
             run.say(f"time: {times.describe_wall()}")
             bar.set_postfix(win=f"{result.rate:.1%}", loss=f"{loss:.3f}")
             bar.update(1)
-            for key, value in (
-                ("network_play", times.network),
-                ("labels", times.labels),
-                ("engine", times.engine),
-                ("gradients", times.gradients),
-                ("eval", times.evaluation),
-                ("collect_wall", times.collect_wall),
-                ("saving", times.saving),
-                ("buffers", times.buffers),
-                ("other", times.other),
-                ("round_wall", times.wall),
-            ):
-                run.logger.record(f"time/{key}_seconds", value)
+            for column, seconds in times.columns():
+                run.logger.record(column, seconds)
             for key, value in (
                 ("loss", loss),
                 ("win_rate", result.rate),
