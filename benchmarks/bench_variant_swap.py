@@ -23,10 +23,6 @@ Variants (``--variant``):
   look-ahead scores best.
 - ``extended-first``: the same chains, but the cell that comes first in the default's order of
   candidates (the lowest risk, then the fewest unknown neighbours).
-- ``influenced``: the player with ``influenced=True``: its look-ahead also scores the riskier
-  cells that Hill's solver admits as candidates for their 50/50 credit
-  (:meth:`agents.solver.long_term.LongTermRisk.pattern_credit`). Run it with ``--player solver``
-  to measure it against the default.
 
 ``positions.txt`` has ``bench_hill_swap.py``'s format and header, so a folder's positions can
 be copied from one of its runs on the same games. Every step keeps what it did in ``OUT``
@@ -52,7 +48,6 @@ from bench_hill_swap import (
     SWAPS,
     GuessPosition,
     OtherMove,
-    PlayerOptions,
     Swap,
     add_run_arguments,
     band_lines,
@@ -67,7 +62,6 @@ from bench_hill_swap import (
 )
 
 from agents.solver import analyse
-from agents.solver.agent import SolverAgent
 from agents.solver.endgame import (
     DEFAULT_ENDGAME_LAYOUTS,
     MAX_ENDGAME_CELLS,
@@ -113,6 +107,36 @@ def _undecided(
     return analysis, order
 
 
+def extended_move(board: np.ndarray, legal: np.ndarray, spec: GameSpec) -> int | None:
+    """The cell ``SolverAgent(extended=True)`` guesses at ``board`` (a guess position of the
+    player) where the player's rules would not have decided already (no forced pair, no
+    endgame search), else None."""
+    undecided = _undecided(board, legal, spec)
+    if undecided is None:
+        return None
+    analysis, order = undecided
+    forced = forced_guess(analysis, board, order, spec.mines, legal, 1, RegionCache(), True)
+    return None if forced is None else forced.cell
+
+
+def extended_first_move(board: np.ndarray, legal: np.ndarray, spec: GameSpec) -> int | None:
+    """As :func:`extended_move`, but the chain's cell is the first in the player's order (the
+    lowest risk, then the fewest unknown neighbours) instead of the look-ahead's choice."""
+    undecided = _undecided(board, legal, spec)
+    if undecided is None:
+        return None
+    analysis, order = undecided
+    return extended_guess(analysis, board, order, spec.mines, RegionCache())
+
+
+VARIANTS: dict[str, Callable[[np.ndarray, np.ndarray, GameSpec], int | None]] = {
+    "extended": extended_move,
+    "extended-first": extended_first_move,
+}
+"""Each variant's rule: its cell at a guess position of the player, or None where it
+plays as the player does."""
+
+
 @dataclass(frozen=True)
 class MoveTask:
     """What one worker needs to ask a variant for its move at one position."""
@@ -122,48 +146,6 @@ class MoveTask:
     layout: np.ndarray
     seed: int
     position: GuessPosition
-    player: PlayerOptions = ()  # the player's solver options
-
-
-def extended_move(board: np.ndarray, legal: np.ndarray, task: MoveTask) -> int | None:
-    """The cell ``SolverAgent(extended=True)`` guesses at ``board`` (a guess position of the
-    player) where the player's rules would not have decided already (no forced pair, no
-    endgame search), else None."""
-    spec = task.spec
-    undecided = _undecided(board, legal, spec)
-    if undecided is None:
-        return None
-    analysis, order = undecided
-    forced = forced_guess(analysis, board, order, spec.mines, legal, 1, RegionCache(), True)
-    return None if forced is None else forced.cell
-
-
-def extended_first_move(board: np.ndarray, legal: np.ndarray, task: MoveTask) -> int | None:
-    """As :func:`extended_move`, but the chain's cell is the first in the player's order (the
-    lowest risk, then the fewest unknown neighbours) instead of the look-ahead's choice."""
-    spec = task.spec
-    undecided = _undecided(board, legal, spec)
-    if undecided is None:
-        return None
-    analysis, order = undecided
-    return extended_guess(analysis, board, order, spec.mines, RegionCache())
-
-
-def influenced_move(board: np.ndarray, legal: np.ndarray, task: MoveTask) -> int | None:
-    """The cell the player with ``influenced=True`` reveals at ``board``, a fresh agent seeded
-    with the game's seed (as the player after a replay)."""
-    agent = SolverAgent(**{**dict(task.player), "influenced": True})
-    agent.reset(task.seed, task.spec)
-    return agent.act(board, legal)
-
-
-VARIANTS: dict[str, Callable[[np.ndarray, np.ndarray, MoveTask], int | None]] = {
-    "extended": extended_move,
-    "extended-first": extended_first_move,
-    "influenced": influenced_move,
-}
-"""Each variant's rule: its cell at a guess position of the player, or None where it
-plays as the player does."""
 
 
 def variant_answer(task: MoveTask) -> OtherMove:
@@ -172,7 +154,7 @@ def variant_answer(task: MoveTask) -> OtherMove:
     env.reset(seed=task.seed)
     for click in task.position.clicks:
         env.step(click)
-    cell = VARIANTS[task.variant](env.visible, env.action_masks(), task)
+    cell = VARIANTS[task.variant](env.visible, env.action_masks(), task.spec)
     return OtherMove(task.position.key, -1 if cell is None else cell, False, 0.0, task.variant)
 
 
@@ -234,9 +216,7 @@ def main(argv: list[str] | None = None) -> None:
     if moves_path.is_file():
         write_text_atomic(moves_path, "".join(answer_line(m) for m in moves.values()))
     asks = [
-        MoveTask(
-            args.variant, run.spec, run.dealt[p.game].layout, run.dealt[p.game].seed, p, run.player
-        )
+        MoveTask(args.variant, run.spec, run.dealt[p.game].layout, run.dealt[p.game].seed, p)
         for p in positions
         if p.key not in moves
     ]

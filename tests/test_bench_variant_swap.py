@@ -28,7 +28,7 @@ def test_bench_variant_swap__bad_input_is_one_line(
     )
     assert line == (
         "bench_variant_swap.py: error: --variant must be one of extended, extended-first, "
-        "influenced, got 'bogus'"
+        "got 'bogus'"
     )
 
 
@@ -96,18 +96,3 @@ def test_bench_variant_swap__the_default_player_already_takes_the_chains(
     ours = {p.key: p.ours for p in load_benchmark("bench_hill_swap").read_positions("".join(lines))}
     moves = dict(line.split() for line in (out / "moves.txt").read_text().splitlines())
     assert moves["13.5"] != "-1" and int(moves["13.5"]) == ours["13.5"]
-
-
-def test_bench_variant_swap__influenced_asks_the_player_with_the_option(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    # the influenced variant is the player's own decision with influenced=True: at every guess of
-    # Expert games 0-2 it answers with a cell (never "plays as the player", -1)
-    bench = load_benchmark("bench_variant_swap")
-    out = tmp_path / "s"
-    asked = ["--variant", "influenced", "--player", "solver", "--games", "3", "--layouts", "2"]
-    bench.main([*asked, "--out", str(out)])
-    printed = capsys.readouterr().out
-    moves = dict(line.split() for line in (out / "moves.txt").read_text().splitlines())
-    assert moves and all(int(cell) >= 0 for cell in moves.values())
-    assert f"influenced asked at {len(moves)};" in printed

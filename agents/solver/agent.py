@@ -71,13 +71,10 @@ class SolverAgent(SeededAgent):
         extended: Also take the forced guess of an extended 50/50 chain of four or more cells
             (:mod:`agents.solver.extended`), not only of a pair (default; False plays as the
             solver did before the chains, e.g. ``solver:extended=False``).
-        influenced: At depth 1, also score the riskier cells that Hill's solver admits as
-            candidates for their 50/50 credit
-            (:meth:`~agents.solver.long_term.LongTermRisk.pattern_credit`).
 
     Raises:
-        ValueError: a depth outside ``0..MAX_DEPTH``, a negative option, or an ``extended`` or
-            ``influenced`` that is not a bool.
+        ValueError: a depth outside ``0..MAX_DEPTH``, a negative option, or an ``extended`` that
+            is not a bool.
     """
 
     name = "solver"
@@ -94,16 +91,14 @@ class SolverAgent(SeededAgent):
         node_budget: int = DEFAULT_NODE_BUDGET,
         opening_offset: int = DEFAULT_OPENING_OFFSET,
         extended: bool = True,
-        influenced: bool = False,
     ) -> None:
         super().__init__(seed)
         if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
             raise ValueError(
                 f"depth={depth!r} is not implemented; expected an integer 0..{MAX_DEPTH}"
             )
-        for flag, switch in (("extended", extended), ("influenced", influenced)):
-            if not isinstance(switch, bool):
-                raise ValueError(f"{flag}={switch!r} must be True or False")
+        if not isinstance(extended, bool):
+            raise ValueError(f"extended={extended!r} must be True or False")
         for label, value in (
             ("endgame_layouts", endgame_layouts),
             ("endgame_nodes", endgame_nodes),
@@ -122,7 +117,6 @@ class SolverAgent(SeededAgent):
         self.node_budget = node_budget
         self.opening_offset = opening_offset
         self.extended = extended
-        self.influenced = influenced
         self.cache = RegionCache()
         self._proven_mines: set[int] = set()
         self._pending: list[int] = []
@@ -389,7 +383,6 @@ class SolverAgent(SeededAgent):
                 self.depth,
                 self.cache,
                 self.extended,
-                self.influenced,
             )
         except ValueError:
             index = int(np.flatnonzero(legal)[0])
