@@ -389,11 +389,29 @@ def sum_line(label: str, values: Sequence[float], player: str = "Hill's moves") 
     )
 
 
+def first_in_game(swaps: Sequence[Swap]) -> list[Swap]:
+    """Each game's first valued position (the lowest ``K`` of its keys ``GAME.K``), where the
+    other player's play first leaves ours.
+
+    The sum over every position counts a decision that recurs at later guesses of one game (a
+    50/50 that our player keeps declining, so the other player would take it at each of them)
+    once per guess, though the other player would take it once; the sum over the first
+    positions counts it once, and leaves out the other player's later decisions in the game."""
+    first: dict[int, Swap] = {}
+    for swap in swaps:
+        known = first.get(swap.game)
+        if known is None or int(swap.key.split(".")[1]) < int(known.key.split(".")[1]):
+            first[swap.game] = swap
+    return [first[game] for game in sorted(first)]
+
+
 def band_lines(swaps: Sequence[Swap], player: str = "Hill's moves") -> Iterator[str]:
     """Per band of the open share, then over all: positions, the sum of their values, its
-    standard error and a normal 95% interval."""
+    standard error and a normal 95% interval; then the same over each game's first position
+    (:func:`first_in_game`)."""
     for low, high, label in (*STAGES, (0.0, 1.01, "all")):
         yield sum_line(label, [s.value for s in swaps if low <= s.open_share < high], player)
+    yield sum_line("first in game", [s.value for s in first_in_game(swaps)], player)
 
 
 def by_risk(swaps: Sequence[Swap]) -> tuple[list[Swap], list[Swap], list[Swap]]:

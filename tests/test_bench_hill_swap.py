@@ -229,3 +229,19 @@ def test_bench_hill_swap__a_java_failure_is_one_line_and_keeps_the_moves(
         f"bench_hill_swap.py: error: java stopped with status 1 (its message is above); the moves "
         f"it found are kept in {out / 'moves.txt'}: run the same command again to go on"
     )
+
+
+def test_first_in_game__keeps_each_games_earliest_guess_and_sums_once() -> None:
+    # a decision declined at guesses 3 and 10 of game 7 counts once (the 3rd), game 2 once
+    bench = load_benchmark("bench_hill_swap")
+
+    def swap(key: str, won_other: int) -> Any:
+        game = int(key.split(".")[0])
+        return bench.Swap(key, game, 0.5, 1, 2, 0.1, 0.5, "m", 4, True, 2, won_other)
+
+    swaps = [swap("7.10", 4), swap("2.0", 1), swap("7.3", 3)]
+    first = bench.first_in_game(swaps)
+    assert [s.key for s in first] == ["2.0", "7.3"]
+    lines = list(bench.band_lines(swaps, "its moves"))
+    assert lines[-2].lstrip().startswith("all:     3 positions, its moves win +0.50 games more")
+    assert lines[-1].lstrip().startswith("first in game:     2 positions, its moves win +0.00")
