@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_network_size import BadInput, collector_network, parse_board
 
+from mswp_gym.atomic import atomic_path
 from mswp_gym.cli import OneLineParser, report_error
 from train.dataset import COMPRESS_LEVEL, PositionSet, load_positions, save_positions
 from train.rollout import RolloutConfig, collect_positions
@@ -52,9 +53,11 @@ class SaveTiming:
 
 
 def numpy_savez(path: Path, positions: PositionSet) -> None:
-    """The data set's arrays written by ``numpy.savez_compressed`` (zlib level 6)."""
+    """The data set's arrays written by ``numpy.savez_compressed`` (zlib level 6), through a
+    temporary moved into place as ``save_positions`` writes (so both pay the same)."""
     arrays = {f.name: getattr(positions, f.name) for f in fields(PositionSet)}
-    np.savez_compressed(path, **arrays)
+    with atomic_path(path) as temporary:
+        np.savez_compressed(temporary, **arrays)
 
 
 def project_save(path: Path, positions: PositionSet) -> None:

@@ -13,8 +13,11 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from collections.abc import Iterator
+import zipfile
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+
+import numpy as np
 
 TEMP_MARK = ".tmp"
 """Every temporary name holds this (``model.tmp-123.zip``, ``state.json.tmp``)."""
@@ -60,6 +63,21 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> None:
 def write_text_atomic(path: str | Path, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically."""
     write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_npz_atomic(path: str | Path, arrays: Mapping[str, np.ndarray], level: int) -> None:
+    """Write ``arrays`` to ``path`` atomically as an ``.npz`` that ``numpy.load`` reads (one
+    ``NAME.npy`` member per array, no pickles), each deflated at zlib ``level`` (1-9;
+    ``numpy.savez_compressed`` has no level and uses zlib's default, 6)."""
+    with (
+        atomic_path(path) as temporary,
+        zipfile.ZipFile(
+            temporary, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=level
+        ) as archive,
+    ):
+        for name, array in arrays.items():
+            with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, array, allow_pickle=False)
 
 
 def remove_stale_temporaries(folder: str | Path) -> list[Path]:

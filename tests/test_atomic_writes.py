@@ -52,3 +52,20 @@ def test_source__writes_files_only_through_atomic_helpers() -> None:
         for hit in direct_writes(path)
     ]
     assert found == []
+
+
+def test_write_npz_atomic__numpy_loads_it_and_a_failed_write_leaves_nothing(tmp_path: Path) -> None:
+    import numpy as np
+    import pytest
+
+    from mswp_gym.atomic import write_npz_atomic
+
+    arrays = {"boards": np.arange(24, dtype=np.int8).reshape(2, 3, 4), "meta": np.asarray("{}")}
+    target = tmp_path / "set.npz"
+    write_npz_atomic(target, arrays, 1)
+    with np.load(target, allow_pickle=False) as loaded:
+        assert sorted(loaded.files) == ["boards", "meta"]
+        assert np.array_equal(loaded["boards"], arrays["boards"]) and str(loaded["meta"]) == "{}"
+    with pytest.raises(ValueError):  # an object array cannot be written without pickles
+        write_npz_atomic(tmp_path / "bad.npz", {"x": np.array([None], dtype=object)}, 1)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["set.npz"]

@@ -25,13 +25,12 @@ Format 1 (before move labels) had no ``move_cells``; it still loads, with no mov
 from __future__ import annotations
 
 import json
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from mswp_gym.atomic import atomic_path
+from mswp_gym.atomic import write_npz_atomic
 
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
@@ -96,21 +95,13 @@ class PositionSet:
 
 
 def save_positions(path: str | Path, positions: PositionSet, meta: dict[str, object]) -> None:
-    """Write ``positions`` to ``path`` atomically (:func:`mswp_gym.atomic.atomic_path`)."""
+    """Write ``positions`` to ``path`` atomically (:func:`mswp_gym.atomic.write_npz_atomic`)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     full_meta = {"format_version": FORMAT_VERSION, **meta}
     arrays = {name: getattr(positions, name) for name in _ARRAYS}
     arrays["meta"] = np.asarray(json.dumps(full_meta))
-    with (
-        atomic_path(path) as temporary,
-        zipfile.ZipFile(
-            temporary, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=COMPRESS_LEVEL
-        ) as archive,
-    ):
-        for name, array in arrays.items():
-            with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
-                np.lib.format.write_array(member, array, allow_pickle=False)
+    write_npz_atomic(path, arrays, COMPRESS_LEVEL)
 
 
 def load_positions(path: str | Path) -> tuple[PositionSet, dict[str, object]]:
