@@ -322,10 +322,12 @@ def value_swap(task: SwapTask) -> Swap | None:
         drawn = [draw_layout(analysis, spec.mines, rng, cache) for _ in range(task.layouts)]
     won_ours = won_hill = 0
     for layout in drawn:
-        won_ours += play_on(layout, spec, deal.seed, position.clicks, position.ours, task.player)[0]
-        won_hill += play_on(layout, spec, deal.seed, position.clicks, task.other.cell, task.player)[
-            0
-        ]
+        ours_won, _ = play_on(layout, spec, deal.seed, position.clicks, position.ours, task.player)
+        other_won, _ = play_on(
+            layout, spec, deal.seed, position.clicks, task.other.cell, task.player
+        )
+        won_ours += ours_won
+        won_hill += other_won
     safe_cells = spec.rows * spec.cols - spec.mines
     open_cells = int((board >= 0).sum())
     return Swap(

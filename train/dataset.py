@@ -35,9 +35,9 @@ from mswp_gym.atomic import write_npz_atomic
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 COMPRESS_LEVEL = 1
-"""zlib level of the saved arrays. Level 1 wrote 20,171 Expert positions (107 MB of arrays) in
-1.5 s here against ``numpy.savez_compressed``'s (level 6) 6.8 s, for a file 1.7x larger (11.2
-against 6.5 MB); a GPU round of 190,000 positions spent about a minute saving at level 6."""
+"""zlib level of the saved arrays: about 4x faster to write than ``numpy.savez_compressed``'s
+level 6, for files about 1.7x larger (``benchmarks/bench_save_positions.py``; docs/train.md,
+*Where the time goes*)."""
 _ARRAYS = ("boards", "mine_targets", "mine_masks", "open_targets", "open_masks", "move_cells")
 MOVE_ANY_SAFE = -1
 """``move_cells`` value: the expert plays any certainly safe cell (every one is as good)."""
