@@ -66,7 +66,7 @@ public final class HillRun {
                 }
                 LayoutLine layout = LayoutLine.parse(field);
                 long start = System.nanoTime();
-                String result = play(layout, game, cache, settingsFor(options, layout.first()));
+                String result = play(layout, game, cache, settingsFor(options, layout.first()), null);
                 double seconds = (System.nanoTime() - start) / 1e9;
                 out.println(game + " " + result + " " + seconds);
                 out.flush();
@@ -127,9 +127,13 @@ public final class HillRun {
         return value.equals("true");
     }
 
-    /** The game's "won moves guesses safe_revealed safe_cells". */
-    private static String play(LayoutLine layout, int game, BinomialCache cache,
-            SolverSettings settings) {
+    /**
+     * The game's "won moves guesses safe_revealed safe_cells"; when {@code trace} is not null, each
+     * move is appended to it as {@code cell:certain:safety:method} (cells flat, {@code row * cols
+     * + col}; certain 1 or 0), the moves separated by commas.
+     */
+    static String play(LayoutLine layout, int game, BinomialCache cache,
+            SolverSettings settings, StringBuilder trace) {
         GameSettings board = layout.settings();
         boolean[][] mine = layout.mine();
         FixedLayoutGame state = layout.newGame(game);
@@ -146,6 +150,13 @@ public final class HillRun {
                 throw new IllegalStateException("game " + game + ": the solver returned no move");
             }
             for (Action action : actions) {
+                if (trace != null) {
+                    trace.append(trace.length() == 0 ? "" : ",")
+                            .append(action.y * board.width + action.x).append(':')
+                            .append(action.isCertainty() ? 1 : 0).append(':')
+                            .append(action.getBigProb().doubleValue()).append(':')
+                            .append(action.getMoveMethod());
+                }
                 state.doAction(action);
                 moves++;
                 if (!action.isCertainty()) {
