@@ -155,7 +155,7 @@ def test_bench_hill_path__our_own_games_as_his_show_no_gap_and_no_differing_move
     assert f"6 games: Hill's solver won {won}, ours {won} on the same boards (Hill +0;" in printed
     assert "won only by his 0, only by ours 0" in printed
     assert "our solver's move differs at 0 (0 where ours is certainly safe)" in printed
-    assert "plays the cell it played in the game at" in printed
+    assert "another as safe at 0, one of another safety at 0" in printed
     bench.main(argv)  # resumed: nothing left to do, the same summary
     assert f"Hill's solver won {won}, ours {won}" in capsys.readouterr().out
     with pytest.raises(SystemExit) as stopped:
@@ -225,4 +225,18 @@ def test_bench_hill_path__a_java_failure_is_one_line_and_keeps_the_games(
     assert line == (
         f"bench_hill_path.py: error: java stopped with status 1 (its message is above); the games "
         f"it played are kept in {out / 'trace.txt'}: run the same command again to go on"
+    )
+
+
+def test_fresh_line__counts_the_same_cell_an_equally_safe_one_and_another() -> None:
+    bench = load_benchmark("bench_hill_path")
+    text = "2 0 0:1:1.0:BOOK,10:0:0.8:GUESS,11:0:0.7:GUESS,12:0:0.6:GUESS\n"
+    paths = bench.read_trace(text)
+    fresh = {
+        "2.0": bench.OtherMove("2.0", 10, False, 0.8, "GUESS"),  # the same cell
+        "2.1": bench.OtherMove("2.1", 20, False, 0.7, "GUESS"),  # another, as safe
+        "2.2": bench.OtherMove("2.2", 30, False, 0.9, "GUESS"),  # another, safer
+    }
+    assert bench.fresh_line(paths, fresh).endswith(
+        "played in the game at 1, another as safe at 1, one of another safety at 1"
     )
