@@ -304,6 +304,24 @@ def summary(
     return "\n".join(lines)
 
 
+def drive(run: SwapRun, main_class: str, source: Path, target: Path, done: str) -> None:
+    """Run the driver ``main_class`` from ``OUT/classes`` on ``source``, appending to ``target``.
+
+    Raises:
+        RuntimeError: it stopped; the message says that ``done`` (what it had written) is kept
+            in ``target`` and that the same command goes on.
+    """
+    failed = run_driver(
+        run.out / "classes",
+        main_class,
+        [str(source), str(target)],
+        [],
+        kept=f"{done} are kept in {target}",
+    )
+    if failed:
+        raise RuntimeError(failed)
+
+
 def trace_hill(run: SwapRun, hill: Path) -> dict[int, HillPath]:
     """Hill's games on the run's boards, read from ``trace.txt`` after his driver has played
     those missing.
@@ -316,15 +334,7 @@ def trace_hill(run: SwapRun, hill: Path) -> dict[int, HillPath]:
     layouts = run.out / LAYOUTS
     write_text_atomic(layouts, layout_lines(run.setting, [run.dealt[g] for g in sorted(run.dealt)]))
     trace = run.out / TRACE
-    failed = run_driver(
-        run.out / "classes",
-        "HillTrace",
-        [str(layouts), str(trace)],
-        [],
-        kept=f"the games it played are kept in {trace}",
-    )
-    if failed:
-        raise RuntimeError(failed)
+    drive(run, "HillTrace", layouts, trace, "the games it played")
     paths = read_trace(trace.read_text())
     missing = sorted(set(run.dealt) - set(paths))
     if missing:
@@ -350,15 +360,7 @@ def ask_afresh(run: SwapRun, paths: dict[int, HillPath]) -> dict[str, OtherMove]
         asked, run.header + position_lines(run.setting, run.first, positions, run.dealt)
     )
     fresh = run.out / FRESH
-    failed = run_driver(
-        run.out / "classes",
-        "HillMove",
-        [str(asked), str(fresh)],
-        [],
-        kept=f"the moves it found are kept in {fresh}",
-    )
-    if failed:
-        raise RuntimeError(failed)
+    drive(run, "HillMove", asked, fresh, "the moves it found")
     return read_answers(fresh.read_text())
 
 
