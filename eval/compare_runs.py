@@ -15,6 +15,11 @@ Example::
 share of the safe cells the loser had revealed when it hit a mine (below 10%, 10-50%, 50-90%,
 90% and more), e.g. whether a network loses its extra games in the opening or in the endgame.
 
+``--by-first-number`` adds, for every pair, the same paired counts split by the number the first
+click showed (:mod:`eval.first_numbers`, which replays each game's first click): a rule that can
+change only the move after a first click that shows a number (a second-click rule) is seen
+where it acts, apart from the games it cannot change.
+
 ``--games N`` keeps only the games with an index below N, for every agent's own figures and the
 pairs alike: how to report a run that was stopped at a count fixed in advance, while other
 processes had already played some later games.
@@ -33,9 +38,11 @@ from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
+from eval.first_numbers import OPENED, FirstNumbers
 from eval.games import GameRecord
 from eval.journal import GAMES, read_games
 from eval.report import agent_table, comparison_table, format_table
+from eval.stats import mcnemar_exact
 from eval.summary import Comparison, compare, summarise
 from mswp_gym.cli import OneLineParser, report_error
 
@@ -132,6 +139,42 @@ def stages_table(agents: Sequence[SavedAgent]) -> str:
     return format_table(["games", "count", *(f"lost at {name}" for name in STAGE_NAMES)], rows)
 
 
+def first_number_table(agents: Sequence[SavedAgent], numbers: FirstNumbers) -> str:
+    """The ``--by-first-number`` table of every pair of ``agents`` (one setting): per number the
+    first agent's first click showed, the games, each agent's wins and the exact McNemar test
+    (games whose two first cells differ have a row of their own)."""
+    rows = []
+    for a, b in combinations(agents, 2):
+        a_records, b_records = paired_records(a, b)
+        groups: dict[str, tuple[list[bool], list[bool]]] = {}
+        for ra, rb in zip(a_records, b_records, strict=True):
+            if ra.first_cell != rb.first_cell:
+                key = "first cells differ"
+            else:
+                number = numbers.of(ra)
+                key = "no number" if number == OPENED else str(number)
+            a_won, b_won = groups.setdefault(key, ([], []))
+            a_won.append(ra.won)
+            b_won.append(rb.won)
+        for key in sorted(groups, key=lambda k: (not k.isdigit(), k)):
+            a_won, b_won = groups[key]
+            test = mcnemar_exact(a_won, b_won)
+            rows.append(
+                [
+                    f"{a.label} vs {b.label}",
+                    key,
+                    str(test.pairs),
+                    str(sum(a_won)),
+                    str(sum(b_won)),
+                    f"{test.a_only} / {test.b_only}",
+                    f"{100.0 * (sum(b_won) - sum(a_won)) / test.pairs:+.2f}",
+                    f"{test.p_value:.3g}",
+                ]
+            )
+    header = ["pair", "first number", "games", "wins A", "wins B", "only A / only B"]
+    return format_table([*header, "B - A (points)", "McNemar p"], rows)
+
+
 def first_games(agents: Sequence[SavedAgent], count: int) -> list[SavedAgent]:
     """``agents`` with only their games of index below ``count`` (agents left with none are
     dropped).
@@ -195,9 +238,14 @@ def compare_settings(
     return result
 
 
-def render(comparisons: Sequence[SettingComparison], stages: bool = False) -> str:
+def render(
+    comparisons: Sequence[SettingComparison],
+    stages: bool = False,
+    numbers: FirstNumbers | None = None,
+) -> str:
     """The report: per setting, each agent's figures over all its games, then the pairs (and,
-    with ``stages``, where the games only one of a pair won were lost)."""
+    with ``stages``, where the games only one of a pair won were lost; with ``numbers``, the pairs
+    split by the number the first click showed)."""
     parts = []
     for item in comparisons:
         summaries = [
@@ -212,6 +260,12 @@ def render(comparisons: Sequence[SettingComparison], stages: bool = False) -> st
                     "where the games only one of a pair won were lost (share of the safe cells "
                     "the loser had revealed):",
                     stages_table(item.agents),
+                    "",
+                ]
+            if numbers is not None:
+                parts += [
+                    "split by the number the first click showed (A is the first of each pair):",
+                    first_number_table(item.agents, numbers),
                     "",
                 ]
     return "\n".join(parts)
@@ -237,6 +291,12 @@ def build_parser() -> argparse.ArgumentParser:
         "the loser had revealed)",
     )
     parser.add_argument(
+        "--by-first-number",
+        action="store_true",
+        help="also split each pair's games by the number the first click showed (replays each "
+        "game's first click; runs made with --pairing board, the default)",
+    )
+    parser.add_argument(
         "--games",
         type=int,
         help="only the games with an index below this, for every figure (default: every game)",
@@ -255,9 +315,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.games is not None:
             agents = first_games(agents, args.games)
         comparisons = compare_settings(agents, labels)
+        numbers = FirstNumbers() if args.by_first_number else None
+        report = render(comparisons, args.stages, numbers)
     except (FileNotFoundError, ValueError) as exc:
         return report_error(PROG, exc)
-    print(render(comparisons, args.stages))
+    print(report)
     return 0
 
 

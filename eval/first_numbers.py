@@ -1,0 +1,94 @@
+"""The number a game's first click showed, read back from a saved game record.
+
+``python -m eval.compare_runs --by-first-number`` splits paired games by it: after a first click
+that shows a number the next move is a guess, and many solver variants differ only there, so the
+split shows where a difference between two agents comes from (e.g. a second-click rule, which
+can change only the games whose first click showed a number).
+
+A record holds its setting's label, its seed and its first cell, and the game's layout is a
+function of those three (the env's seeded generator, coupled under ``--pairing board``, see
+:mod:`eval.pairing`). So replaying the first click in a fresh env gives the number it showed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from eval.games import GameRecord
+from eval.settings import Setting
+from mswp_gym import MinesweeperEnv
+from mswp_gym.constants import FirstClick
+
+LABEL = re.compile(
+    r"^(?:(?P<name>\S+) )?(?P<rows>\d+)x(?P<cols>\d+)/(?P<mines>\d+) (?P<rule>\S+)"
+    r"(?P<score> score)?$"
+)
+"""A setting's label (:attr:`eval.settings.Setting.label`): ``expert 16x30/99 safe``."""
+OPENED = -1
+"""The first number of a game whose first click was not a number (a mine, or no first cell)."""
+
+
+def setting_of_label(label: str, pairing: str = "board") -> Setting:
+    """The setting whose :attr:`~eval.settings.Setting.label` is ``label``.
+
+    Raises:
+        ValueError: a label that is not a setting's label.
+    """
+    match = LABEL.match(label)
+    rules = [rule.value for rule in FirstClick]
+    if match is None or match["rule"] not in rules:
+        raise ValueError(
+            f"setting {label!r} is not a setting label like 'expert 16x30/99 safe' "
+            f"(the rule one of {rules})"
+        )
+    return Setting(
+        rows=int(match["rows"]),
+        cols=int(match["cols"]),
+        mines=int(match["mines"]),
+        first_click=match["rule"],
+        score_mode=match["score"] is not None,
+        name=match["name"] or "",
+        pairing=pairing,
+    )
+
+
+@dataclass
+class FirstNumbers:
+    """Replays first clicks, one env per setting label.
+
+    Args:
+        pairing: The runs' ``--pairing`` (``board``, the default, or ``seed``).
+    """
+
+    pairing: str = "board"
+
+    def __post_init__(self) -> None:
+        self._envs: dict[str, MinesweeperEnv] = {}
+
+    def of(self, record: GameRecord) -> int:
+        """The number ``record``'s first click showed, or :data:`OPENED` if it showed none.
+
+        Raises:
+            ValueError: a record whose setting label or first cell cannot be read.
+        """
+        if not record.first_cell:
+            return OPENED
+        try:
+            row, col = (int(part) for part in record.first_cell.split(":"))
+        except ValueError:
+            raise ValueError(
+                f"game {record.game}: first cell {record.first_cell!r} is not 'ROW:COL'"
+            ) from None
+        env = self._env(record.setting)
+        observation, _ = env.reset(seed=record.seed)
+        observation, *_ = env.step(row * int(observation.shape[1]) + col)
+        shown = int(observation[row, col])
+        return shown if 0 <= shown <= 8 else OPENED
+
+    def _env(self, label: str) -> MinesweeperEnv:
+        if label not in self._envs:
+            env = setting_of_label(label, self.pairing).make_env()
+            assert isinstance(env, MinesweeperEnv)
+            self._envs[label] = env
+        return self._envs[label]
