@@ -71,14 +71,10 @@ class SolverAgent(SeededAgent):
         extended: Also take the forced guess of an extended 50/50 chain of four or more cells
             (:mod:`agents.solver.extended`), not only of a pair (default; False plays as the
             solver did before the chains, e.g. ``solver:extended=False``).
-        near_ties: Equal look-ahead scores go to the cell nearest a revealed cell, not the first
-            scored (a variant under measurement, off by default; ``solver:near_ties=True``). It
-            sends the second click after a corner that shows a number to the corner on the
-            board's short side.
 
     Raises:
-        ValueError: a depth outside ``0..MAX_DEPTH``, a negative option, or an ``extended`` or
-            ``near_ties`` that is not a bool.
+        ValueError: a depth outside ``0..MAX_DEPTH``, a negative option, or an ``extended`` that
+            is not a bool.
     """
 
     name = "solver"
@@ -95,7 +91,6 @@ class SolverAgent(SeededAgent):
         node_budget: int = DEFAULT_NODE_BUDGET,
         opening_offset: int = DEFAULT_OPENING_OFFSET,
         extended: bool = True,
-        near_ties: bool = False,
     ) -> None:
         super().__init__(seed)
         if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
@@ -104,8 +99,6 @@ class SolverAgent(SeededAgent):
             )
         if not isinstance(extended, bool):
             raise ValueError(f"extended={extended!r} must be True or False")
-        if not isinstance(near_ties, bool):
-            raise ValueError(f"near_ties={near_ties!r} must be True or False")
         for label, value in (
             ("endgame_layouts", endgame_layouts),
             ("endgame_nodes", endgame_nodes),
@@ -124,7 +117,6 @@ class SolverAgent(SeededAgent):
         self.node_budget = node_budget
         self.opening_offset = opening_offset
         self.extended = extended
-        self.near_ties = near_ties
         self.cache = RegionCache()
         self._proven_mines: set[int] = set()
         self._pending: list[int] = []
@@ -391,7 +383,6 @@ class SolverAgent(SeededAgent):
                 self.depth,
                 self.cache,
                 self.extended,
-                self.near_ties,
             )
         except ValueError:
             index = int(np.flatnonzero(legal)[0])

@@ -37,7 +37,7 @@ import numpy as np
 from agents.solver.long_term import LongTermRisk
 from agents.solver.probability import Analysis, RegionCache, analyse_reveal
 from mswp_gym.cells import neighbour_table
-from mswp_gym.constants import is_clue, is_unknown
+from mswp_gym.constants import is_clue
 
 CUT_OFF = 0.9
 """Frontier candidates have at least this fraction of the best safety (Hill's hard cut-off)."""
@@ -141,13 +141,8 @@ def choose(
     legal: np.ndarray,
     shortlist: list[int],
     cache: RegionCache,
-    near_ties: bool = False,
 ) -> tuple[Scored, int]:
     """Score ``shortlist`` in order and return the chosen candidate and how many were scored.
-
-    Equal weights (and equal clears) go to the first scored, or with ``near_ties`` (a variant
-    under measurement) weights and clears equal to 12 decimals go to the cell nearest
-    (Euclidean) a revealed cell, then the first scored.
 
     Raises:
         ValueError: an empty ``shortlist``.
@@ -170,23 +165,10 @@ def choose(
             or (best.dead == result.dead and result.weight > best.weight)
         ):
             best = result
-    if near_ties:
-        distance = _distance_to_revealed([s.cell for s in scored], board)
-        ranked = sorted(
-            range(len(scored)),
-            key=lambda i: (
-                scored[i].dead,
-                round(-scored[i].weight, 12),
-                round(-scored[i].clears, 12),
-                distance[scored[i].cell],
-                i,
-            ),
-        )
-    else:
-        ranked = sorted(
-            range(len(scored)),
-            key=lambda i: (scored[i].dead, -scored[i].weight, -scored[i].clears, i),
-        )
+    ranked = sorted(
+        range(len(scored)),
+        key=lambda i: (scored[i].dead, -scored[i].weight, -scored[i].clears, i),
+    )
     choice = scored[ranked[0]]
     by_cell = {s.cell: s for s in scored}
     if choice.linked:
@@ -199,20 +181,6 @@ def choose(
         if better.safety > choice.safety:
             choice = better
     return choice, len(scored)
-
-
-def _distance_to_revealed(cells: list[int], board: np.ndarray) -> dict[int, int]:
-    """Each cell's squared Euclidean distance to the nearest revealed cell (0 when none is)."""
-    cols = board.shape[1]
-    revealed = np.flatnonzero(~is_unknown(board.ravel()))
-    if not len(revealed):
-        return dict.fromkeys(cells, 0)
-    rows_of, cols_of = np.divmod(revealed, cols)
-    distance = {}
-    for cell in cells:
-        row, col = divmod(cell, cols)
-        distance[cell] = int(((rows_of - row) ** 2 + (cols_of - col) ** 2).min())
-    return distance
 
 
 def _score(

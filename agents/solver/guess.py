@@ -57,7 +57,6 @@ def choose_guess(
     depth: int,
     cache: RegionCache,
     extended: bool = True,
-    near_ties: bool = False,
 ) -> Guess:
     """Pick the cell to reveal when no unknown cell is certainly safe.
 
@@ -71,8 +70,6 @@ def choose_guess(
         cache: Region cache shared with the caller.
         extended: Also look for extended 50/50 chains of four or more cells
             (:mod:`agents.solver.extended`) when no forced pair is found (the solver's default).
-        near_ties: Depth 1: equal look-ahead scores go to the cell nearest a revealed cell (a
-            variant under measurement, :func:`agents.solver.blended.choose`).
 
     Returns:
         The :class:`Guess`.
@@ -85,9 +82,7 @@ def choose_guess(
     order, openness = guess_order(analysis, board, legal)
     best = float(probability[order[0]])
 
-    forced = forced_guess(
-        analysis, board, order, total_mines, legal, depth, cache, extended, near_ties
-    )
+    forced = forced_guess(analysis, board, order, total_mines, legal, depth, cache, extended)
     if forced is not None:
         return forced
     if depth == 0:
@@ -98,7 +93,7 @@ def choose_guess(
         return Guess(cell=cell, risk=best, score=None, forced=False, tried=1)
 
     pool = blended.candidates(analysis, board, order, openness)
-    choice, tried = blended.choose(analysis, board, total_mines, legal, pool, cache, near_ties)
+    choice, tried = blended.choose(analysis, board, total_mines, legal, pool, cache)
     return Guess(
         cell=choice.cell, risk=1.0 - choice.safety, score=choice.weight, forced=False, tried=tried
     )
@@ -113,7 +108,6 @@ def forced_guess(
     depth: int,
     cache: RegionCache,
     extended: bool,
-    near_ties: bool = False,
 ) -> Guess | None:
     """The forced guess, if the position has one: a cell of an unavoidable pair
     (:mod:`agents.solver.unavoidable`, the first of ``order``), else with ``extended`` a cell of
@@ -130,7 +124,7 @@ def forced_guess(
         cell = found.cells[0]
         if depth > 0 and len(found.cells) > 1:
             choice, tried = blended.choose(
-                analysis, board, total_mines, legal, list(found.cells), cache, near_ties
+                analysis, board, total_mines, legal, list(found.cells), cache
             )
             cell = choice.cell
     if cell is None:
