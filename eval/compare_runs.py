@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
-from eval.first_numbers import OPENED, FirstNumbers
+from eval.first_numbers import DEFAULT_PAIRING, OPENED, FirstNumbers, pairing_of
 from eval.games import GameRecord
 from eval.journal import GAMES, read_games
 from eval.report import agent_table, comparison_table, format_table
@@ -58,6 +58,8 @@ class SavedAgent:
     setting: str
     games: dict[int, GameRecord]
     """Its records by game index."""
+    folder: Path | None = None
+    """The folder it was read from (its ``run.json`` names the run's ``--pairing``)."""
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,7 @@ def read_saved_agents(folders: Sequence[Path]) -> list[SavedAgent]:
             label=agent if len(folders_of[agent]) == 1 else f"{folder.name}/{agent}",
             setting=setting,
             games=dict(sorted(games.items())),
+            folder=folder,
         )
         for folder, agent, setting, games in found
     ]
@@ -142,16 +145,21 @@ def stages_table(agents: Sequence[SavedAgent]) -> str:
 def first_number_table(agents: Sequence[SavedAgent], numbers: FirstNumbers) -> str:
     """The ``--by-first-number`` table of every pair of ``agents`` (one setting): per number the
     first agent's first click showed, the games, each agent's wins and the exact McNemar test
-    (games whose two first cells differ have a row of their own)."""
+    (games whose two first cells differ have a row of their own).
+
+    Raises:
+        ValueError: a record whose first click cannot be replayed, or an unreadable ``run.json``.
+    """
     rows = []
     for a, b in combinations(agents, 2):
         a_records, b_records = paired_records(a, b)
+        pairing = DEFAULT_PAIRING if a.folder is None else pairing_of(a.folder)
         groups: dict[str, tuple[list[bool], list[bool]]] = {}
         for ra, rb in zip(a_records, b_records, strict=True):
             if ra.first_cell != rb.first_cell:
                 key = "first cells differ"
             else:
-                number = numbers.of(ra)
+                number = numbers.of(ra, pairing)
                 key = "no number" if number == OPENED else str(number)
             a_won, b_won = groups.setdefault(key, ([], []))
             a_won.append(ra.won)
@@ -185,7 +193,12 @@ def first_games(agents: Sequence[SavedAgent], count: int) -> list[SavedAgent]:
     if count < 1:
         raise ValueError(f"--games must be >= 1, got {count}")
     kept = [
-        SavedAgent(agent.label, agent.setting, {g: r for g, r in agent.games.items() if g < count})
+        SavedAgent(
+            agent.label,
+            agent.setting,
+            {g: r for g, r in agent.games.items() if g < count},
+            agent.folder,
+        )
         for agent in agents
     ]
     return [agent for agent in kept if agent.games]
@@ -294,7 +307,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--by-first-number",
         action="store_true",
         help="also split each pair's games by the number the first click showed (replays each "
-        "game's first click; runs made with --pairing board, the default)",
+        "game's first click under the --pairing its folder's run.json names)",
     )
     parser.add_argument(
         "--games",

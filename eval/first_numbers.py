@@ -6,16 +6,18 @@ split shows where a difference between two agents comes from (e.g. a second-clic
 can change only the games whose first click showed a number).
 
 A record holds its setting's label, its seed and its first cell, and the game's layout is a
-function of those three (the env's seeded generator, coupled under ``--pairing board``, see
-:mod:`eval.pairing`). So replaying the first click in a fresh env gives the number it showed.
+function of those three and the run's ``--pairing`` (the env's seeded generator, coupled under
+``board``, see :mod:`eval.pairing`; :func:`pairing_of` reads it from the run's ``run.json``). So
+replaying the first click in a fresh env gives the number it showed.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from pathlib import Path
 
 from eval.games import GameRecord
+from eval.journal import MANIFEST, Manifest
 from eval.settings import Setting
 from mswp_gym import MinesweeperEnv
 from mswp_gym.constants import FirstClick
@@ -25,11 +27,13 @@ LABEL = re.compile(
     r"(?P<score> score)?$"
 )
 """A setting's label (:attr:`eval.settings.Setting.label`): ``expert 16x30/99 safe``."""
+DEFAULT_PAIRING = "board"
+"""``python -m eval``'s default ``--pairing``."""
 OPENED = -1
 """The first number of a game whose first click was not a number (a mine, or no first cell)."""
 
 
-def setting_of_label(label: str, pairing: str = "board") -> Setting:
+def setting_of_label(label: str, pairing: str = DEFAULT_PAIRING) -> Setting:
     """The setting whose :attr:`~eval.settings.Setting.label` is ``label``.
 
     Raises:
@@ -53,21 +57,36 @@ def setting_of_label(label: str, pairing: str = "board") -> Setting:
     )
 
 
-@dataclass
-class FirstNumbers:
-    """Replays first clicks, one env per setting label.
+def pairing_of(folder: Path) -> str:
+    """The ``--pairing`` that made the evaluation in ``folder``: read from its ``run.json``, else
+    eval's default (``board``) for a folder without one.
 
-    Args:
-        pairing: The runs' ``--pairing`` (``board``, the default, or ``seed``).
+    Raises:
+        ValueError: an unreadable ``run.json``.
     """
+    from eval.cli import build_parser
 
-    pairing: str = "board"
+    if not (folder / MANIFEST).is_file():
+        return DEFAULT_PAIRING
+    argv = Manifest.read(folder).argv
+    if argv is None:
+        return DEFAULT_PAIRING
+    args, _ = build_parser().parse_known_args(argv)
+    return str(getattr(args, "pairing", DEFAULT_PAIRING))
 
-    def __post_init__(self) -> None:
-        self._envs: dict[str, MinesweeperEnv] = {}
 
-    def of(self, record: GameRecord) -> int:
+class FirstNumbers:
+    """Replays first clicks, one env per setting label and pairing."""
+
+    def __init__(self) -> None:
+        self._envs: dict[tuple[str, str], MinesweeperEnv] = {}
+
+    def of(self, record: GameRecord, pairing: str = DEFAULT_PAIRING) -> int:
         """The number ``record``'s first click showed, or :data:`OPENED` if it showed none.
+
+        Args:
+            record: A saved game.
+            pairing: The ``--pairing`` of the run that played it (:func:`pairing_of`).
 
         Raises:
             ValueError: a record whose setting label or first cell cannot be read.
@@ -80,15 +99,15 @@ class FirstNumbers:
             raise ValueError(
                 f"game {record.game}: first cell {record.first_cell!r} is not 'ROW:COL'"
             ) from None
-        env = self._env(record.setting)
+        env = self._env(record.setting, pairing)
         observation, _ = env.reset(seed=record.seed)
         observation, *_ = env.step(row * int(observation.shape[1]) + col)
         shown = int(observation[row, col])
         return shown if 0 <= shown <= 8 else OPENED
 
-    def _env(self, label: str) -> MinesweeperEnv:
-        if label not in self._envs:
-            env = setting_of_label(label, self.pairing).make_env()
-            assert isinstance(env, MinesweeperEnv)
-            self._envs[label] = env
-        return self._envs[label]
+    def _env(self, label: str, pairing: str) -> MinesweeperEnv:
+        key = (label, pairing)
+        if key not in self._envs:
+            env: MinesweeperEnv = setting_of_label(label, pairing).make_env()
+            self._envs[key] = env
+        return self._envs[key]

@@ -18,7 +18,7 @@ from eval.compare_runs import (
     paired_records,
     read_saved_agents,
 )
-from eval.first_numbers import FirstNumbers, setting_of_label
+from eval.first_numbers import FirstNumbers, pairing_of, setting_of_label
 from eval.games import GameRecord, layout_hash
 from eval.journal import GAMES, csv_text, read_games
 
@@ -54,8 +54,8 @@ def _folder(root: Path, name: str, records: list[GameRecord]) -> Path:
     return folder
 
 
-def _eval(folder: Path, agents: str) -> None:
-    argv = ["--agents", agents, "--preset", "beginner", "--games", "6", "--seed", "5"]
+def _eval(folder: Path, agents: str, *options: str) -> None:
+    argv = ["--agents", agents, "--preset", "beginner", "--games", "6", "--seed", "5", *options]
     assert eval_main([*argv, "--workers", "1", "--quiet", "--no-plots", "--out", str(folder)]) == 0
 
 
@@ -180,10 +180,10 @@ def test_compare_runs__stages_show_where_the_games_only_one_won_were_lost(
     assert "lost at >=90%" not in capsys.readouterr().out
 
 
-def _layout_of_game(record: GameRecord) -> np.ndarray:
+def _layout_of_game(record: GameRecord, pairing: str) -> np.ndarray:
     """The layout ``record``'s game met: replayed in a fresh env (the first cell, then every cell in
     order until the game ends, when the env reports the layout)."""
-    env = setting_of_label(record.setting).make_env()
+    env = setting_of_label(record.setting, pairing).make_env()
     _, info = env.reset(seed=record.seed)
     row, col = (int(part) for part in record.first_cell.split(":"))
     action, done = row * 9 + col, False
@@ -195,19 +195,24 @@ def _layout_of_game(record: GameRecord) -> np.ndarray:
     return np.asarray(info["layout"], dtype=bool)
 
 
-def test_first_numbers__replay_the_number_each_game_s_first_click_showed(tmp_path: Path) -> None:
-    _eval(tmp_path / "run", "solver,random")
+@pytest.mark.parametrize("pairing", ["board", "seed"])
+def test_first_numbers__replay_the_number_each_game_s_first_click_showed(
+    pairing: str, tmp_path: Path
+) -> None:
+    _eval(tmp_path / "run", "solver,random", "--pairing", pairing)
+    assert pairing_of(tmp_path / "run") == pairing
     records = read_games(tmp_path / "run" / GAMES)
     numbers = FirstNumbers()
     shown = []
     for record in records:
-        layout = _layout_of_game(record)
+        layout = _layout_of_game(record, pairing)
         assert layout_hash(layout) == record.board_hash  # the very layout the game met
         row, col = (int(part) for part in record.first_cell.split(":"))
         around = layout[max(row - 1, 0) : row + 2, max(col - 1, 0) : col + 2]
-        shown.append(numbers.of(record))
+        shown.append(numbers.of(record, pairing))
         assert shown[-1] == int(around.sum())
     assert len(set(shown)) > 1  # the check saw more than one number
+    assert pairing_of(tmp_path) == "board"  # no run.json: eval's default
 
 
 def test_first_numbers__a_label_that_is_not_a_setting_is_one_line() -> None:
