@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from eval.cli import build_parser
 from eval.games import GameRecord
 from eval.journal import MANIFEST, Manifest
 from eval.settings import Setting
@@ -64,8 +65,6 @@ def pairing_of(folder: Path) -> str:
     Raises:
         ValueError: an unreadable ``run.json``.
     """
-    from eval.cli import build_parser
-
     if not (folder / MANIFEST).is_file():
         return DEFAULT_PAIRING
     argv = Manifest.read(folder).argv
