@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
-from eval.first_numbers import DEFAULT_PAIRING, OPENED, FirstNumbers, pairing_of
+from eval.first_numbers import DEFAULT_PAIRING, NO_NUMBER, FirstNumbers, pairing_of
 from eval.games import GameRecord
 from eval.journal import GAMES, read_games
 from eval.report import agent_table, comparison_table, format_table
@@ -160,7 +160,7 @@ def first_number_table(agents: Sequence[SavedAgent], numbers: FirstNumbers) -> s
                 key = "first cells differ"
             else:
                 number = numbers.of(ra, pairing)
-                key = "no number" if number == OPENED else str(number)
+                key = "no number" if number == NO_NUMBER else str(number)
             a_won, b_won = groups.setdefault(key, ([], []))
             a_won.append(ra.won)
             b_won.append(rb.won)

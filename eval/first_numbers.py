@@ -21,7 +21,7 @@ from eval.games import GameRecord
 from eval.journal import MANIFEST, Manifest
 from eval.settings import Setting
 from mswp_gym import MinesweeperEnv
-from mswp_gym.constants import FirstClick
+from mswp_gym.constants import FirstClick, is_clue
 
 LABEL = re.compile(
     r"^(?:(?P<name>\S+) )?(?P<rows>\d+)x(?P<cols>\d+)/(?P<mines>\d+) (?P<rule>\S+)"
@@ -30,7 +30,7 @@ LABEL = re.compile(
 """A setting's label (:attr:`eval.settings.Setting.label`): ``expert 16x30/99 safe``."""
 DEFAULT_PAIRING = "board"
 """``python -m eval``'s default ``--pairing``."""
-OPENED = -1
+NO_NUMBER = -1
 """The first number of a game whose first click was not a number (a mine, or no first cell)."""
 
 
@@ -81,7 +81,7 @@ class FirstNumbers:
         self._envs: dict[tuple[str, str], MinesweeperEnv] = {}
 
     def of(self, record: GameRecord, pairing: str = DEFAULT_PAIRING) -> int:
-        """The number ``record``'s first click showed, or :data:`OPENED` if it showed none.
+        """The number ``record``'s first click showed, or :data:`NO_NUMBER` if it showed none.
 
         Args:
             record: A saved game.
@@ -91,7 +91,7 @@ class FirstNumbers:
             ValueError: a record whose setting label or first cell cannot be read.
         """
         if not record.first_cell:
-            return OPENED
+            return NO_NUMBER
         try:
             row, col = (int(part) for part in record.first_cell.split(":"))
         except ValueError:
@@ -101,8 +101,8 @@ class FirstNumbers:
         env = self._env(record.setting, pairing)
         observation, _ = env.reset(seed=record.seed)
         observation, *_ = env.step(row * int(observation.shape[1]) + col)
-        shown = int(observation[row, col])
-        return shown if 0 <= shown <= 8 else OPENED
+        shown = observation[row, col]
+        return int(shown) if is_clue(shown) else NO_NUMBER
 
     def _env(self, label: str, pairing: str) -> MinesweeperEnv:
         key = (label, pairing)
