@@ -26,6 +26,7 @@ from eval.backends import BACKENDS, default_workers
 from eval.config import DEFAULT_SEED, EvalConfig
 from eval.evaluate import EvalInterrupted, evaluate
 from eval.journal import Manifest
+from eval.pairing import DEFAULT_PAIRING, PAIRINGS
 from eval.report import command_line
 from eval.runner import EvalSetupError, validate
 from eval.settings import build_settings, parse_float_list
@@ -74,8 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     board.add_argument(
         "--pairing",
-        default="board",
-        choices=("board", "seed"),
+        default=DEFAULT_PAIRING,
+        choices=PAIRINGS,
         help="board (default): every agent meets the same layout for a seed, whatever its first "
         "click (same distribution as the env's rule); seed: the env's own generator",
     )

@@ -19,6 +19,7 @@ from pathlib import Path
 from eval.cli import build_parser
 from eval.games import GameRecord
 from eval.journal import MANIFEST, Manifest
+from eval.pairing import DEFAULT_PAIRING
 from eval.settings import Setting
 from mswp_gym import MinesweeperEnv
 from mswp_gym.constants import FirstClick, is_clue
@@ -28,8 +29,6 @@ LABEL = re.compile(
     r"(?P<score> score)?$"
 )
 """A setting's label (:attr:`eval.settings.Setting.label`): ``expert 16x30/99 safe``."""
-DEFAULT_PAIRING = "board"
-"""``python -m eval``'s default ``--pairing``."""
 NO_NUMBER = -1
 """The first number of a game whose first click was not a number (a mine, or no first cell)."""
 

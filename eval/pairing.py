@@ -32,6 +32,9 @@ from mswp_gym.cells import Cell, region_around
 PAIRINGS: tuple[str, ...] = ("board", "seed")
 """``board``: coupled generators (same layout for all agents); ``seed``: the env's own rules."""
 
+DEFAULT_PAIRING = "board"
+"""``python -m eval``'s default ``--pairing`` (and :class:`eval.settings.Setting`'s)."""
+
 COUPLED_RULES: tuple[str, ...] = ("safe", "opening")
 """Rules whose layout depends on the first click, and so get a coupled generator."""
 

@@ -6,6 +6,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from eval.pairing import COUPLED_RULES, DEFAULT_PAIRING, PAIRINGS, CoupledFirstClick
 from mswp_gym.config import GameConfig
 from mswp_gym.presets import preset
 
@@ -28,7 +29,7 @@ class Setting:
     """CS520 scoring: a mine does not end the game; the score is the mines never stepped on."""
     name: str = ""
     """A preset name, or empty for a custom board."""
-    pairing: str = "board"
+    pairing: str = DEFAULT_PAIRING
     """``board``: coupled generators so all agents meet the same layout (see
     :mod:`eval.pairing`); ``seed``: the env's own generator (same seed, but under ``safe`` and
     ``opening`` the layout then depends on each agent's first click)."""
@@ -63,8 +64,6 @@ class Setting:
         Raises:
             ValueError: an impossible board (the config's one-line error).
         """
-        from eval.pairing import COUPLED_RULES, CoupledFirstClick
-
         generator = None
         if self.pairing == "board" and self.first_click in COUPLED_RULES:
             generator = CoupledFirstClick(self.first_click)
@@ -118,7 +117,7 @@ def build_settings(
     densities: list[float] | None,
     first_click: str,
     score_mode: bool,
-    pairing: str = "board",
+    pairing: str = DEFAULT_PAIRING,
 ) -> list[Setting]:
     """Every setting of an evaluation, validated by building its env.
 
@@ -128,8 +127,6 @@ def build_settings(
     Raises:
         ValueError: conflicting or missing arguments, a bad density, or a board the env refuses.
     """
-    from eval.pairing import PAIRINGS
-
     if pairing not in PAIRINGS:
         raise ValueError(f"unknown pairing {pairing!r}; choose one of {', '.join(PAIRINGS)}")
     _check_board_arguments(presets, rows, cols, mines, densities)
