@@ -23,6 +23,9 @@ Variants (``--variant``):
   look-ahead scores best.
 - ``extended-first``: the same chains, but the cell that comes first in the default's order of
   candidates (the lowest risk, then the fewest unknown neighbours).
+- ``bigend``: a 10x larger endgame search (:data:`BIG_ENDGAME`) where the default's search does
+  not decide (too many layouts or cells, or out of nodes) and the larger one does; measure it with
+  ``--player solver``.
 
 ``positions.txt`` has ``bench_hill_swap.py``'s format and header, so a folder's positions can
 be copied from one of its runs on the same games. Every step keeps what it did in ``OUT``
@@ -129,9 +132,37 @@ def extended_first_move(board: np.ndarray, legal: np.ndarray, spec: GameSpec) ->
     return extended_guess(analysis, board, order, spec.mines, RegionCache())
 
 
+BIG_ENDGAME = (2000, 200_000, 60)
+"""``bigend``'s endgame search: layouts, search nodes and undecided cells, 10x, 10x and 1.5x the
+default's (``solver:endgame_layouts=2000:endgame_nodes=200000:endgame_cells=60``)."""
+
+
+def big_endgame_move(board: np.ndarray, legal: np.ndarray, spec: GameSpec) -> int | None:
+    """The cell of the larger endgame search (:data:`BIG_ENDGAME`) where the default's endgame
+    search does not decide and the larger one does, else None: the only positions where
+    ``SolverAgent`` with the larger limits plays otherwise than the default."""
+    analysis = analyse(board, spec.mines)
+    if (
+        endgame_move(
+            analysis,
+            board,
+            spec.mines,
+            legal,
+            DEFAULT_ENDGAME_LAYOUTS,
+            NODE_BUDGET,
+            MAX_ENDGAME_CELLS,
+        )
+        is not None
+    ):
+        return None
+    big = endgame_move(analysis, board, spec.mines, legal, *BIG_ENDGAME)
+    return None if big is None else big[0]
+
+
 VARIANTS: dict[str, Callable[[np.ndarray, np.ndarray, GameSpec], int | None]] = {
     "extended": extended_move,
     "extended-first": extended_first_move,
+    "bigend": big_endgame_move,
 }
 """Each variant's rule: its cell at a guess position of the player, or None where it
 plays as the player does."""

@@ -8,6 +8,11 @@ from pathlib import Path
 import pytest
 from benchmark_scripts import bad_input_lines, load_benchmark
 
+from agents.solver.agent import SolverAgent, rule_first_click
+from eval.settings import build_settings
+from mswp_gym.env import MinesweeperEnv
+from mswp_gym.spec import GameSpec
+
 
 def test_bench_variant_swap__bad_input_is_one_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
@@ -28,7 +33,7 @@ def test_bench_variant_swap__bad_input_is_one_line(
     )
     assert line == (
         "bench_variant_swap.py: error: --variant must be one of extended, extended-first, "
-        "got 'bogus'"
+        "bigend, got 'bogus'"
     )
 
 
@@ -96,3 +101,54 @@ def test_bench_variant_swap__the_default_player_already_takes_the_chains(
     ours = {p.key: p.ours for p in load_benchmark("bench_hill_swap").read_positions("".join(lines))}
     moves = dict(line.split() for line in (out / "moves.txt").read_text().splitlines())
     assert moves["13.5"] != "-1" and int(moves["13.5"]) == ours["13.5"]
+
+
+def test_bench_variant_swap__bigend_plays_where_only_the_larger_search_decides(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Expert game 17 of seed 0: at its first three guesses the default's endgame search does not
+    # decide (the player takes a forced pair, then looks ahead) and the 10x larger one does, at the
+    # first two with another cell. Its cell is the one SolverAgent plays with the larger limits.
+    bench = load_benchmark("bench_variant_swap")
+    swap = load_benchmark("bench_hill_swap")
+    out = tmp_path / "s"
+    argv = ["--variant", "bigend", "--player", "solver", "--start", "17", "--games", "1"]
+    bench.main([*argv, "--layouts", "2", "--out", str(out)])
+    assert "its cell differs at 2," in capsys.readouterr().out
+    moves = dict(line.split() for line in (out / "moves.txt").read_text().splitlines())
+    decided = {key: int(cell) for key, cell in moves.items() if cell != "-1"}
+    assert sorted(decided) == sorted(moves) == ["17.0", "17.1", "17.2"]
+    _, lines = (out / "positions.txt").read_text().split("\n", 1)
+    positions = {p.key: p for p in swap.read_positions(lines)}
+    (setting,) = build_settings(["expert"], None, None, None, None, "safe", False)
+    spec = GameSpec(16, 30, 99, "safe")
+    dealt = load_benchmark("bench_hill").deals(setting, rule_first_click(spec), 0, 18)
+    deal = dealt[17]
+    layouts, nodes, cells = bench.BIG_ENDGAME
+    for key, cell in decided.items():
+        env = MinesweeperEnv(layout=deal.layout, max_steps=None)
+        env.reset(seed=deal.seed)
+        for click in positions[key].clicks:
+            env.step(click)
+        default = SolverAgent()
+        big = SolverAgent(endgame_layouts=layouts, endgame_nodes=nodes, endgame_cells=cells)
+        for agent in (default, big):
+            agent.reset(deal.seed, spec)
+        assert default.act(env.visible, env.action_masks()) == positions[key].ours
+        assert default.explain().move["reason"] != "endgame"
+        assert big.act(env.visible, env.action_masks()) == cell
+        assert big.explain().move["reason"] == "endgame"
+    assert [decided[key] != positions[key].ours for key in sorted(decided)] == [True, True, False]
+    # where the default's own search decides (game 11's last two guesses) the variant is silent
+    env = MinesweeperEnv(layout=dealt[11].layout, max_steps=None)
+    env.reset(seed=dealt[11].seed)
+    default = SolverAgent()
+    default.reset(dealt[11].seed, spec)
+    endgames, terminated = 0, False
+    while not terminated:
+        move = default.act(env.visible, env.action_masks())
+        if default.explain().move["reason"] == "endgame":
+            assert bench.big_endgame_move(env.visible, env.action_masks(), spec) is None
+            endgames += 1
+        _, _, terminated, _, _ = env.step(move)
+    assert endgames == 2
