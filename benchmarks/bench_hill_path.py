@@ -49,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_hill import Deal, check_inputs, compile_driver, layout_lines, run_driver
 from bench_hill_swap import (
     RISK_TIE,
+    STAGES,
     GuessPosition,
     OtherMove,
     PlayerOptions,
@@ -81,6 +82,9 @@ TRACE = "trace.txt"
 OURS = "ours.txt"
 ASKED = "asked.txt"
 FRESH = "fresh.txt"
+RULES = "rules.txt"
+RULE_ORDER = ("certain", "endgame", "forced", "guess", "fallback")
+"""The rules our solver names for a move (``explain().move["reason"]``), in the order printed."""
 
 
 @dataclass(frozen=True)
@@ -186,11 +190,11 @@ def read_ours(text: str) -> dict[int, OurGame]:
     return games
 
 
-def our_move(
+def _agent_at(
     layout: np.ndarray, spec: GameSpec, seed: int, clicks: Sequence[int], player: PlayerOptions
-) -> OurMove:
-    """Our solver's (options ``player``) move after ``clicks`` on ``layout``, asked as
-    ``bench_hill_swap.play_on`` starts it: a fresh agent reset with the game's seed."""
+) -> tuple[SolverAgent, int]:
+    """Our solver (options ``player``) after ``clicks`` on ``layout``, and its move there, asked
+    as ``bench_hill_swap.play_on`` starts it: a fresh agent reset with the game's seed."""
     env = MinesweeperEnv(layout=layout.reshape(spec.rows, spec.cols), max_steps=None)
     env.reset(seed=seed)
     for click in clicks:
@@ -199,8 +203,88 @@ def our_move(
             raise RuntimeError(f"the replay ended the game at click {click}")
     agent = SolverAgent(**dict(player))
     agent.reset(seed, spec)
-    cell = agent.act(env.visible, env.action_masks())
+    return agent, agent.act(env.visible, env.action_masks())
+
+
+def our_move(
+    layout: np.ndarray, spec: GameSpec, seed: int, clicks: Sequence[int], player: PlayerOptions
+) -> OurMove:
+    """Our solver's (options ``player``) move after ``clicks`` on ``layout``, asked as
+    ``bench_hill_swap.play_on`` starts it: a fresh agent reset with the game's seed."""
+    agent, cell = _agent_at(layout, spec, seed, clicks, player)
     return OurMove(cell, agent.last_move_certain)
+
+
+@dataclass(frozen=True)
+class RuleTask:
+    """What one worker needs to ask which rule chose our move at one of Hill's positions."""
+
+    spec: GameSpec
+    deal: Deal
+    position: GuessPosition
+    player: PlayerOptions
+
+
+def our_rule(task: RuleTask) -> tuple[str, str]:
+    """The position's key and the rule by which our solver chose its move there (one of
+    :data:`RULE_ORDER`: ``explain().move["reason"]``)."""
+    agent, _ = _agent_at(
+        task.deal.layout, task.spec, task.deal.seed, task.position.clicks, task.player
+    )
+    return task.position.key, str(agent.explain().move["reason"])
+
+
+def read_rules(text: str) -> dict[str, str]:
+    """The rules of ``rules.txt`` (``key rule`` a line) by key; a last line without its newline
+    (a kill mid-write) is dropped.
+
+    Raises:
+        ValueError: a complete line that is not ``key rule`` with a rule of :data:`RULE_ORDER`.
+    """
+    rules = {}
+    for number, line in enumerate(text[: text.rfind("\n") + 1].splitlines(), 1):
+        key, _, rule = line.partition(" ")
+        if not key or rule not in RULE_ORDER:
+            raise ValueError(f"{RULES} line {number} is not 'key rule': {line[:80]!r}")
+        rules[key] = rule
+    return rules
+
+
+def rules_at(
+    run: SwapRun, positions: Sequence[GuessPosition], swaps: Sequence[Swap]
+) -> dict[str, str]:
+    """Our solver's rule at each valued position, read from ``rules.txt`` and asked where
+    missing (appended a line each as it is done)."""
+    path = run.out / RULES
+    rules = read_rules(path.read_text()) if path.is_file() else {}
+    write_text_atomic(path, "".join(f"{key} {rule}\n" for key, rule in rules.items()))
+    by_key = {p.key: p for p in positions}
+    tasks = [
+        RuleTask(run.spec, run.dealt[s.game], by_key[s.key], run.player)
+        for s in swaps
+        if s.key not in rules
+    ]
+    print(f"{len(tasks)} positions to ask our rule at ({len(rules)} done before)", flush=True)
+    with path.open("a") as lines:
+        for key, rule in in_processes(our_rule, tasks, run.workers, chunksize=8):
+            lines.write(f"{key} {rule}\n")
+            lines.flush()
+            rules[key] = rule
+    return rules
+
+
+def rule_lines(swaps: Sequence[Swap], rules: dict[str, str]) -> Iterator[str]:
+    """The sums by the rule that chose our move, over all positions and over the late ones
+    (the last of ``STAGES``)."""
+    low, high, late = STAGES[-1]
+    for title, band in (("all positions", (0.0, 1.01)), (f"{late} open", (low, high))):
+        yield f"by the rule that chose our move (--by-rule), {title}:"
+        for rule in RULE_ORDER:
+            values = [
+                s.value for s in swaps if rules[s.key] == rule and band[0] <= s.open_share < band[1]
+            ]
+            if values:
+                yield sum_line(f"ours {rule}", values)
 
 
 @dataclass(frozen=True)
@@ -401,6 +485,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
     parser.add_argument("--hill", type=Path, required=True, help="a checkout of Hill's repository")
     add_run_arguments(parser)
+    parser.add_argument(
+        "--by-rule",
+        action="store_true",
+        help="also split the valued positions by the rule that chose our move (endgame search, "
+        "forced pair, look-ahead, ...), asking our solver again at each (kept in rules.txt)",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     try:
@@ -418,6 +508,12 @@ def main(argv: list[str] | None = None) -> None:
     swaps, mirrored = value_differing(run, positions, his)
     print(summary(paths, ours, positions, his, swaps, len(mirrored)))
     print(fresh_line(paths, fresh))
+    if args.by_rule:
+        try:
+            rules = rules_at(run, positions, swaps)
+        except ValueError as error:
+            sys.exit(report_error(PROG, error))
+        print("\n".join(rule_lines(swaps, rules)))
     print(f"this sitting {time.perf_counter() - started:.0f} s; wrote {args.out}")
 
 

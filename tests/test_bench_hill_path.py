@@ -189,6 +189,7 @@ def test_bench_hill_path__a_move_of_his_that_differs_is_valued(
             "4",
             "--out",
             str(out),
+            "--by-rule",
         ]
     )
     printed = capsys.readouterr().out
@@ -196,6 +197,29 @@ def test_bench_hill_path__a_move_of_his_that_differs_is_valued(
     valued = (out / "swaps.csv").read_text().splitlines()[1:]
     mirrored = (out / "mirrored.txt").read_text().split()
     assert [row.split(",")[0] for row in valued] + mirrored == [f"{swap_game}.0"]
+    # --by-rule: our solver's rule at the valued position, as its own game named it
+    (row,) = valued
+    _, moves = _our_trace(dealt[swap_game])
+    first_guess = next(i for i, (_, certain) in enumerate(moves) if i > 0 and not certain)
+    agent = SolverAgent()
+    agent.reset(dealt[swap_game].seed, SPEC)
+    env = MinesweeperEnv(layout=dealt[swap_game].layout, max_steps=None)
+    env.reset(seed=dealt[swap_game].seed)
+    for cell, _ in moves[:first_guess]:
+        env.step(cell)
+    assert agent.act(env.visible, env.action_masks()) == moves[first_guess][0]
+    rule = agent.explain().move["reason"]
+    assert (out / "rules.txt").read_text() == f"{swap_game}.0 {rule}\n"
+    assert "by the rule that chose our move (--by-rule), all positions:" in printed
+    value = float(row.split(",")[-1]) - float(row.split(",")[-2])
+    assert f"ours {rule}:     1 positions, Hill's moves win {value / 4:+.2f} games" in printed
+
+
+def test_read_rules__a_torn_line_dropped_a_bad_one_refused() -> None:
+    bench = load_benchmark("bench_hill_path")
+    assert bench.read_rules("3.0 guess\n3.1 endgame\n4.0 for") == {"3.0": "guess", "3.1": "endgame"}
+    with pytest.raises(ValueError, match=r"rules\.txt line 2 is not 'key rule': '3\.1 luck'"):
+        bench.read_rules("3.0 guess\n3.1 luck\n")
 
 
 def test_bench_hill_path__bad_input_is_one_line(
