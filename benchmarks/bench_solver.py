@@ -29,8 +29,11 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from eval.agent_specs import parse_agent_spec
 from eval.stats import wilson_bounds
 from mswp_gym.atomic import write_text_atomic
+from mswp_gym.cli import OneLineParser, report_error
+from mswp_gym.config import GameConfig
 
 BOARDS: dict[str, tuple[int, int, int]] = {
     "beginner": (9, 9, 10),
@@ -39,6 +42,9 @@ BOARDS: dict[str, tuple[int, int, int]] = {
 }
 """Named boards: (rows, cols, mines). Others are given as ``ROWSxCOLSxMINES``."""
 DEFAULT_SEED = 20261123
+PROG = "bench_solver.py"
+RULES = ("any", "safe", "opening")
+"""The first-click rules a game here can be played under (``fixed`` needs a layout)."""
 
 
 @dataclass(frozen=True)
@@ -75,22 +81,14 @@ def parse_board(text: str) -> tuple[int, int, int]:
 
 
 def parse_agent(text: str) -> tuple[str, dict[str, Any]]:
-    """``name`` or ``name:key=value,key=value`` (values parsed as int, float, or left as str)."""
-    name, _, rest = text.partition(":")
-    kwargs: dict[str, Any] = {}
-    for item in filter(None, rest.split(",")):
-        key, _, value = item.partition("=")
-        kwargs[key] = _number(value)
-    return name, kwargs
+    """An agent spec as ``python -m eval`` reads one (:func:`eval.agent_specs.parse_agent_spec`):
+    ``name`` or ``name:KEY=VALUE[:KEY=VALUE...]``, values parsed as bool, int, float or text.
 
-
-def _number(value: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(value)
-        except ValueError:
-            pass
-    return value
+    Raises:
+        ValueError: a malformed spec.
+    """
+    spec = parse_agent_spec(text)
+    return spec.make_name, spec.kwargs
 
 
 def build_agent(name: str, kwargs: dict[str, Any]) -> Any:
@@ -232,8 +230,8 @@ def loss_breakdown(results: list[GameResult]) -> dict[str, dict[str, int]]:
 
 def main(argv: list[str] | None = None) -> None:
     """Command line entry point."""
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    parser = OneLineParser(
+        prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
         "--boards",
@@ -245,7 +243,8 @@ def main(argv: list[str] | None = None) -> None:
         "--agent",
         action="append",
         default=[],
-        help="agent spec, e.g. solver, solver:depth=0, logic (repeatable; default solver)",
+        help="agent spec as python -m eval takes one, e.g. solver, solver:depth=0, "
+        "solver:endgame_layouts=2000:endgame_nodes=200000, logic (repeatable; default solver)",
     )
     parser.add_argument("--games", type=int, default=200, help="games per (agent, board, rule)")
     parser.add_argument("--start", type=int, default=0, help="index of the first game")
@@ -258,12 +257,28 @@ def main(argv: list[str] | None = None) -> None:
         help="also print the lost games by fatal move and by stage (share of safe cells revealed)",
     )
     args = parser.parse_args(argv)
+    parser.require_at_least(args, 1, "games", "workers")
+    parser.require_at_least(args, 0, "start")
     agents_ = args.agent or ["solver"]
+    rules = [rule for rule in args.rules.split(",") if rule]
+    try:
+        boards = [parse_board(name) for name in filter(None, args.boards.split(","))]
+        for rule in rules:
+            if rule not in RULES:
+                raise ValueError(f"--rules: {rule!r} is not one of {', '.join(RULES)}")
+            for rows, cols, mines in boards:  # an impossible board: the env's own one line
+                GameConfig(rows=rows, cols=cols, mines=mines, first_click=rule)
+        for agent in agents_:
+            try:  # a bad option fails here, in one line, not in a worker
+                build_agent(*parse_agent(agent))
+            except (ValueError, TypeError) as error:
+                raise ValueError(f"--agent {agent!r}: {error}") from None
+    except ValueError as error:
+        sys.exit(report_error(PROG, error))
     rows_out = []
     for agent in agents_:
-        for board_name in filter(None, args.boards.split(",")):
-            rows, cols, mines = parse_board(board_name)
-            for rule in filter(None, args.rules.split(",")):
+        for rows, cols, mines in boards:
+            for rule in rules:
                 summary = run_series(
                     agent, rows, cols, mines, rule, args.games, args.seed, args.workers, args.start
                 )

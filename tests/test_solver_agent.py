@@ -138,8 +138,12 @@ def test_solver_agent__explain_reports_risk_and_certainties() -> None:
 def test_solver_agent__rejects_bad_options_and_missing_spec() -> None:
     with pytest.raises(ValueError, match="depth=5"):
         SolverAgent(depth=5)
-    with pytest.raises(ValueError, match="endgame_nodes=-1"):
+    with pytest.raises(ValueError, match="endgame_nodes=-1 must be an integer >= 0"):
         SolverAgent(endgame_nodes=-1)
+    # a value that is not an int (a spec's text, a float, a bool) is named, not compared deep inside
+    for bad in ("2000:endgame_nodes=200000", 2.5, True):
+        with pytest.raises(ValueError, match=rf"endgame_layouts={bad!r} must be an integer >= 0"):
+            SolverAgent(endgame_layouts=bad)  # type: ignore[arg-type]
     agent = SolverAgent()
     agent.reset()
     with pytest.raises(ValueError, match="GameSpec"):

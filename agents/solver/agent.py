@@ -73,8 +73,8 @@ class SolverAgent(SeededAgent):
             solver did before the chains, e.g. ``solver:extended=False``).
 
     Raises:
-        ValueError: a depth outside ``0..MAX_DEPTH``, a negative option, or an ``extended`` that
-            is not a bool.
+        ValueError: a depth outside ``0..MAX_DEPTH``, a count option that is not an integer >= 0,
+            or an ``extended`` that is not a bool.
     """
 
     name = "solver"
@@ -106,8 +106,8 @@ class SolverAgent(SeededAgent):
             ("node_budget", node_budget),
             ("opening_offset", opening_offset),
         ):
-            if value < 0:
-                raise ValueError(f"{label}={value} must be >= 0")
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{label}={value!r} must be an integer >= 0")
         self.default_spec = spec
         self.spec = spec
         self.depth = depth
