@@ -7,9 +7,10 @@ import pytest
 
 from agents.base import Agent
 from agents.solver import SolverAgent, mine_probabilities
-from agents.solver.endgame import endgame_move
+from agents.solver.endgame import _Search, endgame_move
 from agents.solver.probability import analyse
 from mswp_gym.board import Board
+from mswp_gym.cells import neighbour_table
 from mswp_gym.constants import HIDDEN, NO_CLUE, Outcome
 from mswp_gym.generators import make_generator
 from mswp_gym.spec import GameSpec
@@ -176,10 +177,71 @@ def test_endgame_move__respects_its_cell_and_node_limits() -> None:
     analysis = analyse(board, 1)
     legal = np.array([False] * 3 + [True] * 3)
     assert endgame_move(analysis, board, 1, legal, max_cells=2) is None  # three undecided cells
-    assert (
-        endgame_move(analysis, board, 1, legal, node_budget=0) is None
-    )  # the middle cell needs a node
-    assert endgame_move(analysis, board, 1, legal, node_budget=10) is not None
+    # a corner is safe in two layouts of three and tells them apart: no node, the middle cell
+    # (no safer) is not searched
+    assert endgame_move(analysis, board, 1, legal, node_budget=0) == (3, pytest.approx(2 / 3))
+    # four cells in a row, one mine: after a corner, two layouts of three stay together (a node)
+    row = np.full((1, 4), HIDDEN, dtype=np.int8)
+    analysis, legal = analyse(row, 1), np.ones(4, dtype=bool)
+    assert endgame_move(analysis, row, 1, legal, node_budget=0) is None
+    assert endgame_move(analysis, row, 1, legal, node_budget=10) == (0, pytest.approx(0.75))
+
+
+def _plain_win(layouts: tuple[int, ...], around: list[int], movable: list[int]) -> float:
+    """The endgame's win probability by the plain recursion of the module docstring: no memo, no
+    pruning, every risky move searched."""
+    if len(layouts) == 1:
+        return 1.0
+    union, common = 0, -1
+    for layout in layouts:
+        union, common = union | layout, common & layout
+    for i in movable:
+        if not union >> i & 1 and len({(x & around[i]).bit_count() for x in layouts}) > 1:
+            return _plain_win_after(layouts, i, around, movable)
+    risky = [i for i in movable if union >> i & 1 and not common >> i & 1]
+    return max((_plain_win_after(layouts, i, around, movable) for i in risky), default=0.0)
+
+
+def _plain_win_after(
+    layouts: tuple[int, ...], i: int, around: list[int], movable: list[int]
+) -> float:
+    """The plain recursion's win probability after revealing ``i``."""
+    parts: dict[int, list[int]] = {}
+    for layout in layouts:
+        if not layout >> i & 1:
+            parts.setdefault((layout & around[i]).bit_count(), []).append(layout)
+    return sum(
+        len(part) / len(layouts) * _plain_win(tuple(part), around, movable)
+        for part in parts.values()
+    )
+
+
+def test_endgame_search__pruned_search_finds_the_plain_recursions_best_move() -> None:
+    # random sets of layouts on a 3x4 board: the pruned, memoised search returns the first move
+    # (in cell order) whose plain-recursion value is the best, and that value
+    rng = np.random.default_rng(5)
+    rows, cols = 3, 4
+    table = neighbour_table(rows, cols)
+    around = [sum(1 << n for n in table[c]) for c in range(rows * cols)]
+    movable = list(range(rows * cols))
+    for _ in range(300):
+        mines = int(rng.integers(2, 5))
+        every = [
+            sum(1 << int(c) for c in rng.choice(rows * cols, mines, replace=False))
+            for _ in range(int(rng.integers(3, 20)))
+        ]
+        layouts = tuple(sorted(set(every)))
+        if len(layouts) < 2:
+            continue
+        union, common = 0, -1
+        for layout in layouts:
+            union, common = union | layout, common & layout
+        risky = [i for i in movable if union >> i & 1 and not common >> i & 1]
+        values = {i: _plain_win_after(layouts, i, around, movable) for i in risky}
+        best = max(values.values())
+        win, cell = _Search(around, movable, 10**6).best_move(layouts)
+        assert win == pytest.approx(best, abs=1e-12)
+        assert cell == next(i for i in risky if values[i] > best - 1e-9)
 
 
 @pytest.mark.parametrize(
