@@ -4,8 +4,9 @@
         --start 0 --games 5000 --seed 0 --workers 2 --out out/variant_extended_expert
 
 The same measure as ``bench_hill_swap.py``, with a variant of our own solver in Hill's place:
-our solver (``--player``; here by default ``solver:extended=False``, the solver before the
-extended chains became its default, which the variants below are measured against) plays games
+our solver (``--player``; here by default :data:`VARIANT_PLAYER`, the solver before the
+extended chains became its default and before its endgame search was enlarged, which the
+variants below are measured against) plays games
 ``START..START+GAMES-1`` of ``python -m eval --seed S`` (``safe``, first click in the corner); at
 each of its guesses after the first click the variant's rule is asked for its move in the same
 position. Where the variant's cell differs, and no symmetry of the position maps one cell onto
@@ -23,9 +24,10 @@ Variants (``--variant``):
   look-ahead scores best.
 - ``extended-first``: the same chains, but the cell that comes first in the default's order of
   candidates (the lowest risk, then the fewest unknown neighbours).
-- ``bigend``: a 10x larger endgame search (:data:`BIG_ENDGAME`) where the default's search does
-  not decide (too many layouts or cells, or out of nodes) and the larger one does; measure it with
-  ``--player solver``.
+- ``bigend``: a 10x larger endgame search (:data:`BIG_ENDGAME`) where the player's own search
+  does not decide (too many layouts or cells, or out of nodes) and the larger one does; it was
+  measured with ``--player solver:endgame_layouts=200:endgame_nodes=20000:endgame_cells=40``, the
+  default solver of its day.
 
 ``positions.txt`` has ``bench_hill_swap.py``'s format and header, so a folder's positions can
 be copied from one of its runs on the same games. Every step keeps what it did in ``OUT``
@@ -51,6 +53,7 @@ from bench_hill_swap import (
     SWAPS,
     GuessPosition,
     OtherMove,
+    PlayerOptions,
     Swap,
     add_run_arguments,
     band_lines,
@@ -81,28 +84,39 @@ from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
 
 PROG = "bench_variant_swap.py"
-VARIANT_PLAYER = "solver:extended=False"
+OLD_ENDGAME = (200, 20_000, 40)
+"""The endgame search's limits (layouts, search nodes, undecided cells) before they were raised
+to the present defaults: those of the players the variants below were measured against."""
+VARIANT_PLAYER = (
+    f"solver:extended=False:endgame_layouts={OLD_ENDGAME[0]}:endgame_nodes={OLD_ENDGAME[1]}"
+    f":endgame_cells={OLD_ENDGAME[2]}"
+)
 """``--player``'s default here: the solver without the extended chains, which the variants
-add to it."""
+add to it, with the endgame search of its day (:data:`OLD_ENDGAME`)."""
+
+Endgame = tuple[int, int, int]
+"""An endgame search's limits: layouts, search nodes, undecided cells."""
+
+
+def player_endgame(player: PlayerOptions) -> Endgame:
+    """The endgame limits of the player with the options ``player`` (the solver's defaults for
+    those it does not set)."""
+    options = dict(player)
+    return (
+        int(options.get("endgame_layouts", DEFAULT_ENDGAME_LAYOUTS)),
+        int(options.get("endgame_nodes", NODE_BUDGET)),
+        int(options.get("endgame_cells", MAX_ENDGAME_CELLS)),
+    )
 
 
 def _undecided(
-    board: np.ndarray, legal: np.ndarray, spec: GameSpec
+    board: np.ndarray, legal: np.ndarray, spec: GameSpec, endgame: Endgame
 ) -> tuple[Analysis, list[int]] | None:
     """The analysis and the guess order (:func:`agents.solver.guess.guess_order`) of a guess
-    position of the player where its endgame search does not decide and it finds no
-    forced pair; else None."""
+    position of the player where its endgame search (limits ``endgame``) does not decide and it
+    finds no forced pair; else None."""
     analysis = analyse(board, spec.mines)
-    endgame = endgame_move(
-        analysis,
-        board,
-        spec.mines,
-        legal,
-        DEFAULT_ENDGAME_LAYOUTS,
-        NODE_BUDGET,
-        MAX_ENDGAME_CELLS,
-    )
-    if endgame is not None:
+    if endgame_move(analysis, board, spec.mines, legal, *endgame) is not None:
         return None
     order, _ = guess_order(analysis, board, legal)
     if unavoidable_guess(analysis, board, order, spec.mines, RegionCache()) is not None:
@@ -110,11 +124,13 @@ def _undecided(
     return analysis, order
 
 
-def extended_move(board: np.ndarray, legal: np.ndarray, spec: GameSpec) -> int | None:
+def extended_move(
+    board: np.ndarray, legal: np.ndarray, spec: GameSpec, endgame: Endgame
+) -> int | None:
     """The cell ``SolverAgent(extended=True)`` guesses at ``board`` (a guess position of the
-    player) where the player's rules would not have decided already (no forced pair, no
-    endgame search), else None."""
-    undecided = _undecided(board, legal, spec)
+    player, whose endgame search has the limits ``endgame``) where the player's rules would not
+    have decided already (no forced pair, no endgame search), else None."""
+    undecided = _undecided(board, legal, spec, endgame)
     if undecided is None:
         return None
     analysis, order = undecided
@@ -122,10 +138,12 @@ def extended_move(board: np.ndarray, legal: np.ndarray, spec: GameSpec) -> int |
     return None if forced is None else forced.cell
 
 
-def extended_first_move(board: np.ndarray, legal: np.ndarray, spec: GameSpec) -> int | None:
+def extended_first_move(
+    board: np.ndarray, legal: np.ndarray, spec: GameSpec, endgame: Endgame
+) -> int | None:
     """As :func:`extended_move`, but the chain's cell is the first in the player's order (the
     lowest risk, then the fewest unknown neighbours) instead of the look-ahead's choice."""
-    undecided = _undecided(board, legal, spec)
+    undecided = _undecided(board, legal, spec, endgame)
     if undecided is None:
         return None
     analysis, order = undecided
@@ -134,38 +152,30 @@ def extended_first_move(board: np.ndarray, legal: np.ndarray, spec: GameSpec) ->
 
 BIG_ENDGAME = (2000, 200_000, 60)
 """``bigend``'s endgame search: layouts, search nodes and undecided cells, 10x, 10x and 1.5x the
-default's (``solver:endgame_layouts=2000:endgame_nodes=200000:endgame_cells=60``)."""
+old default's (:data:`OLD_ENDGAME`; ``solver:endgame_layouts=2000:endgame_nodes=200000:
+endgame_cells=60``)."""
 
 
-def big_endgame_move(board: np.ndarray, legal: np.ndarray, spec: GameSpec) -> int | None:
-    """The cell of the larger endgame search (:data:`BIG_ENDGAME`) where the default's endgame
-    search does not decide and the larger one does, else None: the only positions where
-    ``SolverAgent`` with the larger limits plays otherwise than the default."""
+def big_endgame_move(
+    board: np.ndarray, legal: np.ndarray, spec: GameSpec, endgame: Endgame
+) -> int | None:
+    """The cell of the larger endgame search (:data:`BIG_ENDGAME`) where the player's own search
+    (limits ``endgame``) does not decide and the larger one does, else None: the only positions
+    where ``SolverAgent`` with the larger limits plays otherwise than the player."""
     analysis = analyse(board, spec.mines)
-    if (
-        endgame_move(
-            analysis,
-            board,
-            spec.mines,
-            legal,
-            DEFAULT_ENDGAME_LAYOUTS,
-            NODE_BUDGET,
-            MAX_ENDGAME_CELLS,
-        )
-        is not None
-    ):
+    if endgame_move(analysis, board, spec.mines, legal, *endgame) is not None:
         return None
     big = endgame_move(analysis, board, spec.mines, legal, *BIG_ENDGAME)
     return None if big is None else big[0]
 
 
-VARIANTS: dict[str, Callable[[np.ndarray, np.ndarray, GameSpec], int | None]] = {
+VARIANTS: dict[str, Callable[[np.ndarray, np.ndarray, GameSpec, Endgame], int | None]] = {
     "extended": extended_move,
     "extended-first": extended_first_move,
     "bigend": big_endgame_move,
 }
-"""Each variant's rule: its cell at a guess position of the player, or None where it
-plays as the player does."""
+"""Each variant's rule: its cell at a guess position of the player (whose endgame search has the
+limits given), or None where it plays as the player does."""
 
 
 @dataclass(frozen=True)
@@ -177,6 +187,7 @@ class MoveTask:
     layout: np.ndarray
     seed: int
     position: GuessPosition
+    endgame: Endgame  # the player's endgame limits (:func:`player_endgame`)
 
 
 def variant_answer(task: MoveTask) -> OtherMove:
@@ -185,7 +196,7 @@ def variant_answer(task: MoveTask) -> OtherMove:
     env.reset(seed=task.seed)
     for click in task.position.clicks:
         env.step(click)
-    cell = VARIANTS[task.variant](env.visible, env.action_masks(), task.spec)
+    cell = VARIANTS[task.variant](env.visible, env.action_masks(), task.spec, task.endgame)
     return OtherMove(task.position.key, -1 if cell is None else cell, False, 0.0, task.variant)
 
 
@@ -247,7 +258,14 @@ def main(argv: list[str] | None = None) -> None:
     if moves_path.is_file():
         write_text_atomic(moves_path, "".join(answer_line(m) for m in moves.values()))
     asks = [
-        MoveTask(args.variant, run.spec, run.dealt[p.game].layout, run.dealt[p.game].seed, p)
+        MoveTask(
+            args.variant,
+            run.spec,
+            run.dealt[p.game].layout,
+            run.dealt[p.game].seed,
+            p,
+            player_endgame(run.player),
+        )
         for p in positions
         if p.key not in moves
     ]

@@ -13,6 +13,9 @@ from eval.settings import build_settings
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
 
+OLD = {"endgame_layouts": 200, "endgame_nodes": 20_000, "endgame_cells": 40}
+"""The solver's endgame limits when the variants were measured (``bench.OLD_ENDGAME``)."""
+
 
 def test_bench_variant_swap__bad_input_is_one_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
@@ -48,7 +51,10 @@ def test_bench_variant_swap__runs_resumes_and_refuses_another_run(
     bench.main(argv)
     printed = capsys.readouterr().out
     header = (out / "positions.txt").read_text().splitlines()[0]
-    assert header == "# expert 16x30/99 safe seed 0 games 0-29 layouts 4 player extended=False"
+    assert header == (
+        "# expert 16x30/99 safe seed 0 games 0-29 layouts 4 player endgame_cells=40:"
+        "endgame_layouts=200:endgame_nodes=20000:extended=False"
+    )
     assert "its cell differs at 1, of which 0 by a symmetry of the position only" in printed
     assert "all:     1 positions" in printed
     moves = dict(line.split() for line in (out / "moves.txt").read_text().splitlines())
@@ -89,15 +95,20 @@ def test_swap_benchmarks__a_bad_player_is_one_line(
 def test_bench_variant_swap__the_default_player_already_takes_the_chains(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    # with --player solver (the default solver, which takes the chains) the extended rule's cell
-    # at game 13's sixth guess is the player's own: nothing differs; the header names no options
+    # with the default solver (which takes the chains; here with the endgame search of its day,
+    # which leaves game 13's sixth guess to the chains) the extended rule's cell there is the
+    # player's own: nothing differs; the header names the player's options
     bench = load_benchmark("bench_variant_swap")
     out = tmp_path / "s"
     first = ["--variant", "extended", "--games", "1", "--start", "13", "--layouts", "4"]
-    bench.main([*first, "--player", "solver", "--out", str(out)])
+    player = "solver:" + ":".join(f"{key}={value}" for key, value in OLD.items())
+    bench.main([*first, "--player", player, "--out", str(out)])
     assert "its cell differs at 0," in capsys.readouterr().out
     header, *lines = (out / "positions.txt").read_text().splitlines(keepends=True)
-    assert header == "# expert 16x30/99 safe seed 0 games 13-13 layouts 4\n"
+    assert header == (
+        "# expert 16x30/99 safe seed 0 games 13-13 layouts 4 player endgame_cells=40:"
+        "endgame_layouts=200:endgame_nodes=20000\n"
+    )
     ours = {p.key: p.ours for p in load_benchmark("bench_hill_swap").read_positions("".join(lines))}
     moves = dict(line.split() for line in (out / "moves.txt").read_text().splitlines())
     assert moves["13.5"] != "-1" and int(moves["13.5"]) == ours["13.5"]
@@ -112,7 +123,8 @@ def test_bench_variant_swap__bigend_plays_where_only_the_larger_search_decides(
     bench = load_benchmark("bench_variant_swap")
     swap = load_benchmark("bench_hill_swap")
     out = tmp_path / "s"
-    argv = ["--variant", "bigend", "--player", "solver", "--start", "17", "--games", "1"]
+    player = "solver:endgame_layouts=200:endgame_nodes=20000:endgame_cells=40"  # as measured
+    argv = ["--variant", "bigend", "--player", player, "--start", "17", "--games", "1"]
     bench.main([*argv, "--layouts", "2", "--out", str(out)])
     assert "its cell differs at 2," in capsys.readouterr().out
     moves = dict(line.split() for line in (out / "moves.txt").read_text().splitlines())
@@ -130,7 +142,7 @@ def test_bench_variant_swap__bigend_plays_where_only_the_larger_search_decides(
         env.reset(seed=deal.seed)
         for click in positions[key].clicks:
             env.step(click)
-        default = SolverAgent()
+        default = SolverAgent(**OLD)
         big = SolverAgent(endgame_layouts=layouts, endgame_nodes=nodes, endgame_cells=cells)
         for agent in (default, big):
             agent.reset(deal.seed, spec)
@@ -142,13 +154,14 @@ def test_bench_variant_swap__bigend_plays_where_only_the_larger_search_decides(
     # where the default's own search decides (game 11's last two guesses) the variant is silent
     env = MinesweeperEnv(layout=dealt[11].layout, max_steps=None)
     env.reset(seed=dealt[11].seed)
-    default = SolverAgent()
+    default = SolverAgent(**OLD)
     default.reset(dealt[11].seed, spec)
     endgames, terminated = 0, False
     while not terminated:
         move = default.act(env.visible, env.action_masks())
         if default.explain().move["reason"] == "endgame":
-            assert bench.big_endgame_move(env.visible, env.action_masks(), spec) is None
+            old = bench.OLD_ENDGAME
+            assert bench.big_endgame_move(env.visible, env.action_masks(), spec, old) is None
             endgames += 1
         _, _, terminated, _, _ = env.step(move)
     assert endgames == 2
