@@ -68,12 +68,8 @@ from bench_hill_swap import (
 )
 
 from agents.solver import analyse
-from agents.solver.endgame import (
-    DEFAULT_ENDGAME_LAYOUTS,
-    MAX_ENDGAME_CELLS,
-    NODE_BUDGET,
-    endgame_move,
-)
+from agents.solver.agent import SolverAgent
+from agents.solver.endgame import endgame_move
 from agents.solver.extended import extended_guess
 from agents.solver.guess import forced_guess, guess_order
 from agents.solver.probability import Analysis, RegionCache
@@ -99,14 +95,10 @@ Endgame = tuple[int, int, int]
 
 
 def player_endgame(player: PlayerOptions) -> Endgame:
-    """The endgame limits of the player with the options ``player`` (the solver's defaults for
-    those it does not set)."""
-    options = dict(player)
-    return (
-        int(options.get("endgame_layouts", DEFAULT_ENDGAME_LAYOUTS)),
-        int(options.get("endgame_nodes", NODE_BUDGET)),
-        int(options.get("endgame_cells", MAX_ENDGAME_CELLS)),
-    )
+    """The endgame limits of the player with the options ``player``, as the solver built with
+    them holds them (its defaults for those it does not set)."""
+    agent = SolverAgent(**dict(player))
+    return agent.endgame_layouts, agent.endgame_nodes, agent.endgame_cells
 
 
 def _undecided(
