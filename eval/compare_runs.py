@@ -38,9 +38,10 @@ from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
-from eval.first_numbers import DEFAULT_PAIRING, NO_NUMBER, FirstNumbers, pairing_of
+from eval.first_numbers import NO_NUMBER, FirstNumbers, pairing_of
 from eval.games import GameRecord
 from eval.journal import GAMES, read_games
+from eval.pairing import DEFAULT_PAIRING
 from eval.report import agent_table, comparison_table, format_table
 from eval.stats import mcnemar_exact
 from eval.summary import Comparison, compare, summarise
