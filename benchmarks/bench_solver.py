@@ -30,6 +30,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from eval.agent_specs import parse_agent_spec
+from eval.cli import FIRST_CLICK_RULES
 from eval.stats import wilson_bounds
 from mswp_gym.atomic import write_text_atomic
 from mswp_gym.cli import OneLineParser, report_error
@@ -43,8 +44,6 @@ BOARDS: dict[str, tuple[int, int, int]] = {
 """Named boards: (rows, cols, mines). Others are given as ``ROWSxCOLSxMINES``."""
 DEFAULT_SEED = 20261123
 PROG = "bench_solver.py"
-RULES = ("any", "safe", "opening")
-"""The first-click rules a game here can be played under (``fixed`` needs a layout)."""
 
 
 @dataclass(frozen=True)
@@ -264,8 +263,8 @@ def main(argv: list[str] | None = None) -> None:
     try:
         boards = [parse_board(name) for name in filter(None, args.boards.split(","))]
         for rule in rules:
-            if rule not in RULES:
-                raise ValueError(f"--rules: {rule!r} is not one of {', '.join(RULES)}")
+            if rule not in FIRST_CLICK_RULES:
+                raise ValueError(f"--rules: {rule!r} is not one of {', '.join(FIRST_CLICK_RULES)}")
             for rows, cols, mines in boards:  # an impossible board: the env's own one line
                 GameConfig(rows=rows, cols=cols, mines=mines, first_click=rule)
         for agent in agents_:
