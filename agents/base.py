@@ -4,12 +4,34 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from mswp_gym.cells import Cell
 from mswp_gym.spec import GameSpec
+
+
+class MoveReason(StrEnum):
+    """How the solver chose its last move: ``explain().move["reason"]``.
+
+    A :class:`~enum.StrEnum`, so a reason compares equal to its text (``"endgame"``) and is
+    written as it.
+    """
+
+    FIRST_CLICK = "first-click"
+    """The rule's first click (a corner under ``safe``, the opening offset under ``opening``)."""
+    CERTAIN = "certain"
+    """A cell proven safe."""
+    ENDGAME = "endgame"
+    """The exhaustive endgame search's best win probability."""
+    FORCED = "forced"
+    """A forced guess: a 50/50 pair or chain that no later move can resolve."""
+    GUESS = "guess"
+    """The look-ahead's (or, at depth 0, the lowest risk's) guess."""
+    FALLBACK = "fallback"
+    """No guess could be scored: the first legal cell."""
 
 
 @dataclass(frozen=True)
@@ -31,8 +53,8 @@ class Explanation:
     """Solver: a region was too large to count exactly (probabilities approximate, the
     certainties still sound)."""
     move: Mapping[str, Any] = field(default_factory=dict, compare=False)
-    """Solver: how the last move was chosen, ``{"reason": certain | first-click | guess |
-    forced | endgame | fallback, ...}`` with its risk and score where they apply."""
+    """Solver: how the last move was chosen, ``{"reason": MoveReason, ...}`` with its risk and
+    score where they apply."""
 
     @classmethod
     def of(cls, safe: Iterable[Cell] = (), mines: Iterable[Cell] = (), **rest: Any) -> Explanation:

@@ -69,6 +69,7 @@ from bench_hill_swap import (
     value_differing,
 )
 
+from agents.base import MoveReason
 from agents.solver.agent import SolverAgent
 from mswp_gym.atomic import write_text_atomic
 from mswp_gym.cli import OneLineParser, report_error
@@ -83,7 +84,13 @@ OURS = "ours.txt"
 ASKED = "asked.txt"
 FRESH = "fresh.txt"
 RULES = "rules.txt"
-RULE_ORDER = ("certain", "endgame", "forced", "guess", "fallback")
+RULE_ORDER = (
+    MoveReason.CERTAIN,
+    MoveReason.ENDGAME,
+    MoveReason.FORCED,
+    MoveReason.GUESS,
+    MoveReason.FALLBACK,
+)
 """The rules our solver names for a move (``explain().move["reason"]``), in the order printed."""
 
 
@@ -225,16 +232,16 @@ class RuleTask:
     player: PlayerOptions
 
 
-def our_rule(task: RuleTask) -> tuple[str, str]:
+def our_rule(task: RuleTask) -> tuple[str, MoveReason]:
     """The position's key and the rule by which our solver chose its move there (one of
     :data:`RULE_ORDER`: ``explain().move["reason"]``)."""
     agent, _ = _agent_at(
         task.deal.layout, task.spec, task.deal.seed, task.position.clicks, task.player
     )
-    return task.position.key, str(agent.explain().move["reason"])
+    return task.position.key, MoveReason(agent.explain().move["reason"])
 
 
-def read_rules(text: str) -> dict[str, str]:
+def read_rules(text: str) -> dict[str, MoveReason]:
     """The rules of ``rules.txt`` (``key rule`` a line) by key; a last line without its newline
     (a kill mid-write) is dropped.
 
@@ -246,13 +253,13 @@ def read_rules(text: str) -> dict[str, str]:
         key, _, rule = line.partition(" ")
         if not key or rule not in RULE_ORDER:
             raise ValueError(f"{RULES} line {number} is not 'key rule': {line[:80]!r}")
-        rules[key] = rule
+        rules[key] = MoveReason(rule)
     return rules
 
 
 def rules_at(
     run: SwapRun, positions: Sequence[GuessPosition], swaps: Sequence[Swap]
-) -> dict[str, str]:
+) -> dict[str, MoveReason]:
     """Our solver's rule at each valued position, read from ``rules.txt`` and asked where
     missing (appended a line each as it is done)."""
     path = run.out / RULES
@@ -269,11 +276,11 @@ def rules_at(
         for key, rule in in_processes(our_rule, tasks, run.workers, chunksize=8):
             lines.write(f"{key} {rule}\n")
             lines.flush()
-            rules[key] = rule
+            rules[key] = MoveReason(rule)
     return rules
 
 
-def rule_lines(swaps: Sequence[Swap], rules: dict[str, str]) -> Iterator[str]:
+def rule_lines(swaps: Sequence[Swap], rules: dict[str, MoveReason]) -> Iterator[str]:
     """The sums by the rule that chose our move, over all positions and over the late ones
     (the last of ``STAGES``)."""
     low, high, late = STAGES[-1]

@@ -328,3 +328,29 @@ def test_solver_agent__second_click_after_a_numbered_corner_is_the_first_scored_
     legal = np.ones(spec.cells, dtype=bool)
     legal[0] = False
     assert divmod(agent.act(board, legal), 30) == (0, 29)
+
+
+def test_solver_agent__every_move_names_its_reason() -> None:
+    from agents.base import MoveReason
+
+    agent = SolverAgent(depth=1)
+    spec = GameSpec(rows=9, cols=9, mines=10)
+    seen = set()
+    for index in range(20):
+        agent.reset(seed=index, spec=spec)
+        layout = make_generator(spec.first_click).layout(
+            spec.rows, spec.cols, spec.mines, np.random.default_rng(index), (0, 0)
+        )
+        board = Board(layout)
+        while board.outcome == Outcome.PLAYING:
+            action = agent.act(board.visible, ~board.revealed.ravel())
+            known = agent.explain()
+            reason = known.move["reason"]
+            assert isinstance(reason, MoveReason)
+            first = not board.revealed.any()
+            assert (reason is MoveReason.FIRST_CLICK) == first
+            if not first:
+                assert known.certain == (reason is MoveReason.CERTAIN)
+            seen.add(reason)
+            board.reveal(*divmod(action, spec.cols))
+    assert {MoveReason.FIRST_CLICK, MoveReason.CERTAIN, MoveReason.GUESS} <= seen

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Explanation, SeededAgent
+from agents.base import Explanation, MoveReason, SeededAgent
 from agents.solver.deduce import Contradiction, deduce
 from agents.solver.endgame import (
     DEFAULT_ENDGAME_LAYOUTS,
@@ -165,7 +165,7 @@ class SolverAgent(SeededAgent):
         self._pending = [c for c in self._pending if unknown[c] and legal[c]]
         if self._pending and not unknown.all():
             self._certain = True
-            self._last = {"reason": "certain"}
+            self._last = {"reason": MoveReason.CERTAIN}
             return self._pending.pop(0)
         cells = self._plan(board, legal)
         self._pending = cells[1:]
@@ -293,7 +293,7 @@ class SolverAgent(SeededAgent):
         found = [c for c in self._certain_safe(board, spec.mines, deep=False) if legal[c]]
         if found:
             self._certain = True
-            self._last = {"reason": "certain"}
+            self._last = {"reason": MoveReason.CERTAIN}
             return found
         return [self._guess(board, spec.mines, legal)]
 
@@ -301,7 +301,7 @@ class SolverAgent(SeededAgent):
         cell = rule_first_click(spec, self.opening_offset)
         index = to_index(cell, cols)
         self._certain = spec.first_click in (FirstClick.SAFE, FirstClick.OPENING)
-        self._last = {"reason": "first-click", "cell": cell}
+        self._last = {"reason": MoveReason.FIRST_CLICK, "cell": cell}
         if legal[index]:
             return index
         return int(np.flatnonzero(legal)[0])
@@ -368,7 +368,7 @@ class SolverAgent(SeededAgent):
             if move is not None:
                 cell, win = move
                 self._last = {
-                    "reason": "endgame",
+                    "reason": MoveReason.ENDGAME,
                     "risk": float(analysis.probability[cell]),
                     "win": win,
                 }
@@ -386,10 +386,10 @@ class SolverAgent(SeededAgent):
             )
         except ValueError:
             index = int(np.flatnonzero(legal)[0])
-            self._last = {"reason": "fallback"}
+            self._last = {"reason": MoveReason.FALLBACK}
             return index
         self._last = {
-            "reason": "forced" if guess.forced else "guess",
+            "reason": MoveReason.FORCED if guess.forced else MoveReason.GUESS,
             "risk": guess.risk,
             "score": guess.score,
             "tried": guess.tried,

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Explanation
+from agents.base import Explanation, MoveReason
 from agents.logic.bounded import BoundedKnowledge
 from agents.observe import ObservationFeeder
 from agents.solver import SolverAgent
@@ -80,7 +80,7 @@ class NoisySolverAgent(SolverAgent):
         safe = [c for c in sorted(analysis.safe) if mask[c]]
         if safe:
             self._certain = True
-            self._last = {"reason": "certain"}
+            self._last = {"reason": MoveReason.CERTAIN}
             return safe[0]
         candidates = mask.copy()
         if analysis.mines:
@@ -92,7 +92,7 @@ class NoisySolverAgent(SolverAgent):
         best = legal[risk <= risk.min() + TIE_TOLERANCE]
         choice = int(best[int(self.rng.integers(len(best)))])
         self._certain = False
-        self._last = {"reason": "guess", "risk": float(analysis.probability[choice])}
+        self._last = {"reason": MoveReason.GUESS, "risk": float(analysis.probability[choice])}
         return choice
 
     def explain(self) -> Explanation:
