@@ -28,6 +28,8 @@ Variants (``--variant``):
   does not decide (too many layouts or cells, or out of nodes) and the larger one does; it was
   measured with ``--player solver:endgame_layouts=200:endgame_nodes=20000:endgame_cells=40``, the
   default solver of its day.
+- ``endgame:LAYOUTS:NODES:CELLS``: the same with the limits given (``bigend`` is
+  ``endgame:2000:200000:60``): how much of a larger search's gain smaller limits keep.
 
 ``positions.txt`` has ``bench_hill_swap.py``'s format and header, so a folder's positions can
 be copied from one of its runs on the same games. Every step keeps what it did in ``OUT``
@@ -37,6 +39,7 @@ where it stopped when started again with the same arguments.
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -148,26 +151,60 @@ old default's (:data:`OLD_ENDGAME`; ``solver:endgame_layouts=2000:endgame_nodes=
 endgame_cells=60``)."""
 
 
-def big_endgame_move(
-    board: np.ndarray, legal: np.ndarray, spec: GameSpec, endgame: Endgame
+def larger_endgame_move(
+    board: np.ndarray,
+    legal: np.ndarray,
+    spec: GameSpec,
+    endgame: Endgame,
+    search: Endgame = BIG_ENDGAME,
 ) -> int | None:
-    """The cell of the larger endgame search (:data:`BIG_ENDGAME`) where the player's own search
-    (limits ``endgame``) does not decide and the larger one does, else None: the only positions
-    where ``SolverAgent`` with the larger limits plays otherwise than the player."""
+    """The cell of the larger endgame search (limits ``search``, by default :data:`BIG_ENDGAME`)
+    where the player's own search (limits ``endgame``) does not decide and the larger one does,
+    else None: the only positions where ``SolverAgent`` with the limits ``search`` plays
+    otherwise than the player."""
     analysis = analyse(board, spec.mines)
     if endgame_move(analysis, board, spec.mines, legal, *endgame) is not None:
         return None
-    big = endgame_move(analysis, board, spec.mines, legal, *BIG_ENDGAME)
+    big = endgame_move(analysis, board, spec.mines, legal, *search)
     return None if big is None else big[0]
 
 
-VARIANTS: dict[str, Callable[[np.ndarray, np.ndarray, GameSpec, Endgame], int | None]] = {
+VariantRule = Callable[[np.ndarray, np.ndarray, GameSpec, Endgame], int | None]
+"""A variant's rule: its cell at a guess position of the player (whose endgame search has the
+limits given), or None where it plays as the player does."""
+
+VARIANTS: dict[str, VariantRule] = {
     "extended": extended_move,
     "extended-first": extended_first_move,
-    "bigend": big_endgame_move,
+    "bigend": larger_endgame_move,
 }
-"""Each variant's rule: its cell at a guess position of the player (whose endgame search has the
-limits given), or None where it plays as the player does."""
+"""The named variants' rules."""
+
+ENDGAME_VARIANT = "endgame:LAYOUTS:NODES:CELLS"
+"""The form of a variant that is an endgame search with the limits given (``bigend`` is
+``endgame:2000:200000:60``)."""
+
+
+def variant_rule(variant: str) -> VariantRule:
+    """The rule of ``variant``: a name of :data:`VARIANTS`, or :data:`ENDGAME_VARIANT`.
+
+    Raises:
+        ValueError: neither, or limits that are not integers >= 1 (one line, naming it).
+    """
+    if variant in VARIANTS:
+        return VARIANTS[variant]
+    kind, _, limits = variant.partition(":")
+    parts = limits.split(":")
+    if kind == "endgame" and len(parts) == 3:
+        if all(part.isdigit() and int(part) >= 1 for part in parts):
+            search = (int(parts[0]), int(parts[1]), int(parts[2]))
+            return functools.partial(larger_endgame_move, search=search)
+        raise ValueError(
+            f"--variant {variant!r}: the endgame limits must be integers >= 1 ({ENDGAME_VARIANT})"
+        )
+    raise ValueError(
+        f"--variant must be one of {', '.join(VARIANTS)} or {ENDGAME_VARIANT}, got {variant!r}"
+    )
 
 
 @dataclass(frozen=True)
@@ -188,7 +225,7 @@ def variant_answer(task: MoveTask) -> OtherMove:
     env.reset(seed=task.seed)
     for click in task.position.clicks:
         env.step(click)
-    cell = VARIANTS[task.variant](env.visible, env.action_masks(), task.spec, task.endgame)
+    cell = variant_rule(task.variant)(env.visible, env.action_masks(), task.spec, task.endgame)
     return OtherMove(task.position.key, -1 if cell is None else cell, False, 0.0, task.variant)
 
 
@@ -230,15 +267,14 @@ def summary(
 
 def main(argv: list[str] | None = None) -> None:
     parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    parser.add_argument("--variant", required=True, help=f"one of {', '.join(VARIANTS)}")
+    parser.add_argument(
+        "--variant", required=True, help=f"one of {', '.join(VARIANTS)}, or {ENDGAME_VARIANT}"
+    )
     add_run_arguments(parser)
     parser.set_defaults(player=VARIANT_PLAYER)
     args = parser.parse_args(argv)
     try:
-        if args.variant not in VARIANTS:
-            raise ValueError(
-                f"--variant must be one of {', '.join(VARIANTS)}, got {args.variant!r}"
-            )
+        variant_rule(args.variant)
         check_counts(args)
         run = start_run(args, *safe_setting(args.preset))
     except (ValueError, OSError) as error:

@@ -36,8 +36,20 @@ def test_bench_variant_swap__bad_input_is_one_line(
     )
     assert line == (
         "bench_variant_swap.py: error: --variant must be one of extended, extended-first, "
-        "bigend, got 'bogus'"
+        "bigend or endgame:LAYOUTS:NODES:CELLS, got 'bogus'"
     )
+    for limits in ("endgame:0:100:60", "endgame:10:x:60", "endgame:-1:100:60"):
+        (line,) = bad_input_lines(
+            "bench_variant_swap", ["--variant", limits, "--out", str(tmp_path)], capsys
+        )
+        assert line == (
+            f"bench_variant_swap.py: error: --variant {limits!r}: the endgame limits must be "
+            "integers >= 1 (endgame:LAYOUTS:NODES:CELLS)"
+        )
+    (line,) = bad_input_lines(
+        "bench_variant_swap", ["--variant", "endgame:10:100", "--out", str(tmp_path)], capsys
+    )
+    assert "got 'endgame:10:100'" in line
 
 
 def test_bench_variant_swap__runs_resumes_and_refuses_another_run(
@@ -151,6 +163,12 @@ def test_bench_variant_swap__bigend_plays_where_only_the_larger_search_decides(
         assert big.act(env.visible, env.action_masks()) == cell
         assert big.explain().move["reason"] == "endgame"
     assert [decided[key] != positions[key].ours for key in sorted(decided)] == [True, True, False]
+    # the same limits given as numbers ask the same search, with the same answers
+    numbers = tmp_path / "n"
+    argv[1] = "endgame:{}:{}:{}".format(*bench.BIG_ENDGAME)
+    bench.main([*argv, "--layouts", "2", "--out", str(numbers)])
+    assert "its cell differs at 2," in capsys.readouterr().out
+    assert (numbers / "moves.txt").read_text() == (out / "moves.txt").read_text()
     # where the default's own search decides (game 11's last two guesses) the variant is silent
     env = MinesweeperEnv(layout=dealt[11].layout, max_steps=None)
     env.reset(seed=dealt[11].seed)
@@ -161,7 +179,7 @@ def test_bench_variant_swap__bigend_plays_where_only_the_larger_search_decides(
         move = default.act(env.visible, env.action_masks())
         if default.explain().move["reason"] == "endgame":
             old = bench.OLD_ENDGAME
-            assert bench.big_endgame_move(env.visible, env.action_masks(), spec, old) is None
+            assert bench.larger_endgame_move(env.visible, env.action_masks(), spec, old) is None
             endgames += 1
         _, _, terminated, _, _ = env.step(move)
     assert endgames == 2
