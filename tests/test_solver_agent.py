@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
 
@@ -298,9 +300,18 @@ def test_solver_agent__last_move_certain_is_explains_certain() -> None:
 
     agent = SolverAgent(depth=1)
     assert isinstance(agent, ReportsCertainty)
-    spec = GameSpec(rows=9, cols=9, mines=10)
     checked = set()
-    for index in range(10):
+    for _ in corner_games(agent, 10):
+        assert agent.last_move_certain == agent.explain().certain
+        checked.add(agent.last_move_certain)
+    assert checked == {True, False}
+
+
+def corner_games(agent: SolverAgent, games: int) -> Iterator[bool]:
+    """Play Beginner games ``0..games-1`` (first click in the corner); after each of the agent's
+    moves, before it is played, yield whether it is the game's first."""
+    spec = GameSpec(rows=9, cols=9, mines=10)
+    for index in range(games):
         agent.reset(seed=index, spec=spec)
         layout = make_generator(spec.first_click).layout(
             spec.rows, spec.cols, spec.mines, np.random.default_rng(index), (0, 0)
@@ -308,10 +319,8 @@ def test_solver_agent__last_move_certain_is_explains_certain() -> None:
         board = Board(layout)
         while board.outcome == Outcome.PLAYING:
             action = agent.act(board.visible, ~board.revealed.ravel())
-            assert agent.last_move_certain == agent.explain().certain
-            checked.add(agent.last_move_certain)
+            yield not board.revealed.any()
             board.reveal(*divmod(action, spec.cols))
-    assert checked == {True, False}
 
 
 def test_solver_agent__second_click_after_a_numbered_corner_is_the_first_scored_far_corner() -> (
@@ -334,23 +343,13 @@ def test_solver_agent__every_move_names_its_reason() -> None:
     from agents.base import MoveReason
 
     agent = SolverAgent(depth=1)
-    spec = GameSpec(rows=9, cols=9, mines=10)
     seen = set()
-    for index in range(20):
-        agent.reset(seed=index, spec=spec)
-        layout = make_generator(spec.first_click).layout(
-            spec.rows, spec.cols, spec.mines, np.random.default_rng(index), (0, 0)
-        )
-        board = Board(layout)
-        while board.outcome == Outcome.PLAYING:
-            action = agent.act(board.visible, ~board.revealed.ravel())
-            known = agent.explain()
-            reason = known.move["reason"]
-            assert isinstance(reason, MoveReason)
-            first = not board.revealed.any()
-            assert (reason is MoveReason.FIRST_CLICK) == first
-            if not first:
-                assert known.certain == (reason is MoveReason.CERTAIN)
-            seen.add(reason)
-            board.reveal(*divmod(action, spec.cols))
+    for first in corner_games(agent, 20):
+        known = agent.explain()
+        reason = known.move["reason"]
+        assert isinstance(reason, MoveReason)
+        assert (reason is MoveReason.FIRST_CLICK) == first
+        if not first:
+            assert known.certain == (reason is MoveReason.CERTAIN)
+        seen.add(reason)
     assert {MoveReason.FIRST_CLICK, MoveReason.CERTAIN, MoveReason.GUESS} <= seen
