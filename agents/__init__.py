@@ -7,7 +7,7 @@ names); ``agents.play_episode(env, agent, seed)`` plays one seeded game. ``Sente
 
 from __future__ import annotations
 
-from agents.base import Agent, Explanation, MoveReason
+from agents.base import Agent, Explanation, MoveNote, MoveReason
 from agents.baselines import LocalRulesAgent, RandomAgent
 from agents.episode import EpisodeResult, MoveRecord, play_episode
 from agents.logic.agent import LogicAgent
@@ -31,6 +31,7 @@ __all__ = [
     "LocalRulesAgent",
     "LogicAgent",
     "MinesweeperAI",
+    "MoveNote",
     "MoveReason",
     "MoveRecord",
     "ObservationFeeder",

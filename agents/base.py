@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
@@ -14,7 +14,7 @@ from mswp_gym.spec import GameSpec
 
 
 class MoveReason(StrEnum):
-    """How the solver chose its last move: ``explain().move["reason"]``.
+    """How the solver chose its last move: ``explain().move.reason``.
 
     A :class:`~enum.StrEnum`, so a reason compares equal to its text (``"endgame"``) and is
     written as it.
@@ -35,6 +35,23 @@ class MoveReason(StrEnum):
 
 
 @dataclass(frozen=True)
+class MoveNote:
+    """How the solver chose its last move, and the figures its rule weighed: ``explain().move``."""
+
+    reason: MoveReason
+    risk: float | None = None
+    """The cell's mine probability (guesses and endgame moves; None where the move was certain)."""
+    score: float | None = None
+    """The look-ahead's score of the cell (depth-1 guesses that were not forced)."""
+    tried: int | None = None
+    """How many candidate cells the guess scored."""
+    win: float | None = None
+    """The endgame search's probability of winning the game after this move."""
+    cell: Cell | None = None
+    """The first click's cell ``(row, col)``."""
+
+
+@dataclass(frozen=True)
 class Explanation:
     """What an agent knows now: the return type of every agent's ``explain()``."""
 
@@ -52,9 +69,8 @@ class Explanation:
     approximate: bool = False
     """Solver: a region was too large to count exactly (probabilities approximate, the
     certainties still sound)."""
-    move: Mapping[str, Any] = field(default_factory=dict, compare=False)
-    """Solver: how the last move was chosen, ``{"reason": MoveReason, ...}`` with its risk and
-    score where they apply."""
+    move: MoveNote | None = field(default=None, compare=False)
+    """Solver: how the last move was chosen (None for other agents, and before the first move)."""
 
     @classmethod
     def of(cls, safe: Iterable[Cell] = (), mines: Iterable[Cell] = (), **rest: Any) -> Explanation:

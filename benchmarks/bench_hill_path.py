@@ -91,7 +91,7 @@ RULE_ORDER = (
     MoveReason.GUESS,
     MoveReason.FALLBACK,
 )
-"""The rules our solver names for a move (``explain().move["reason"]``), in the order printed."""
+"""The rules our solver names for a move (``explain().move.reason``), in the order printed."""
 
 
 @dataclass(frozen=True)
@@ -234,11 +234,13 @@ class RuleTask:
 
 def our_rule(task: RuleTask) -> tuple[str, MoveReason]:
     """The position's key and the rule by which our solver chose its move there (one of
-    :data:`RULE_ORDER`: ``explain().move["reason"]``)."""
+    :data:`RULE_ORDER`: ``explain().move.reason``)."""
     agent, _ = _agent_at(
         task.deal.layout, task.spec, task.deal.seed, task.position.clicks, task.player
     )
-    return task.position.key, MoveReason(agent.explain().move["reason"])
+    move = agent.explain().move
+    assert move is not None  # the solver has just moved
+    return task.position.key, move.reason
 
 
 def read_rules(text: str) -> dict[str, MoveReason]:

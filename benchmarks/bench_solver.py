@@ -60,7 +60,7 @@ class GameResult:
     moves: int
     """``act`` calls."""
     losing_move: str = ""
-    """In a lost game, how the agent chose the fatal move (``explain().move["reason"]``: guess,
+    """In a lost game, how the agent chose the fatal move (``explain().move.reason``: guess,
     forced, endgame, ...), when the agent explains itself; else empty."""
 
 
@@ -134,7 +134,8 @@ def play_game(
     won = board.outcome == Outcome.WON
     losing_move = ""
     if not won and hasattr(agent, "explain"):
-        losing_move = str(agent.explain().move.get("reason", ""))
+        move = agent.explain().move
+        losing_move = "" if move is None else str(move.reason)
     return GameResult(
         won=won,
         progress=board.safe_revealed / board.safe_total,

@@ -208,7 +208,7 @@ def test_bench_hill_path__a_move_of_his_that_differs_is_valued(
     for cell, _ in moves[:first_guess]:
         env.step(cell)
     assert agent.act(env.visible, env.action_masks()) == moves[first_guess][0]
-    rule = agent.explain().move["reason"]
+    rule = agent.explain().move.reason
     assert (out / "rules.txt").read_text() == f"{swap_game}.0 {rule}\n"
     assert "by the rule that chose our move (--by-rule), all positions:" in printed
     value = float(row.split(",")[-1]) - float(row.split(",")[-2])

@@ -159,9 +159,9 @@ def test_bench_variant_swap__bigend_plays_where_only_the_larger_search_decides(
         for agent in (default, big):
             agent.reset(deal.seed, spec)
         assert default.act(env.visible, env.action_masks()) == positions[key].ours
-        assert default.explain().move["reason"] != "endgame"
+        assert default.explain().move.reason != "endgame"
         assert big.act(env.visible, env.action_masks()) == cell
-        assert big.explain().move["reason"] == "endgame"
+        assert big.explain().move.reason == "endgame"
     assert [decided[key] != positions[key].ours for key in sorted(decided)] == [True, True, False]
     # the same limits given as numbers ask the same search, with the same answers
     numbers = tmp_path / "n"
@@ -177,7 +177,7 @@ def test_bench_variant_swap__bigend_plays_where_only_the_larger_search_decides(
     endgames, terminated = 0, False
     while not terminated:
         move = default.act(env.visible, env.action_masks())
-        if default.explain().move["reason"] == "endgame":
+        if default.explain().move.reason == "endgame":
             old = bench.OLD_ENDGAME
             assert bench.larger_endgame_move(env.visible, env.action_masks(), spec, old) is None
             endgames += 1

@@ -346,10 +346,16 @@ def test_solver_agent__every_move_names_its_reason() -> None:
     seen = set()
     for first in corner_games(agent, 20):
         known = agent.explain()
-        reason = known.move["reason"]
+        reason = known.move.reason
         assert isinstance(reason, MoveReason)
         assert (reason is MoveReason.FIRST_CLICK) == first
-        if not first:
+        if first:
+            assert known.move.cell == (0, 0)
+        else:
             assert known.certain == (reason is MoveReason.CERTAIN)
+        if reason in (MoveReason.GUESS, MoveReason.FORCED, MoveReason.ENDGAME):
+            assert known.move.risk is not None and 0 < known.move.risk < 1
+        assert (known.move.win is not None) == (reason is MoveReason.ENDGAME)
         seen.add(reason)
     assert {MoveReason.FIRST_CLICK, MoveReason.CERTAIN, MoveReason.GUESS} <= seen
+    assert SolverAgent().explain().move is None  # before any move

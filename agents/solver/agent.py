@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Explanation, MoveReason, SeededAgent
+from agents.base import Explanation, MoveNote, MoveReason, SeededAgent
 from agents.solver.deduce import Contradiction, deduce
 from agents.solver.endgame import (
     DEFAULT_ENDGAME_LAYOUTS,
@@ -122,7 +122,7 @@ class SolverAgent(SeededAgent):
         self._pending: list[int] = []
         self._board: np.ndarray | None = None
         self._certain = False
-        self._last: dict[str, Any] = {}
+        self._last: MoveNote | None = None
         self._analysis: Analysis | None = None
         self._analysis_board: np.ndarray | None = None
 
@@ -146,7 +146,7 @@ class SolverAgent(SeededAgent):
         self._pending = []
         self._board = None
         self._certain = False
-        self._last = {}
+        self._last = None
         self._analysis = None
 
     def act(self, observation: Any, action_mask: np.ndarray) -> int:
@@ -165,7 +165,7 @@ class SolverAgent(SeededAgent):
         self._pending = [c for c in self._pending if unknown[c] and legal[c]]
         if self._pending and not unknown.all():
             self._certain = True
-            self._last = {"reason": MoveReason.CERTAIN}
+            self._last = MoveNote(MoveReason.CERTAIN)
             return self._pending.pop(0)
         cells = self._plan(board, legal)
         self._pending = cells[1:]
@@ -204,25 +204,25 @@ class SolverAgent(SeededAgent):
             ``risk`` (``(rows, cols)`` float64 mine probabilities, NaN on revealed cells, or None
             before the first board), ``certain`` (whether the last move was proven safe),
             ``approximate`` (whether a region was too large to count exactly), and ``move``
-            (how the last move was chosen: ``certain``, ``first-click``, ``guess``, ``forced``,
-            ``endgame`` or ``fallback``, with its risk and score where they apply).
+            (a :class:`~agents.base.MoveNote`: how the last move was chosen, with its risk and
+            score where they apply; None before the first move).
 
         A query only: the moves that follow are the same whether or not it is called.
         """
         if self._board is None:
-            return Explanation(move=dict(self._last))
+            return Explanation(move=self._last)
         with self._query():
             analysis = self._analysis_of(self._board)
         cols = self._board.shape[1]
         if analysis is None:
-            return Explanation(certain=self._certain, move=dict(self._last))
+            return Explanation(certain=self._certain, move=self._last)
         return Explanation.of(
             (to_cell(c, cols) for c in analysis.safe),
             (to_cell(c, cols) for c in analysis.mines | self._hidden_proven(self._board)),
             risk=analysis.probability.reshape(self._board.shape).copy(),
             certain=self._certain,
             approximate=analysis.approximate,
-            move=dict(self._last),
+            move=self._last,
         )
 
     # ------------------------------------------------------------------ batch API
@@ -293,7 +293,7 @@ class SolverAgent(SeededAgent):
         found = [c for c in self._certain_safe(board, spec.mines, deep=False) if legal[c]]
         if found:
             self._certain = True
-            self._last = {"reason": MoveReason.CERTAIN}
+            self._last = MoveNote(MoveReason.CERTAIN)
             return found
         return [self._guess(board, spec.mines, legal)]
 
@@ -301,7 +301,7 @@ class SolverAgent(SeededAgent):
         cell = rule_first_click(spec, self.opening_offset)
         index = to_index(cell, cols)
         self._certain = spec.first_click in (FirstClick.SAFE, FirstClick.OPENING)
-        self._last = {"reason": MoveReason.FIRST_CLICK, "cell": cell}
+        self._last = MoveNote(MoveReason.FIRST_CLICK, cell=cell)
         if legal[index]:
             return index
         return int(np.flatnonzero(legal)[0])
@@ -367,11 +367,9 @@ class SolverAgent(SeededAgent):
             )
             if move is not None:
                 cell, win = move
-                self._last = {
-                    "reason": MoveReason.ENDGAME,
-                    "risk": float(analysis.probability[cell]),
-                    "win": win,
-                }
+                self._last = MoveNote(
+                    MoveReason.ENDGAME, risk=float(analysis.probability[cell]), win=win
+                )
                 return cell
         try:
             guess: Guess = choose_guess(
@@ -386,14 +384,14 @@ class SolverAgent(SeededAgent):
             )
         except ValueError:
             index = int(np.flatnonzero(legal)[0])
-            self._last = {"reason": MoveReason.FALLBACK}
+            self._last = MoveNote(MoveReason.FALLBACK)
             return index
-        self._last = {
-            "reason": MoveReason.FORCED if guess.forced else MoveReason.GUESS,
-            "risk": guess.risk,
-            "score": guess.score,
-            "tried": guess.tried,
-        }
+        self._last = MoveNote(
+            MoveReason.FORCED if guess.forced else MoveReason.GUESS,
+            risk=guess.risk,
+            score=guess.score,
+            tried=guess.tried,
+        )
         return guess.cell
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Explanation, MoveReason
+from agents.base import Explanation, MoveNote, MoveReason
 from agents.logic.bounded import BoundedKnowledge
 from agents.observe import ObservationFeeder
 from agents.solver import SolverAgent
@@ -80,7 +80,7 @@ class NoisySolverAgent(SolverAgent):
         safe = [c for c in sorted(analysis.safe) if mask[c]]
         if safe:
             self._certain = True
-            self._last = {"reason": MoveReason.CERTAIN}
+            self._last = MoveNote(MoveReason.CERTAIN)
             return safe[0]
         candidates = mask.copy()
         if analysis.mines:
@@ -92,7 +92,7 @@ class NoisySolverAgent(SolverAgent):
         best = legal[risk <= risk.min() + TIE_TOLERANCE]
         choice = int(best[int(self.rng.integers(len(best)))])
         self._certain = False
-        self._last = {"reason": MoveReason.GUESS, "risk": float(analysis.probability[choice])}
+        self._last = MoveNote(MoveReason.GUESS, risk=float(analysis.probability[choice]))
         return choice
 
     def explain(self) -> Explanation:
@@ -101,7 +101,7 @@ class NoisySolverAgent(SolverAgent):
         if not self.noisy:
             return super().explain()
         if self._noisy is None or self._noisy_board is None:
-            return Explanation(move=dict(self._last))
+            return Explanation(move=self._last)
         cols = self._noisy_board.shape[1]
         flat = self._noisy_board.ravel()
         hidden = is_unknown(flat)
@@ -111,7 +111,7 @@ class NoisySolverAgent(SolverAgent):
             risk=self._noisy.probability.reshape(self._noisy_board.shape).copy(),
             certain=self._certain,
             approximate=self._noisy.approximate,
-            move=dict(self._last),
+            move=self._last,
         )
 
     def _analyse(self, board: np.ndarray) -> NoisyAnalysis:
