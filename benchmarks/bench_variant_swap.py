@@ -285,14 +285,10 @@ def main(argv: list[str] | None = None) -> None:
     moves = read_moves(moves_path.read_text(), args.variant) if moves_path.is_file() else {}
     if moves_path.is_file():
         write_text_atomic(moves_path, "".join(answer_line(m) for m in moves.values()))
+    endgame = player_endgame(run.player)
     asks = [
         MoveTask(
-            args.variant,
-            run.spec,
-            run.dealt[p.game].layout,
-            run.dealt[p.game].seed,
-            p,
-            player_endgame(run.player),
+            args.variant, run.spec, run.dealt[p.game].layout, run.dealt[p.game].seed, p, endgame
         )
         for p in positions
         if p.key not in moves
