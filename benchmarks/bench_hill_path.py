@@ -278,7 +278,7 @@ def rules_at(
         for key, rule in in_processes(our_rule, tasks, run.workers, chunksize=8):
             lines.write(f"{key} {rule}\n")
             lines.flush()
-            rules[key] = MoveReason(rule)
+            rules[key] = rule
     return rules
 
 
