@@ -191,9 +191,8 @@ class _Search:
         """
         best_win, best_cell = -1.0, None
         total = len(layouts)
-        for i in self._risky(layouts):
-            bit = 1 << i
-            if sum(1 for layout in layouts if not layout & bit) / total <= best_win + TIE:
+        for safe, i in self._safe_counts(layouts):
+            if safe / total <= best_win + TIE:
                 continue
             win = self._after_reveal(layouts, i, best_win + TIE)
             if win > best_win + TIE:
@@ -208,6 +207,12 @@ class _Search:
             common &= layout
         # A cell is a risky option if it is a mine in some layouts but not in all of them.
         return [i for i in self.movable if (union >> i) & 1 and not (common >> i) & 1]
+
+    def _safe_counts(self, layouts: tuple[int, ...]) -> list[tuple[int, int]]:
+        """``(layouts where i is safe, i)`` for each risky move ``i`` (:meth:`_risky` order)."""
+        return [
+            (sum(1 for layout in layouts if not layout & (1 << i)), i) for i in self._risky(layouts)
+        ]
 
     def _after_reveal(self, layouts: tuple[int, ...], i: int, floor: float = -1.0) -> float:
         """The win probability after revealing ``i``; once it can no longer exceed ``floor``, an
@@ -261,13 +266,7 @@ class _Search:
         tried safest first, so that once one is no safer than the best win so far, none is left
         that could beat it."""
         total = len(layouts)
-        safe = sorted(
-            (
-                (sum(1 for layout in layouts if not layout & (1 << i)), i)
-                for i in self._risky(layouts)
-            ),
-            key=lambda pair: -pair[0],
-        )
+        safe = sorted(self._safe_counts(layouts), key=lambda pair: -pair[0])
         best = -1.0
         for count, i in safe:
             if count / total <= best + TIE:
