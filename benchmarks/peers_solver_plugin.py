@@ -5,6 +5,9 @@ The harness drives every player with its own numpy simulator on the same seeded 
 in the corner, and calls ``choose(view)`` for the list of cells to reveal now. Our players return
 every certain safe cell the local rules find (else the exact analysis finds), or one guess, exactly
 like the harness's ms-toollib player returns all its P == 0 cells or one lowest-risk cell.
+``mswp-solver-plain`` plays that strategy (with our tie-break and unavoidable 50/50 pairs; no
+endgame search, no 50/50 chains), ``mswp-solver-d0`` adds those two, ``mswp-solver`` is the default
+player (the look-ahead too).
 
 Run (the peers venv lacks gymnasium, which ``mswp_gym/__init__`` imports, so install it once)::
 
@@ -12,7 +15,8 @@ Run (the peers venv lacks gymnasium, which ``mswp_gym/__init__`` imports, so ins
     /tmp/peers-venv/bin/pip install gymnasium
     cd /work/shared/peers && /tmp/peers-venv/bin/python bench_solvers.py \\
         --plugin /work/main/benchmarks/peers_solver_plugin.py \\
-        --only ms-toollib,mswp-solver-d0,mswp-solver --out /tmp/solver_runs/peers.json
+        --only ms-toollib,mswp-solver-plain,mswp-solver-d0,mswp-solver \\
+        --out /tmp/solver_runs/peers.json
 """
 
 from __future__ import annotations
@@ -33,12 +37,14 @@ from mswp_gym.spec import GameSpec
 
 
 def _player(
-    depth: int,
+    **options: Any,
 ) -> Callable[[int, int, int, np.random.Generator], Callable[[np.ndarray], list[tuple[int, int]]]]:
+    """A harness player: a :class:`SolverAgent` with ``options`` (its keyword arguments)."""
+
     def factory(
         rows: int, cols: int, mines: int, rng: np.random.Generator
     ) -> Callable[[np.ndarray], list[tuple[int, int]]]:
-        agent = SolverAgent(seed=int(rng.integers(2**31)), depth=depth)
+        agent = SolverAgent(seed=int(rng.integers(2**31)), **options)
         agent.reset(spec=GameSpec(rows=rows, cols=cols, mines=mines))
 
         def choose(view: np.ndarray) -> list[tuple[int, int]]:
@@ -50,14 +56,19 @@ def _player(
 
 
 SOLVERS: dict[str, tuple[Any, str, str]] = {
-    "mswp-solver-d0": (
-        _player(0),
+    "mswp-solver-plain": (
+        _player(depth=0, endgame_layouts=0, extended=False),
         "mswp-gym",
         "exact probabilities (Python); all certain cells, else lowest risk",
     ),
-    "mswp-solver": (
-        _player(1),
+    "mswp-solver-d0": (
+        _player(depth=0),
         "mswp-gym",
-        "exact probabilities + two-step look-ahead + endgame search (Python)",
+        "exact probabilities + endgame search + 50/50 chains (Python); no look-ahead",
+    ),
+    "mswp-solver": (
+        _player(),
+        "mswp-gym",
+        "exact probabilities + look-ahead + endgame search + 50/50 chains (Python): the default",
     ),
 }
