@@ -4,7 +4,8 @@
         --start 0 --games 5000 --seed 0 --workers 2 --out out/path_expert_5k
 
 Hill's Java solver plays games ``START..START+GAMES-1`` of ``python -m eval --seed S`` (the boards
-``bench_hill.py`` deals; ``safe``, first click in the corner) with one solver kept through each
+``bench_hill.py`` deals; ``--first-click safe``, the default, first click in the corner, or
+``opening``, a zero at (2, 2)) with one solver kept through each
 game, as in his bulk runs, and every move it makes is kept (``benchmarks/hill/HillTrace.java``).
 Our solver (``--player``) plays the same boards, and at each position where Hill guessed after
 the first click it is asked for its own move. Where the two differ, and no symmetry of the
@@ -63,7 +64,7 @@ from bench_hill_swap import (
     position_lines,
     read_answers,
     risk_lines,
-    safe_setting,
+    rule_setting,
     start_run,
     sum_line,
     value_differing,
@@ -504,7 +505,7 @@ def main(argv: list[str] | None = None) -> None:
     started = time.perf_counter()
     try:
         check_counts(args)
-        setting, spec, first = safe_setting(args.preset)
+        setting, spec, first = rule_setting(args.preset, args.first_click)
         check_inputs(args.hill, setting, first)
         run = start_run(args, setting, spec, first)
         check_folder(run)

@@ -5,16 +5,16 @@
 
 Our solver (the default player) plays games ``START..START+GAMES-1`` of ``python -m eval --seed S``
 (``benchmarks/bench_hill.py`` deals the same boards to Hill's solver), first click the rule's
-(``safe``: the corner). At every guess it makes after the first click, Hill's Java solver (the
-settings of his bulk runs) is asked for its move in the same position. Where his cell differs
-from ours, and no symmetry of the board that leaves the position unchanged maps one onto the
-other, both cells are played, then our solver to the end, on the same layouts drawn exactly from
-the position (:mod:`agents.solver.posterior`: every layout when at most ``--layouts`` fit, else
-``--layouts`` independent draws). A position's value is the share of those layouts won after his
-cell minus the share won after ours: summed over positions, how many more games his decisions
-would win, one at a time, with our solver playing on. Positions and their values are printed
-by the share of safe cells open, with the standard error of each sum (positions are independent
-draws given the games; the games are a random sample).
+(``--first-click safe``, the default: the corner; ``opening``: (2, 2)). At every guess it makes
+after the first click, Hill's Java solver (the settings of his bulk runs) is asked for its move in
+the same position. Where his cell differs from ours, and no symmetry of the board that leaves the
+position unchanged maps one onto the other, both cells are played, then our solver to the end, on
+the same layouts drawn exactly from the position (:mod:`agents.solver.posterior`: every layout when
+at most ``--layouts`` fit, else ``--layouts`` independent draws). A position's value is the share of
+those layouts won after his cell minus the share won after ours: summed over positions, how many
+more games his decisions would win, one at a time, with our solver playing on. Positions and their
+values are printed by the share of safe cells open, with the standard error of each sum (positions
+are independent draws given the games; the games are a random sample).
 
 Unlike a game-by-game comparison of two players (``bench_hill.py``), this sees the value of each
 differing decision without the noise of the later games, and without choices that differ only by
@@ -487,6 +487,12 @@ class SwapRun:
 def add_run_arguments(parser: OneLineParser) -> None:
     """The arguments both swap benchmarks take (this one and ``bench_variant_swap.py``)."""
     parser.add_argument("--preset", default="expert", help="beginner, intermediate or expert")
+    parser.add_argument(
+        "--first-click",
+        default="safe",
+        choices=("safe", "opening"),
+        help="the rule: safe (first click in the corner) or opening (a zero at (2, 2))",
+    )
     parser.add_argument("--start", type=int, default=0, help="the first game (of python -m eval)")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0, help="python -m eval's --seed")
@@ -509,14 +515,16 @@ def check_counts(args: Namespace) -> None:
             raise ValueError(f"{name} must be an integer >= {least}, got {value}")
 
 
-def safe_setting(preset: str) -> tuple[Setting, GameSpec, tuple[int, int]]:
-    """``preset``'s setting under ``safe``, its spec and the rule's first click.
+def rule_setting(preset: str, rule: str = "safe") -> tuple[Setting, GameSpec, tuple[int, int]]:
+    """``preset``'s setting under the first-click ``rule`` (``safe`` or ``opening``), its spec and
+    the rule's first click (our solver's: the corner under ``safe``, ``(2, 2)`` under
+    ``opening``).
 
     Raises:
         ValueError: an unknown preset.
     """
-    (setting,) = build_settings([preset], None, None, None, None, "safe", score_mode=False)
-    spec = GameSpec(setting.rows, setting.cols, setting.mines, "safe")
+    (setting,) = build_settings([preset], None, None, None, None, rule, score_mode=False)
+    spec = GameSpec(setting.rows, setting.cols, setting.mines, rule)
     return setting, spec, rule_first_click(spec)
 
 
@@ -609,7 +617,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     try:
         check_counts(args)
-        setting, spec, first = safe_setting(args.preset)
+        setting, spec, first = rule_setting(args.preset, args.first_click)
         check_inputs(args.hill, setting, first)
         run = start_run(args, setting, spec, first)
         compile_driver(args.hill.resolve(), args.out / "classes")

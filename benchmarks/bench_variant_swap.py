@@ -7,7 +7,8 @@ The same measure as ``bench_hill_swap.py``, with a variant of our own solver in 
 our solver (``--player``; here by default :data:`VARIANT_PLAYER`, the solver before the
 extended chains became its default and before its endgame search was enlarged, which the
 variants below are measured against) plays games
-``START..START+GAMES-1`` of ``python -m eval --seed S`` (``safe``, first click in the corner); at
+``START..START+GAMES-1`` of ``python -m eval --seed S`` (``--first-click safe``, the default,
+first click in the corner; or ``opening``, at (2, 2)); at
 each of its guesses after the first click the variant's rule is asked for its move in the same
 position. Where the variant's cell differs, and no symmetry of the position maps one cell onto
 the other, both cells are played, then the player to the end, on the same layouts drawn
@@ -64,7 +65,7 @@ from bench_hill_swap import (
     check_counts,
     in_processes,
     load_positions,
-    safe_setting,
+    rule_setting,
     start_run,
     sum_line,
     value_differing,
@@ -276,7 +277,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         variant_rule(args.variant)
         check_counts(args)
-        run = start_run(args, *safe_setting(args.preset))
+        run = start_run(args, *rule_setting(args.preset, args.first_click))
     except (ValueError, OSError) as error:
         sys.exit(report_error(PROG, error))
     started = time.perf_counter()

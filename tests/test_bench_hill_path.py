@@ -58,18 +58,18 @@ def test_read_ours__lines_round_trip_none_written_as_a_dash() -> None:
         bench.read_ours("3 1 3.0:12\n")
 
 
-def _deals(bench: ModuleType, games: int) -> tuple[Any, list[Any]]:
-    (setting,) = build_settings(["beginner"], None, None, None, None, "safe", False)
-    return setting, load_benchmark("bench_hill").deals(setting, rule_first_click(SPEC), 0, games)
+def _deals(bench: ModuleType, games: int, spec: GameSpec = SPEC) -> tuple[Any, list[Any]]:
+    (setting,) = build_settings(["beginner"], None, None, None, None, spec.first_click, False)
+    return setting, load_benchmark("bench_hill").deals(setting, rule_first_click(spec), 0, games)
 
 
-def _our_trace(deal: Any) -> tuple[bool, list[tuple[int, bool]]]:
+def _our_trace(deal: Any, spec: GameSpec = SPEC) -> tuple[bool, list[tuple[int, bool]]]:
     """Our default solver's own game on ``deal``: whether it won and its moves with their
     certainty, as the fake Hill of these tests plays."""
     env = MinesweeperEnv(layout=deal.layout, max_steps=None)
     env.reset(seed=deal.seed)
     agent = SolverAgent()
-    agent.reset(deal.seed, SPEC)
+    agent.reset(deal.seed, spec)
     moves = []
     terminated = False
     info: dict[str, object] = {}
@@ -97,14 +97,14 @@ def test_our_move__what_our_solver_plays_at_a_position_of_its_own_game() -> None
     assert checked > 0
 
 
-def _fake_hill(dealt: list[Any], swap_game: int | None) -> Any:
+def _fake_hill(dealt: list[Any], swap_game: int | None, spec: GameSpec = SPEC) -> Any:
     """A fake ``java``: HillTrace plays our solver's own games (in game ``swap_game`` it leaves
     them at the first guess for another hidden cell, and stops there), HillMove answers his
     in-game move."""
 
     traces = {}
     for deal in dealt:
-        won, moves = _our_trace(deal)
+        won, moves = _our_trace(deal, spec)
         steps = [f"{cell}:{int(certain)}:0.5:GUESS" for cell, certain in moves]
         if deal.game == swap_game:
             first_guess = next(i for i, (_, certain) in enumerate(moves) if i > 0 and not certain)
@@ -141,17 +141,24 @@ def _without_jdk_checks(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     return bench
 
 
+@pytest.mark.parametrize("rule", ["safe", "opening"])
 def test_bench_hill_path__our_own_games_as_his_show_no_gap_and_no_differing_move(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    rule: str,
 ) -> None:
     bench = _without_jdk_checks(monkeypatch)
-    _, dealt = _deals(bench, 6)
-    monkeypatch.setattr(subprocess, "run", _fake_hill(dealt, None))
+    spec = GameSpec(9, 9, 10, rule)
+    _, dealt = _deals(bench, 6, spec)
+    monkeypatch.setattr(subprocess, "run", _fake_hill(dealt, None, spec))
     out = tmp_path / "p"
     argv = ["--hill", str(tmp_path), "--preset", "beginner", "--games", "6", "--out", str(out)]
+    argv[4:4] = ["--first-click", rule]
     bench.main(argv)
     printed = capsys.readouterr().out
-    won = sum(_our_trace(d)[0] for d in dealt)
+    assert f"beginner 9x9/10 {rule}" in (out / "run.txt").read_text()
+    won = sum(_our_trace(d, spec)[0] for d in dealt)
     assert f"6 games: Hill's solver won {won}, ours {won} on the same boards (Hill +0;" in printed
     assert "won only by his 0, only by ours 0" in printed
     assert "our solver's move differs at 0 (0 where ours is certainly safe)" in printed
