@@ -60,6 +60,7 @@ from agents.solver.probability import RegionCache
 from eval.agent_specs import parse_agent_spec
 from eval.settings import Setting, build_settings
 from mswp_gym.atomic import write_text_atomic
+from mswp_gym.choices import FirstClick
 from mswp_gym.cli import OneLineParser, report_error
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
@@ -484,13 +485,17 @@ class SwapRun:
     player: PlayerOptions = ()  # our solver's options (``--player``)
 
 
+SWAP_RULES = (FirstClick.SAFE, FirstClick.OPENING)
+"""The first-click rules the swap benchmarks play (under ``any`` the first click can lose)."""
+
+
 def add_run_arguments(parser: OneLineParser) -> None:
     """The arguments both swap benchmarks take (this one and ``bench_variant_swap.py``)."""
     parser.add_argument("--preset", default="expert", help="beginner, intermediate or expert")
     parser.add_argument(
         "--first-click",
-        default="safe",
-        choices=("safe", "opening"),
+        default=FirstClick.SAFE.value,
+        choices=[rule.value for rule in SWAP_RULES],
         help="the rule: safe (first click in the corner) or opening (a zero at (2, 2))",
     )
     parser.add_argument("--start", type=int, default=0, help="the first game (of python -m eval)")
@@ -515,9 +520,11 @@ def check_counts(args: Namespace) -> None:
             raise ValueError(f"{name} must be an integer >= {least}, got {value}")
 
 
-def rule_setting(preset: str, rule: str = "safe") -> tuple[Setting, GameSpec, tuple[int, int]]:
-    """``preset``'s setting under the first-click ``rule`` (``safe`` or ``opening``), its spec and
-    the rule's first click (our solver's: the corner under ``safe``, ``(2, 2)`` under
+def rule_setting(
+    preset: str, rule: FirstClick = FirstClick.SAFE
+) -> tuple[Setting, GameSpec, tuple[int, int]]:
+    """``preset``'s setting under the first-click ``rule`` (one of :data:`SWAP_RULES`), its spec
+    and the rule's first click (our solver's: the corner under ``safe``, ``(2, 2)`` under
     ``opening``).
 
     Raises:
@@ -617,7 +624,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     try:
         check_counts(args)
-        setting, spec, first = rule_setting(args.preset, args.first_click)
+        setting, spec, first = rule_setting(args.preset, FirstClick(args.first_click))
         check_inputs(args.hill, setting, first)
         run = start_run(args, setting, spec, first)
         compile_driver(args.hill.resolve(), args.out / "classes")

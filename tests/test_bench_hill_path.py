@@ -235,6 +235,8 @@ def test_bench_hill_path__bad_input_is_one_line(
     base = ["--hill", str(tmp_path), "--out", str(tmp_path / "p")]
     (line,) = bad_input_lines("bench_hill_path", [*base, "--games", "0"], capsys)
     assert line == "bench_hill_path.py: error: --games must be an integer >= 1, got 0"
+    (line,) = bad_input_lines("bench_hill_path", [*base, "--first-click", "any"], capsys)
+    assert "--first-click: invalid choice: 'any' (choose from 'safe', 'opening')" in line
     (line,) = bad_input_lines("bench_hill_path", base, capsys)
     assert "this benchmark needs a JDK" in line or "is not a checkout of" in line
 
