@@ -73,7 +73,6 @@ from bench_hill_swap import (
 from agents.base import MoveReason
 from agents.solver.agent import SolverAgent
 from mswp_gym.atomic import write_text_atomic
-from mswp_gym.choices import FirstClick
 from mswp_gym.cli import OneLineParser, report_error
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
@@ -506,7 +505,7 @@ def main(argv: list[str] | None = None) -> None:
     started = time.perf_counter()
     try:
         check_counts(args)
-        setting, spec, first = rule_setting(args.preset, FirstClick(args.first_click))
+        setting, spec, first = rule_setting(args.preset, args.first_click)
         check_inputs(args.hill, setting, first)
         run = start_run(args, setting, spec, first)
         check_folder(run)

@@ -521,7 +521,7 @@ def check_counts(args: Namespace) -> None:
 
 
 def rule_setting(
-    preset: str, rule: FirstClick = FirstClick.SAFE
+    preset: str, rule: FirstClick | str = FirstClick.SAFE
 ) -> tuple[Setting, GameSpec, tuple[int, int]]:
     """``preset``'s setting under the first-click ``rule`` (one of :data:`SWAP_RULES`), its spec
     and the rule's first click (our solver's: the corner under ``safe``, ``(2, 2)`` under
@@ -530,6 +530,7 @@ def rule_setting(
     Raises:
         ValueError: an unknown preset.
     """
+    rule = FirstClick(rule)
     (setting,) = build_settings([preset], None, None, None, None, rule, score_mode=False)
     spec = GameSpec(setting.rows, setting.cols, setting.mines, rule)
     return setting, spec, rule_first_click(spec)
@@ -624,7 +625,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     try:
         check_counts(args)
-        setting, spec, first = rule_setting(args.preset, FirstClick(args.first_click))
+        setting, spec, first = rule_setting(args.preset, args.first_click)
         check_inputs(args.hill, setting, first)
         run = start_run(args, setting, spec, first)
         compile_driver(args.hill.resolve(), args.out / "classes")

@@ -79,7 +79,6 @@ from agents.solver.guess import forced_guess, guess_order
 from agents.solver.probability import Analysis, RegionCache
 from agents.solver.unavoidable import unavoidable_guess
 from mswp_gym.atomic import write_text_atomic
-from mswp_gym.choices import FirstClick
 from mswp_gym.cli import OneLineParser, report_error
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
@@ -278,7 +277,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         variant_rule(args.variant)
         check_counts(args)
-        run = start_run(args, *rule_setting(args.preset, FirstClick(args.first_click)))
+        run = start_run(args, *rule_setting(args.preset, args.first_click))
     except (ValueError, OSError) as error:
         sys.exit(report_error(PROG, error))
     started = time.perf_counter()
