@@ -282,3 +282,106 @@ def test_long_term_risk__enabler_term_equals_the_board_sweep(seed: int) -> None:
             assert risk._enabled(cell) == pytest.approx(swept.get(cell, 0.0), abs=1e-12)
         nonzero += len(swept)
     assert nonzero > 10
+
+
+def brute_pattern_credit(board: np.ndarray, total: int) -> dict[int, float]:
+    """Hill's board-wide credit from the layouts themselves: every pair (mine on its left or top
+    cell) and every 2x2 block (mines on its main diagonal) of undecided hidden cells, with no
+    enabler revealed with a number and at most one enabler that is not yet certainly a mine,
+    whose pattern has more than ENABLER_THRESHOLD of the layouts, credited to its cells and to the
+    enabler it still needs."""
+    rows, cols = board.shape
+    flat = board.ravel()
+    fits = layouts(board, total)
+    share = {c: sum(c in m for m in fits) / len(fits) for c in range(board.size)}
+    hidden = {c for c in range(board.size) if flat[c] == HIDDEN}
+    undecided = {c for c in hidden if 0.0 < share[c] < 1.0}
+    known = {c for c in range(board.size) if flat[c] == MINE or (c in hidden and share[c] == 1.0)}
+    mines_left = total - len(known)
+
+    def cell(r: int, c: int) -> int | None:
+        return r * cols + c if 0 <= r < rows and 0 <= c < cols else None
+
+    credit: dict[int, float] = {}
+    shapes = []
+    for r in range(rows):
+        for c in range(cols):
+            shapes.append(
+                (
+                    [(r, c)],
+                    [(r, c + 1)],
+                    [(r + d, c - 1) for d in (-1, 0, 1)] + [(r + d, c + 2) for d in (-1, 0, 1)],
+                )
+            )
+            shapes.append(
+                (
+                    [(r, c)],
+                    [(r + 1, c)],
+                    [(r - 1, c + d) for d in (-1, 0, 1)] + [(r + 2, c + d) for d in (-1, 0, 1)],
+                )
+            )
+            shapes.append(
+                (
+                    [(r, c), (r + 1, c + 1)],
+                    [(r, c + 1), (r + 1, c)],
+                    [(r - 1, c - 1), (r - 1, c + 2), (r + 2, c - 1), (r + 2, c + 2)],
+                )
+            )
+    for mines, safe, enablers in shapes:
+        own = [cell(*x) for x in mines + safe]
+        if any(x is None or x not in undecided for x in own):
+            continue
+        around = [x for x in (cell(*e) for e in enablers) if x is not None]
+        if any(flat[x] >= 0 for x in around):  # a number would tell the cells apart
+            continue
+        missing = [x for x in around if flat[x] == HIDDEN and x not in known]
+        if len(missing) > 1 or len(missing) + len(mines) > mines_left:
+            continue
+        want = {cell(*x) for x in mines} | set(missing)
+        probability = chance(fits, want, {cell(*x) for x in safe})  # type: ignore[arg-type]
+        if probability > ENABLER_THRESHOLD:
+            for x in [*own, *missing]:
+                assert x is not None
+                credit[x] = credit.get(x, 0.0) + probability
+    return credit
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_pattern_credit__equals_hills_sweep_over_the_layouts(seed: int) -> None:
+    credited = 0
+    for board, total, analysis in small_positions(seed + 60, 300):
+        got = LongTermRisk(analysis, board, total, RegionCache()).pattern_credit()
+        want = brute_pattern_credit(board, total)
+        assert got.keys() == want.keys()
+        for cell, value in want.items():
+            assert got[cell] == pytest.approx(value, abs=1e-9)
+        credited += len(want)
+    assert credited > 20, "the positions should contain would-be 50/50s"
+
+
+def test_candidates__credit_admits_riskier_cells_after_the_frontier() -> None:
+    from agents.solver.guess import guess_order
+
+    added = 0
+    for board, total, analysis in small_positions(70, 300):
+        legal = (board == HIDDEN).ravel()
+        try:
+            order, openness = guess_order(analysis, board, legal)
+        except ValueError:
+            continue
+        credit = LongTermRisk(analysis, board, total, RegionCache()).pattern_credit()
+        plain = blended.candidates(analysis, board, order, openness)
+        widened = blended.candidates(analysis, board, order, openness, credit)
+        assert len(set(widened)) == len(widened) and set(plain) <= set(widened)
+        probability = analysis.probability
+        on = [c for c in order if c in analysis.frontier]
+        off = [c for c in order if c not in analysis.frontier]
+        best = max([1 - float(probability[c]) for c in on[:1] + off[:1]])
+        extra = [c for c in widened if c not in plain]
+        assert extra == [
+            c
+            for c in order
+            if c not in plain and 1 - float(probability[c]) + credit.get(c, 0.0) > 0.9 * best
+        ]
+        added += len(extra)
+    assert added > 5
