@@ -31,10 +31,6 @@ Variants (``--variant``):
   default solver of its day.
 - ``endgame:LAYOUTS:NODES:CELLS``: the same with the limits given (``bigend`` is
   ``endgame:2000:200000:60``): how much of a larger search's gain smaller limits keep.
-- ``hill-candidates``: ``SolverAgent(influenced=True, small_area=8)`` with the player's endgame
-  limits, Hill's candidate set for the look-ahead: riskier cells admitted by their 50/50 pattern
-  credit, and candidates in small enclosed areas deferred (:mod:`agents.solver.space`); measured
-  with ``--player solver``, which it equals but for that.
 
 ``positions.txt`` has ``bench_hill_swap.py``'s format and header, so a folder's positions can
 be copied from one of its runs on the same games. Every step keeps what it did in ``OUT``
@@ -81,7 +77,6 @@ from agents.solver.endgame import endgame_move
 from agents.solver.extended import extended_guess
 from agents.solver.guess import forced_guess, guess_order
 from agents.solver.probability import Analysis, RegionCache
-from agents.solver.space import SMALL_AREA
 from agents.solver.unavoidable import unavoidable_guess
 from mswp_gym.atomic import write_text_atomic
 from mswp_gym.cli import OneLineParser, report_error
@@ -175,23 +170,6 @@ def larger_endgame_move(
     return None if big is None else big[0]
 
 
-def hill_candidates_move(
-    board: np.ndarray, legal: np.ndarray, spec: GameSpec, endgame: Endgame
-) -> int | None:
-    """The move of ``SolverAgent(influenced=True, small_area=SMALL_AREA)`` with the endgame
-    limits ``endgame``, asked afresh (the player's move where the two agree)."""
-    layouts, nodes, cells = endgame
-    agent = SolverAgent(
-        endgame_layouts=layouts,
-        endgame_nodes=nodes,
-        endgame_cells=cells,
-        influenced=True,
-        small_area=SMALL_AREA,
-    )
-    agent.reset(0, spec)
-    return agent.act(board, legal)
-
-
 VariantRule = Callable[[np.ndarray, np.ndarray, GameSpec, Endgame], int | None]
 """A variant's rule: its cell at a guess position of the player (whose endgame search has the
 limits given), or None where it plays as the player does."""
@@ -200,7 +178,6 @@ VARIANTS: dict[str, VariantRule] = {
     "extended": extended_move,
     "extended-first": extended_first_move,
     "bigend": larger_endgame_move,
-    "hill-candidates": hill_candidates_move,
 }
 """The named variants' rules."""
 

@@ -35,8 +35,8 @@ def test_bench_variant_swap__bad_input_is_one_line(
         "bench_variant_swap", ["--variant", "bogus", "--out", str(tmp_path)], capsys
     )
     assert line == (
-        "bench_variant_swap.py: error: --variant must be one of extended, extended-first, bigend, "
-        "hill-candidates or endgame:LAYOUTS:NODES:CELLS, got 'bogus'"
+        "bench_variant_swap.py: error: --variant must be one of extended, extended-first, "
+        "bigend or endgame:LAYOUTS:NODES:CELLS, got 'bogus'"
     )
     for limits in ("endgame:0:100:60", "endgame:10:x:60", "endgame:-1:100:60"):
         (line,) = bad_input_lines(
@@ -183,38 +183,3 @@ def test_bench_variant_swap__bigend_plays_where_only_the_larger_search_decides(
             endgames += 1
         _, _, terminated, _, _ = env.step(move)
     assert endgames == 2
-
-
-def test_bench_variant_swap__hill_candidates_is_the_solver_with_hills_candidate_set(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    # Expert game 8 of seed 0: six guesses after the first click; Hill's candidate set (pattern
-    # credit and small-area deferral) changes the first of them. The variant's answers are the
-    # moves of SolverAgent(influenced=True, small_area=8) asked afresh at each position.
-    bench = load_benchmark("bench_variant_swap")
-    swap = load_benchmark("bench_hill_swap")
-    out = tmp_path / "h"
-    argv = ["--variant", "hill-candidates", "--player", "solver", "--start", "8", "--games", "1"]
-    bench.main([*argv, "--layouts", "2", "--out", str(out)])
-    assert (
-        "6 guesses of our solver after the first click; hill-candidates asked at 6; its cell "
-        "differs at 1," in capsys.readouterr().out
-    )
-    moves = {
-        k: int(c)
-        for k, c in (line.split() for line in (out / "moves.txt").read_text().splitlines())
-    }
-    _, lines = (out / "positions.txt").read_text().split("\n", 1)
-    positions = {p.key: p for p in swap.read_positions(lines)}
-    (setting,) = build_settings(["expert"], None, None, None, None, "safe", False)
-    spec = GameSpec(16, 30, 99, "safe")
-    deal = load_benchmark("bench_hill").deals(setting, rule_first_click(spec), 0, 9)[8]
-    for key, cell in moves.items():
-        env = MinesweeperEnv(layout=deal.layout, max_steps=None)
-        env.reset(seed=deal.seed)
-        for click in positions[key].clicks:
-            env.step(click)
-        variant = SolverAgent(influenced=True, small_area=8)
-        variant.reset(deal.seed, spec)
-        assert variant.act(env.visible, env.action_masks()) == cell
-    assert [moves[key] != positions[key].ours for key in sorted(moves)] == [True] + [False] * 5

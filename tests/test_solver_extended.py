@@ -159,17 +159,3 @@ def test_solver_agent__extended_must_be_a_bool(value: Any) -> None:
     # the CLI's spec parser gives a bool for True/False; anything else is refused in one line
     with pytest.raises(ValueError, match=r"^extended=.* must be True or False$"):
         SolverAgent(extended=value)
-
-
-@pytest.mark.parametrize("value", [1, "yes", None])
-def test_solver_agent__influenced_must_be_a_bool(value: Any) -> None:
-    with pytest.raises(ValueError, match=r"^influenced=.* must be True or False$"):
-        SolverAgent(influenced=value)
-
-
-def test_solver_agent__influenced_is_off_by_default_seeded_and_changes_some_guesses() -> None:
-    # Hill's credited candidates: off unless asked; the same seed plays the same game with them;
-    # game 36 is the first of the Expert seeds where they change a guess (none of 0-35)
-    assert SolverAgent().influenced is False
-    assert _solver_game(36, influenced=True) == _solver_game(36, influenced=True)
-    assert _solver_game(36, influenced=True) != _solver_game(36)

@@ -71,10 +71,6 @@ class SolverAgent(SeededAgent):
         extended: Also take the forced guess of an extended 50/50 chain of four or more cells
             (:mod:`agents.solver.extended`), not only of a pair (default; False plays as the
             solver did before the chains, e.g. ``solver:extended=False``).
-        small_area: Depth 1: while a candidate guess lies in an unknown area of at least this
-            many cells, those in smaller enclosed areas wait (:mod:`agents.solver.space`; 0: off).
-        influenced: Depth 1: also score the riskier cells that Hill's 50/50 pattern credit admits
-            (:meth:`agents.solver.long_term.LongTermRisk.pattern_credit`).
 
     Raises:
         ValueError: a depth outside ``0..MAX_DEPTH``, a count option that is not an integer >= 0,
@@ -95,24 +91,20 @@ class SolverAgent(SeededAgent):
         node_budget: int = DEFAULT_NODE_BUDGET,
         opening_offset: int = DEFAULT_OPENING_OFFSET,
         extended: bool = True,
-        small_area: int = 0,
-        influenced: bool = False,
     ) -> None:
         super().__init__(seed)
         if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
             raise ValueError(
                 f"depth={depth!r} is not implemented; expected an integer 0..{MAX_DEPTH}"
             )
-        for flag, on in (("extended", extended), ("influenced", influenced)):
-            if not isinstance(on, bool):
-                raise ValueError(f"{flag}={on!r} must be True or False")
+        if not isinstance(extended, bool):
+            raise ValueError(f"extended={extended!r} must be True or False")
         for label, value in (
             ("endgame_layouts", endgame_layouts),
             ("endgame_nodes", endgame_nodes),
             ("endgame_cells", endgame_cells),
             ("node_budget", node_budget),
             ("opening_offset", opening_offset),
-            ("small_area", small_area),
         ):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{label}={value!r} must be an integer >= 0")
@@ -125,8 +117,6 @@ class SolverAgent(SeededAgent):
         self.node_budget = node_budget
         self.opening_offset = opening_offset
         self.extended = extended
-        self.small_area = small_area
-        self.influenced = influenced
         self.cache = RegionCache()
         self._proven_mines: set[int] = set()
         self._pending: list[int] = []
@@ -391,8 +381,6 @@ class SolverAgent(SeededAgent):
                 self.depth,
                 self.cache,
                 self.extended,
-                self.small_area,
-                self.influenced,
             )
         except ValueError:
             index = int(np.flatnonzero(legal)[0])

@@ -6,9 +6,6 @@ Candidates (Hill's ``getBestCandidates`` and ``evaluateOffEdgeCandidates``):
 * off-frontier cells only when their safety exceeds ``OFF_FRONTIER_CUT_OFF`` times the best: all
   of them when fewer than ``FEW_OFF_FRONTIER`` are left, else those two steps (orthogonally) from a
   clue that has unknown neighbours, and those with 2 or 3 unknown neighbours;
-* with ``credit`` (Hill's influenced tiles,
-  :meth:`~agents.solver.long_term.LongTermRisk.pattern_credit`), also every other cell whose
-  safety plus its credit exceeds ``CUT_OFF`` times the best safety, after the frontier cells;
 * if that leaves none (the safest cells are off the frontier and none of them looks promising),
   the lowest-risk cell.
 
@@ -33,7 +30,6 @@ is safer now.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -83,11 +79,7 @@ class Scored:
 
 
 def candidates(
-    analysis: Analysis,
-    board: np.ndarray,
-    order: list[int],
-    openness: dict[int, int],
-    credit: Mapping[int, float] | None = None,
+    analysis: Analysis, board: np.ndarray, order: list[int], openness: dict[int, int]
 ) -> list[int]:
     """The cells worth scoring, in scoring order (module docstring).
 
@@ -96,7 +88,6 @@ def candidates(
         board: ``(rows, cols)`` visible board.
         order: Legal cells that are not certain mines, by risk and then fewest unknown neighbours.
         openness: Unknown neighbours of each cell of ``order``.
-        credit: Hill's pattern credit by cell, which admits riskier cells; None: none.
     """
     probability = analysis.probability
     frontier = analysis.frontier
@@ -105,21 +96,12 @@ def candidates(
     off_safety = 1.0 - float(probability[off[0]]) if off else 0.0
     best = max(off_safety, 1.0 - float(probability[on[0]]) if on else 0.0)
     chosen = [c for c in on if 1.0 - float(probability[c]) >= CUT_OFF * best]
-    if credit:
-        picked = set(chosen)
-        chosen += [
-            c
-            for c in order
-            if c not in picked
-            and credit.get(c, 0.0) > 0.0
-            and 1.0 - float(probability[c]) + credit[c] > CUT_OFF * best
-        ]
     if off and off_safety > OFF_FRONTIER_CUT_OFF * best:
         if len(off) < FEW_OFF_FRONTIER:
             chosen += sorted(off)
         else:
             chosen += _promising_off_frontier(analysis, board, off, openness)
-    return list(dict.fromkeys(chosen)) or order[:1]
+    return chosen or order[:1]
 
 
 def _promising_off_frontier(
@@ -159,18 +141,15 @@ def choose(
     legal: np.ndarray,
     shortlist: list[int],
     cache: RegionCache,
-    long_term: LongTermRisk | None = None,
 ) -> tuple[Scored, int]:
     """Score ``shortlist`` in order and return the chosen candidate and how many were scored.
-    ``long_term`` is the position's :class:`LongTermRisk` if the caller has one.
 
     Raises:
         ValueError: an empty ``shortlist``.
     """
     if not shortlist:
         raise ValueError("no candidate to score")
-    if long_term is None:
-        long_term = LongTermRisk(analysis, board, total_mines, cache)
+    long_term = LongTermRisk(analysis, board, total_mines, cache)
     table = neighbour_table(*board.shape)
     scored: list[Scored] = []
     best: Scored | None = None

@@ -23,9 +23,7 @@ import numpy as np
 
 from agents.solver import blended
 from agents.solver.extended import extended_choice
-from agents.solver.long_term import LongTermRisk
 from agents.solver.probability import Analysis, RegionCache
-from agents.solver.space import in_large_areas
 from agents.solver.unavoidable import unavoidable_guess
 from mswp_gym.cells import neighbour_index
 from mswp_gym.constants import is_unknown
@@ -59,8 +57,6 @@ def choose_guess(
     depth: int,
     cache: RegionCache,
     extended: bool = True,
-    small_area: int = 0,
-    influenced: bool = False,
 ) -> Guess:
     """Pick the cell to reveal when no unknown cell is certainly safe.
 
@@ -74,10 +70,6 @@ def choose_guess(
         cache: Region cache shared with the caller.
         extended: Also look for extended 50/50 chains of four or more cells
             (:mod:`agents.solver.extended`) when no forced pair is found (the solver's default).
-        small_area: Depth 1: while a candidate lies in an unknown area of at least this many
-            cells, those in smaller areas are not scored (:mod:`agents.solver.space`; 0: off).
-        influenced: Depth 1: also score the cells that Hill's pattern credit admits
-            (:meth:`agents.solver.long_term.LongTermRisk.pattern_credit`).
 
     Returns:
         The :class:`Guess`.
@@ -100,12 +92,8 @@ def choose_guess(
         cell = ties[int(rng.integers(len(ties)))] if len(ties) > 1 else ties[0]
         return Guess(cell=cell, risk=best, score=None, forced=False, tried=1)
 
-    long_term = LongTermRisk(analysis, board, total_mines, cache)
-    credit = long_term.pattern_credit() if influenced else None
-    pool = blended.candidates(analysis, board, order, openness, credit)
-    if small_area > 0:
-        pool = in_large_areas(analysis, board, pool, small_area) or pool
-    choice, tried = blended.choose(analysis, board, total_mines, legal, pool, cache, long_term)
+    pool = blended.candidates(analysis, board, order, openness)
+    choice, tried = blended.choose(analysis, board, total_mines, legal, pool, cache)
     return Guess(
         cell=choice.cell, risk=1.0 - choice.safety, score=choice.weight, forced=False, tried=tried
     )

@@ -113,30 +113,6 @@ class LongTermRisk:
         total = horizontal + vertical + block + self._enabled(cell)
         return min(total, p, 1.0 - p)
 
-    def pattern_credit(self) -> dict[int, float]:
-        """Hill's board-wide sweep (``LongTermRiskHelper.findInfluence``), credit by cell: every
-        pair of side-by-side undecided cells with its mine on the left (top) cell, and every 2x2
-        block with its mines on the main diagonal, that still needs at most one enabler mine and
-        forms with a probability above ``ENABLER_THRESHOLD``, adds that probability to each of its
-        cells and to the enabler it still needs. Used to admit candidates
-        (:func:`agents.solver.blended.candidates`), not in :meth:`influence`."""
-        credit: dict[int, float] = {}
-        for row in range(self.rows):
-            for col in range(self.cols):
-                cell = row * self.cols + col
-                for pattern in (
-                    self._pair(cell, (row, col + 1), 1),
-                    self._pair(cell, (row + 1, col), 1),
-                    self._block(row, col, cell, 1),
-                ):
-                    if pattern is None:
-                        continue
-                    probability = self._probability(pattern)
-                    if probability > ENABLER_THRESHOLD:
-                        for credited in {*pattern[0], *pattern[1]}:
-                            credit[credited] = credit.get(credited, 0.0) + probability
-        return credit
-
     def factor(self, cell: int) -> float:
         """``1 + INFLUENCE_WEIGHT * influence / P(safe)``: the multiplier of the cell's score."""
         safe = 1.0 - float(self.analysis.probability[cell])
