@@ -153,8 +153,8 @@ def test_bench_hill_path__our_own_games_as_his_show_no_gap_and_no_differing_move
     _, dealt = _deals(bench, 6, spec)
     monkeypatch.setattr(subprocess, "run", _fake_hill(dealt, None, spec))
     out = tmp_path / "p"
-    argv = ["--hill", str(tmp_path), "--preset", "beginner", "--games", "6", "--out", str(out)]
-    argv[4:4] = ["--first-click", rule]
+    argv = ["--hill", str(tmp_path), "--preset", "beginner", "--first-click", rule]
+    argv += ["--games", "6", "--out", str(out)]
     bench.main(argv)
     printed = capsys.readouterr().out
     assert f"beginner 9x9/10 {rule}" in (out / "run.txt").read_text()
