@@ -31,6 +31,10 @@ Variants (``--variant``):
   default solver of its day.
 - ``endgame:LAYOUTS:NODES:CELLS``: the same with the limits given (``bigend`` is
   ``endgame:2000:200000:60``): how much of a larger search's gain smaller limits keep.
+- ``rollout:CANDIDATES:LAYOUTS:MARGIN``: one step of policy improvement where the player's
+  look-ahead guesses: its cell and its next candidates, each played on by the player over the
+  same layouts drawn from the position, the best of them if it leads by the margin
+  (:mod:`rollout_choice`). Its draws are not the valuation's.
 
 ``positions.txt`` has ``bench_hill_swap.py``'s format and header, so a folder's positions can
 be copied from one of its runs on the same games. Every step keeps what it did in ``OUT``
@@ -70,6 +74,7 @@ from bench_hill_swap import (
     sum_line,
     value_differing,
 )
+from rollout_choice import ROLLOUT_VARIANT, parse_rollout, rollout_move
 
 from agents.solver import analyse
 from agents.solver.agent import SolverAgent
@@ -187,10 +192,11 @@ ENDGAME_VARIANT = "endgame:LAYOUTS:NODES:CELLS"
 
 
 def variant_rule(variant: str) -> VariantRule:
-    """The rule of ``variant``: a name of :data:`VARIANTS`, or :data:`ENDGAME_VARIANT`.
+    """The rule of ``variant``: a name of :data:`VARIANTS`, or :data:`ENDGAME_VARIANT` (a
+    ``rollout`` variant has its own, :func:`rollout_choice.rollout_move`).
 
     Raises:
-        ValueError: neither, or limits that are not integers >= 1 (one line, naming it).
+        ValueError: none of these, or limits that are not integers >= 1 (one line, naming it).
     """
     if variant in VARIANTS:
         return VARIANTS[variant]
@@ -204,8 +210,15 @@ def variant_rule(variant: str) -> VariantRule:
             f"--variant {variant!r}: the endgame limits must be integers >= 1 ({ENDGAME_VARIANT})"
         )
     raise ValueError(
-        f"--variant must be one of {', '.join(VARIANTS)} or {ENDGAME_VARIANT}, got {variant!r}"
+        f"--variant must be one of {', '.join(VARIANTS)}, {ENDGAME_VARIANT} or "
+        f"{ROLLOUT_VARIANT}, got {variant!r}"
     )
+
+
+def check_variant(variant: str) -> None:
+    """Raises ValueError (one line, naming it) unless ``variant`` names a variant."""
+    if parse_rollout(variant) is None:
+        variant_rule(variant)
 
 
 @dataclass(frozen=True)
@@ -218,6 +231,7 @@ class MoveTask:
     seed: int
     position: GuessPosition
     endgame: Endgame  # the player's endgame limits (:func:`player_endgame`)
+    player: PlayerOptions = ()  # the player's options (the rollout variant plays on with it)
 
 
 def variant_answer(task: MoveTask) -> OtherMove:
@@ -226,7 +240,25 @@ def variant_answer(task: MoveTask) -> OtherMove:
     env.reset(seed=task.seed)
     for click in task.position.clicks:
         env.step(click)
-    cell = variant_rule(task.variant)(env.visible, env.action_masks(), task.spec, task.endgame)
+    board, legal = env.visible, env.action_masks()
+    rollout = parse_rollout(task.variant)
+    if rollout is None:
+        cell = variant_rule(task.variant)(board, legal, task.spec, task.endgame)
+    else:
+        position = task.position
+        guess_index = int(position.key.split(".")[1])
+        cell = rollout_move(
+            board,
+            legal[: board.size].astype(bool),
+            task.spec,
+            task.seed,
+            position.clicks,
+            position.ours,
+            position.game,
+            guess_index,
+            task.player,
+            rollout,
+        )
     return OtherMove(task.position.key, -1 if cell is None else cell, False, 0.0, task.variant)
 
 
@@ -269,13 +301,15 @@ def summary(
 def main(argv: list[str] | None = None) -> None:
     parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--variant", required=True, help=f"one of {', '.join(VARIANTS)}, or {ENDGAME_VARIANT}"
+        "--variant",
+        required=True,
+        help=f"one of {', '.join(VARIANTS)}, {ENDGAME_VARIANT} or {ROLLOUT_VARIANT}",
     )
     add_run_arguments(parser)
     parser.set_defaults(player=VARIANT_PLAYER)
     args = parser.parse_args(argv)
     try:
-        variant_rule(args.variant)
+        check_variant(args.variant)
         check_counts(args)
         run = start_run(args, *rule_setting(args.preset, args.first_click))
     except (ValueError, OSError) as error:
@@ -289,7 +323,13 @@ def main(argv: list[str] | None = None) -> None:
     endgame = player_endgame(run.player)
     asks = [
         MoveTask(
-            args.variant, run.spec, run.dealt[p.game].layout, run.dealt[p.game].seed, p, endgame
+            args.variant,
+            run.spec,
+            run.dealt[p.game].layout,
+            run.dealt[p.game].seed,
+            p,
+            endgame,
+            run.player,
         )
         for p in positions
         if p.key not in moves

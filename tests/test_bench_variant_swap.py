@@ -36,7 +36,7 @@ def test_bench_variant_swap__bad_input_is_one_line(
     )
     assert line == (
         "bench_variant_swap.py: error: --variant must be one of extended, extended-first, "
-        "bigend or endgame:LAYOUTS:NODES:CELLS, got 'bogus'"
+        "bigend, endgame:LAYOUTS:NODES:CELLS or rollout:CANDIDATES:LAYOUTS:MARGIN, got 'bogus'"
     )
     for limits in ("endgame:0:100:60", "endgame:10:x:60", "endgame:-1:100:60"):
         (line,) = bad_input_lines(
@@ -50,6 +50,10 @@ def test_bench_variant_swap__bad_input_is_one_line(
         "bench_variant_swap", ["--variant", "endgame:10:100", "--out", str(tmp_path)], capsys
     )
     assert "got 'endgame:10:100'" in line
+    (line,) = bad_input_lines(
+        "bench_variant_swap", ["--variant", "rollout:1:96:0", "--out", str(tmp_path)], capsys
+    )
+    assert line.startswith("bench_variant_swap.py: error: --variant 'rollout:1:96:0': want ")
 
 
 def test_bench_variant_swap__runs_resumes_and_refuses_another_run(
