@@ -31,7 +31,7 @@ Variants (``--variant``):
   default solver of its day.
 - ``endgame:LAYOUTS:NODES:CELLS``: the same with the limits given (``bigend`` is
   ``endgame:2000:200000:60``): how much of a larger search's gain smaller limits keep.
-- ``rollout:CANDIDATES:LAYOUTS:MARGIN``: one step of policy improvement where the player's
+- ``rollout:CANDIDATES:LAYOUTS:MARGIN[:FROM]``: one step of policy improvement where the player's
   look-ahead guesses: its cell and its next candidates, each played on by the player over the
   same layouts drawn from the position, the best of them if it leads by the margin
   (:mod:`rollout_choice`). Its draws are not the valuation's.

@@ -1,8 +1,9 @@
 """One step of policy improvement at a guess: the player's cell against its next candidates, each
 played on by the player itself over the same layouts drawn from the position.
 
-This is ``bench_variant_swap.py``'s ``rollout:CANDIDATES:LAYOUTS:MARGIN`` variant. At a guess that
-the player's look-ahead makes (its endgame search silent, no forced pair or chain), the candidates
+This is ``bench_variant_swap.py``'s ``rollout:CANDIDATES:LAYOUTS:MARGIN[:FROM]`` variant. At a guess
+that the player's look-ahead makes (its endgame search silent, no forced pair or chain) once at
+least the share ``FROM`` (default 0) of the safe cells is open, the candidates
 are the player's own cell, then the cells its look-ahead scores (:func:`agents.solver.blended.
 candidates`), then the rest in its guess order (lowest risk first), mirror images of a cell taken
 already left out, up to ``CANDIDATES`` in all. Each is played, then the player to the end, on the
@@ -41,7 +42,7 @@ from agents.solver.posterior import all_layouts, draw_layout
 from agents.solver.probability import RegionCache
 from mswp_gym.spec import GameSpec
 
-ROLLOUT_VARIANT = "rollout:CANDIDATES:LAYOUTS:MARGIN"
+ROLLOUT_VARIANT = "rollout:CANDIDATES:LAYOUTS:MARGIN[:FROM]"
 """The form of the variant's name in ``bench_variant_swap.py``."""
 ROLLOUT_STREAM = 7_2026
 """The first word of the draws' seed: the valuation's draws (``[seed, game, k]``) never use it."""
@@ -57,6 +58,9 @@ class Rollout:
     """Layouts drawn from the position to play each candidate on (>= 1)."""
     margin: float
     """How many standard errors of a sign test a candidate's lead must reach (>= 0)."""
+    from_open: float = 0.0
+    """The least share of the safe cells open at which the variant plays (0..1); earlier it
+    plays as the player does (so a probe of late guesses costs little)."""
 
 
 def parse_rollout(variant: str) -> Rollout | None:
@@ -70,15 +74,18 @@ def parse_rollout(variant: str) -> Rollout | None:
         return None
     parts = settings.split(":")
     problem = f"--variant {variant!r}: want {ROLLOUT_VARIANT} with CANDIDATES an integer >= 2, "
-    problem += "LAYOUTS an integer >= 1 and MARGIN a number >= 0"
-    if len(parts) != 3 or not (parts[0].isdigit() and parts[1].isdigit()):
+    problem += "LAYOUTS an integer >= 1, MARGIN a number >= 0 and FROM a number in [0, 1]"
+    if len(parts) not in (3, 4) or not (parts[0].isdigit() and parts[1].isdigit()):
         raise ValueError(problem)
     try:
         margin = float(parts[2])
+        from_open = float(parts[3]) if len(parts) == 4 else 0.0
     except ValueError:
         raise ValueError(problem) from None
-    rollout = Rollout(int(parts[0]), int(parts[1]), margin)
+    rollout = Rollout(int(parts[0]), int(parts[1]), margin, from_open)
     if rollout.candidates < 2 or rollout.layouts < 1 or not 0 <= margin < math.inf:
+        raise ValueError(problem)
+    if not 0 <= from_open <= 1:
         raise ValueError(problem)
     return rollout
 
@@ -142,6 +149,9 @@ def rollout_move(
         player: The player's options.
         rollout: The variant's settings.
     """
+    open_cells = int(np.count_nonzero(board >= 0))
+    if open_cells < rollout.from_open * (spec.rows * spec.cols - spec.mines):
+        return None
     agent = SolverAgent(**dict(player))
     analysis = analyse(board, spec.mines)
     if analysis.approximate:  # no exact posterior to draw from

@@ -36,7 +36,8 @@ def test_bench_variant_swap__bad_input_is_one_line(
     )
     assert line == (
         "bench_variant_swap.py: error: --variant must be one of extended, extended-first, "
-        "bigend, endgame:LAYOUTS:NODES:CELLS or rollout:CANDIDATES:LAYOUTS:MARGIN, got 'bogus'"
+        "bigend, endgame:LAYOUTS:NODES:CELLS or rollout:CANDIDATES:LAYOUTS:MARGIN[:FROM], "
+        "got 'bogus'"
     )
     for limits in ("endgame:0:100:60", "endgame:10:x:60", "endgame:-1:100:60"):
         (line,) = bad_input_lines(

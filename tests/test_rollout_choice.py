@@ -22,6 +22,8 @@ swap = load_benchmark("bench_hill_swap")
 def test_parse_rollout__settings_and_other_variants() -> None:
     assert rollout_choice.parse_rollout("rollout:4:96:2") == rollout_choice.Rollout(4, 96, 2.0)
     assert rollout_choice.parse_rollout("rollout:2:1:0.5") == rollout_choice.Rollout(2, 1, 0.5)
+    late = rollout_choice.Rollout(4, 96, 2.0, 0.9)
+    assert rollout_choice.parse_rollout("rollout:4:96:2:0.9") == late
     assert rollout_choice.parse_rollout("extended") is None
     assert rollout_choice.parse_rollout("endgame:1:2:3") is None
 
@@ -38,15 +40,18 @@ def test_parse_rollout__settings_and_other_variants() -> None:
         "rollout:4:96:nan",
         "rollout:4:96:inf",
         "rollout:a:96:0",
-        "rollout:4:96:0:1",
+        "rollout:4:96:0:1.5",
+        "rollout:4:96:0:-0.1",
+        "rollout:4:96:0:x",
+        "rollout:4:96:0:0.5:1",
     ],
 )
 def test_parse_rollout__bad_settings_are_one_line_naming_them(variant: str) -> None:
     with pytest.raises(ValueError) as raised:
         rollout_choice.parse_rollout(variant)
     assert str(raised.value) == (
-        f"--variant {variant!r}: want rollout:CANDIDATES:LAYOUTS:MARGIN with CANDIDATES an "
-        "integer >= 2, LAYOUTS an integer >= 1 and MARGIN a number >= 0"
+        f"--variant {variant!r}: want rollout:CANDIDATES:LAYOUTS:MARGIN[:FROM] with CANDIDATES an "
+        "integer >= 2, LAYOUTS an integer >= 1, MARGIN a number >= 0 and FROM a number in [0, 1]"
     )
 
 
@@ -146,6 +151,11 @@ def test_rollout_move__silent_where_the_player_is_sure_deterministic_elsewhere()
         assert rollout_choice.rollout_move(*args, quick) == cell  # same seed, same choice
         # no candidate leads by a billion standard errors
         assert rollout_choice.rollout_move(*args, rollout_choice.Rollout(3, 6, 1e9)) is None
+        # before the share FROM of the safe cells is open the variant plays as the player does
+        share = np.count_nonzero(board >= 0) / (81 - 10)
+        assert rollout_choice.rollout_move(*args, rollout_choice.Rollout(3, 6, 0.0, share)) == cell
+        later = rollout_choice.Rollout(3, 6, 0.0, share + 0.01)
+        assert rollout_choice.rollout_move(*args, later) is None
         if cell is not None:
             assert legal[cell] and cell != position.ours
             assert not swap.mirror_equivalent(board, cell, position.ours)
