@@ -245,19 +245,9 @@ def variant_answer(task: MoveTask) -> OtherMove:
     if rollout is None:
         cell = variant_rule(task.variant)(board, legal, task.spec, task.endgame)
     else:
-        position = task.position
-        guess_index = int(position.key.split(".")[1])
+        usable = legal[: board.size].astype(bool)
         cell = rollout_move(
-            board,
-            legal[: board.size].astype(bool),
-            task.spec,
-            task.seed,
-            position.clicks,
-            position.ours,
-            position.game,
-            guess_index,
-            task.player,
-            rollout,
+            board, usable, task.spec, task.seed, task.position, task.player, rollout
         )
     return OtherMove(task.position.key, -1 if cell is None else cell, False, 0.0, task.variant)
 

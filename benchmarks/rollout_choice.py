@@ -31,7 +31,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_hill_swap import PlayerOptions, mirror_equivalent, play_on
+from bench_hill_swap import GuessPosition, PlayerOptions, mirror_equivalent, play_on
 
 from agents.solver import analyse
 from agents.solver.agent import SolverAgent
@@ -127,10 +127,7 @@ def rollout_move(
     legal: np.ndarray,
     spec: GameSpec,
     deal_seed: int,
-    clicks: Sequence[int],
-    ours: int,
-    game: int,
-    guess_index: int,
+    position: GuessPosition,
     player: PlayerOptions,
     rollout: Rollout,
 ) -> int | None:
@@ -138,14 +135,12 @@ def rollout_move(
     None where it plays as the player does.
 
     Args:
-        board: The visible position (``(rows, cols)`` codes), reached by ``clicks``.
+        board: The visible position (``(rows, cols)`` codes), reached by ``position.clicks``.
         legal: ``(rows * cols,)`` bool, the cells that may be revealed.
         spec: The game's spec.
         deal_seed: The game's seed (the env's and the player's, as ``play_on`` takes it).
-        clicks: The flat cells clicked to reach the position, the first click included.
-        ours: The player's cell there.
-        game: The game's number and ``guess_index`` the guess's within it: with
-            :data:`ROLLOUT_STREAM`, the seed of the draws.
+        position: The guess: its clicks, the player's cell, and its key ``GAME.K``, which with
+            :data:`ROLLOUT_STREAM` seeds the draws.
         player: The player's options.
         rollout: The variant's settings.
     """
@@ -168,15 +163,16 @@ def rollout_move(
     if forced is not None:
         return None
     scored = candidates(analysis, board, order, openness) if agent.depth else []
-    cells = rollout_candidates(board, ours, [*scored, *order], rollout.candidates)
+    cells = rollout_candidates(board, position.ours, [*scored, *order], rollout.candidates)
     if len(cells) < 2:
         return None
     drawn = all_layouts(analysis, spec.mines, cache, rollout.layouts)
     if drawn is None:
-        rng = np.random.default_rng([ROLLOUT_STREAM, game, guess_index])
+        game, guess = (int(part) for part in position.key.split("."))
+        rng = np.random.default_rng([ROLLOUT_STREAM, game, guess])
         drawn = [draw_layout(analysis, spec.mines, rng, cache) for _ in range(rollout.layouts)]
     won = [
-        [play_on(layout, spec, deal_seed, clicks, cell, player)[0] for layout in drawn]
+        [play_on(layout, spec, deal_seed, position.clicks, cell, player)[0] for layout in drawn]
         for cell in cells
     ]
     best = best_by_rollouts(won, rollout.margin)

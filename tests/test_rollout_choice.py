@@ -139,7 +139,7 @@ def test_rollout_move__silent_where_the_player_is_sure_deterministic_elsewhere()
     asked = 0
     for deal, position, board, mask, reason in guesses:
         legal = mask.astype(bool)
-        args = (board, legal, spec, deal.seed, position.clicks, position.ours, position.game, 0, ())
+        args = (board, legal, spec, deal.seed, position, ())
         quick = rollout_choice.Rollout(3, 6, 0.0)
         cell = rollout_choice.rollout_move(*args, quick)
         if reason != "guess":  # the endgame search or a forced guess: the variant is silent
