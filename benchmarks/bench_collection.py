@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> None:
     for way in ("workers", "device"):
         median = statistics.median(seconds[way])
         count = statistics.median(positions[way])
-        print(f"{way:<8} {median:>9.1f} {count:>10.0f} {count / median:>12.0f}")
+        print(f"{way:<8} {median:>9.3f} {count:>10.0f} {count / median:>12.0f}")
     ratio = statistics.median(seconds["device"]) / statistics.median(seconds["workers"])
     print(f"device / workers wall time: {ratio:.2f}")
 
