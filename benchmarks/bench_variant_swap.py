@@ -245,10 +245,7 @@ def variant_answer(task: MoveTask) -> OtherMove:
     if rollout is None:
         cell = variant_rule(task.variant)(board, legal, task.spec, task.endgame)
     else:
-        usable = legal[: board.size].astype(bool)
-        cell = rollout_move(
-            board, usable, task.spec, task.seed, task.position, task.player, rollout
-        )
+        cell = rollout_move(board, legal, task.spec, task.seed, task.position, task.player, rollout)
     return OtherMove(task.position.key, -1 if cell is None else cell, False, 0.0, task.variant)
 
 

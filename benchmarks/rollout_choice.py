@@ -15,7 +15,7 @@ does.
 The draws use a stream of their own (:data:`ROLLOUT_STREAM`), so the benchmark's valuation, which
 plays both cells on other draws from the same position, measures the choice without its selection
 bias. It is a probe of how much better the player's guesses could be, not a player: at 96 layouts
-and four candidates it costs about a second of one core per Beginner guess.
+and four candidates it costs about 2 s of one core per Beginner guess.
 """
 
 from __future__ import annotations
@@ -33,11 +33,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_hill_swap import GuessPosition, PlayerOptions, mirror_equivalent, play_on
 
+from agents.base import MoveReason
 from agents.solver import analyse
 from agents.solver.agent import SolverAgent
 from agents.solver.blended import candidates
-from agents.solver.endgame import endgame_move
-from agents.solver.guess import forced_guess, guess_order
+from agents.solver.guess import guess_order
 from agents.solver.posterior import all_layouts, draw_layout
 from agents.solver.probability import RegionCache
 from mswp_gym.spec import GameSpec
@@ -136,7 +136,7 @@ def rollout_move(
 
     Args:
         board: The visible position (``(rows, cols)`` codes), reached by ``position.clicks``.
-        legal: ``(rows * cols,)`` bool, the cells that may be revealed.
+        legal: ``(rows * cols,)`` action mask: nonzero where a cell may be revealed.
         spec: The game's spec.
         deal_seed: The game's seed (the env's and the player's, as ``play_on`` takes it).
         position: The guess: its clicks, the player's cell, and its key ``GAME.K``, which with
@@ -148,20 +148,14 @@ def rollout_move(
     if open_cells < rollout.from_open * (spec.rows * spec.cols - spec.mines):
         return None
     agent = SolverAgent(**dict(player))
+    agent.reset(deal_seed, spec)
+    agent.act(board, legal)
+    note = agent.explain()
+    if note.move is None or note.move.reason != MoveReason.GUESS or note.approximate:
+        return None  # its endgame search or a forced guess decides, or no exact posterior
     analysis = analyse(board, spec.mines)
-    if analysis.approximate:  # no exact posterior to draw from
-        return None
-    limits = (agent.endgame_layouts, agent.endgame_nodes, agent.endgame_cells)
-    decided = agent.endgame_layouts and endgame_move(analysis, board, spec.mines, legal, *limits)
-    if decided:  # the player's endgame search plays here
-        return None
     cache = RegionCache()
     order, openness = guess_order(analysis, board, legal)
-    forced = forced_guess(
-        analysis, board, order, spec.mines, legal, agent.depth, cache, agent.extended
-    )
-    if forced is not None:
-        return None
     scored = candidates(analysis, board, order, openness) if agent.depth else []
     cells = rollout_candidates(board, position.ours, [*scored, *order], rollout.candidates)
     if len(cells) < 2:
