@@ -8,9 +8,13 @@ set of layouts ``S`` is:
   revealing it is free: ``sum_v |S_v| / |S| * win(S_v)``;
 * else the best risky reveal: ``max_c sum_v |S_{c safe, v}| / |S| * win(S_{c safe, v})``.
 
-Flood fill is ignored (it only adds information, so the values are lower bounds of the truth for
-moves that may show a zero). Sub-results are memoised by the set of layouts; a node budget keeps the
-search bounded, and on overflow the caller falls back to the ordinary guess.
+Flood fill is not played out, and need not be: a zero's flood opens only cells that are then safe
+in every layout left, and the free reveals above show all that those cells would. So the values are
+the game's exact win probabilities (tested against a full game-tree search with flood fill on small
+boards), for the moves searched: the cells that are undecided, which is every hidden cell once the
+certain ones are played, as the agent does before it guesses. Sub-results are memoised by the set
+of layouts; a node budget keeps the search bounded, and on overflow the caller falls back to the
+ordinary guess.
 """
 
 from __future__ import annotations
