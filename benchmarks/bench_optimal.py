@@ -156,11 +156,12 @@ class Regret:
     layouts: int
     ours: float
     """The win probability of our move, then perfect play."""
-    best: list[tuple[int, float]]
+    best: tuple[tuple[int, float], ...]
     """The best moves (cell, win probability), best first."""
 
     @property
     def value(self) -> float:
+        """The regret: the best move's win probability minus ours (0 when ours is a best one)."""
         return self.best[0][1] - self.ours
 
 
@@ -177,7 +178,7 @@ def regret_at(
     wins = sorted(
         ((c, values.after_reveal(fits, c)) for c in risky), key=lambda pair: (-pair[1], pair[0])
     )
-    return Regret(len(fits), values.after_reveal(fits, cell), wins[:3])
+    return Regret(len(fits), values.after_reveal(fits, cell), tuple(wins[:3]))
 
 
 def board_lines(board: np.ndarray) -> list[str]:
@@ -201,6 +202,7 @@ class Measurement:
 
     @property
     def ours(self) -> float:
+        """Our win rate over every layout (exact for the seeds)."""
         return self.wins / self.layouts
 
     def share(self, guess: Guess) -> float:
