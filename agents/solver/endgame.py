@@ -116,10 +116,6 @@ class ExactValues:
             raise ValueError(f"cell {cell} is a mine in every one of the {len(layouts)} layouts")
         return self._search._after_reveal(layouts, cell)
 
-    def best(self, layouts: tuple[int, ...]) -> float:
-        """The win probability of perfect play from ``layouts`` (1.0 for a single layout)."""
-        return self._search.win(layouts)
-
 
 def _layouts(
     cells: list[int],
