@@ -40,13 +40,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_hill_swap import PlayerOptions, player_options
 
-from agents.base import MoveReason
+from agents.base import Agent, Explanation, MoveReason
+from agents.episode import MoveRecord, play_episode
 from agents.solver.agent import SolverAgent
 from agents.solver.endgame import ExactValues
-from mswp_gym.board import Board
-from mswp_gym.cells import neighbour_table
+from mswp_gym.cells import neighbour_table, to_index
 from mswp_gym.cli import OneLineParser
-from mswp_gym.constants import HIDDEN, Outcome
+from mswp_gym.constants import HIDDEN
+from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
 
 MAX_LAYOUTS = 50_000
@@ -116,27 +117,27 @@ class Game:
 
 
 def play(game: Game) -> tuple[bool, list[Guess]]:
-    """Our solver's game on one layout: whether it won, and its guesses after the first click."""
+    """Our solver's game on one layout (:func:`agents.episode.play_episode`): whether it won,
+    and its guesses after the first click."""
     spec = game.spec
-    cells = spec.rows * spec.cols
-    agent = SolverAgent(**dict(game.player))
-    agent.reset(seed=game.index, spec=spec)
-    hidden = np.full((spec.rows, spec.cols), HIDDEN, dtype=np.int8)
-    first = agent.act(hidden, np.ones(cells, dtype=bool))
-    if first != FIRST_CLICK:
-        raise RuntimeError(f"the solver's first click is cell {first}, not the corner")
-    mines = np.array([game.layout >> cell & 1 for cell in range(cells)], dtype=bool)
-    board = Board(mines.reshape(spec.rows, spec.cols))
-    board.reveal(0, 0)
-    guesses = []
-    while board.outcome == Outcome.PLAYING:
-        visible = board.visible.copy()
-        cell = agent.act(visible, ~board.revealed.ravel())
-        note = agent.explain().move
-        if note is not None and note.reason != MoveReason.CERTAIN:
-            guesses.append(Guess(visible.tobytes(), cell, note.reason))
-        board.reveal(*divmod(cell, spec.cols))
-    return board.outcome == Outcome.WON, guesses
+    mines = np.array([game.layout >> cell & 1 for cell in range(spec.cells)], dtype=bool)
+    env = MinesweeperEnv(layout=mines.reshape(spec.rows, spec.cols), max_steps=None)
+    before = [np.full((spec.rows, spec.cols), HIDDEN, dtype=np.int8)]
+    guesses: list[Guess] = []
+
+    def on_move(
+        record: MoveRecord, agent: Agent, explanation: Explanation, after: np.ndarray
+    ) -> None:
+        cell = to_index(record.cell, spec.cols)
+        reason = None if explanation.move is None else explanation.move.reason
+        if reason == MoveReason.FIRST_CLICK and cell != FIRST_CLICK:
+            raise RuntimeError(f"the solver's first click is {record.cell}, not the corner")
+        if reason is not None and reason not in (MoveReason.CERTAIN, MoveReason.FIRST_CLICK):
+            guesses.append(Guess(before[0].tobytes(), cell, reason))
+        before[0] = after
+
+    result = play_episode(env, SolverAgent(**dict(game.player)), game.index, on_move=on_move)
+    return result.won, guesses
 
 
 def fitting(layouts: Sequence[int], board: np.ndarray, around: list[int]) -> tuple[int, ...]:
@@ -175,10 +176,10 @@ def regret_at(
         for c, code in enumerate(board.ravel().tolist())
         if code == HIDDEN and not all(layout >> c & 1 for layout in fits)
     ]
-    wins = sorted(
-        ((c, values.after_reveal(fits, c)) for c in risky), key=lambda pair: (-pair[1], pair[0])
-    )
-    return Regret(len(fits), values.after_reveal(fits, cell), tuple(wins[:3]))
+    wins = {c: values.after_reveal(fits, c) for c in risky}
+    best = sorted(wins.items(), key=lambda pair: (-pair[1], pair[0]))[:3]
+    ours = wins[cell] if cell in wins else values.after_reveal(fits, cell)
+    return Regret(len(fits), ours, tuple(best))
 
 
 def board_lines(board: np.ndarray) -> list[str]:
