@@ -41,7 +41,6 @@ from mswp_gym.encoding import board_from_observation
 from mswp_gym.spec import GameSpec
 from train.checkpoint import SHIPPED_NAMES, shipped_checkpoint
 from train.device import Device, resolve_device
-from train.lookahead import GUESS_RISK, look_ahead
 from train.network import MINE_HEAD, CellNet, action_scores
 from train.policy import BoardPolicy
 from train.sb3_agent import SB3Agent, load_sb3_model
@@ -53,15 +52,7 @@ from train.symmetry import (
     first_best,
 )
 
-NETWORK_OPTIONS = (
-    "symmetries",
-    "sure_below",
-    "first_move",
-    "boards",
-    "ensemble",
-    "device",
-    "lookahead",
-)
+NETWORK_OPTIONS = ("symmetries", "sure_below", "first_move", "boards", "ensemble", "device")
 """Keyword options of :func:`load_ppo_agent` that other SB3 models do not take."""
 ENSEMBLE_SEPARATOR = "+"
 """Separates the checkpoints of the ``ensemble`` option (``ensemble=generalist+my.zip``)."""
@@ -167,7 +158,6 @@ class PolicyAgent(SeededAgent):
         boards: Boards | str = Boards.TRAINED,
         partners: Sequence[Partner] = (),
         device: Device | str = Device.CPU,
-        lookahead: int = 0,
     ) -> None:
         super().__init__(seed)
         self.boards = option_value(Boards, boards, "boards")
@@ -183,9 +173,6 @@ class PolicyAgent(SeededAgent):
         if isinstance(sure_below, bool) or not 0.0 <= float(sure_below) < 1.0:
             raise ValueError(f"sure_below must lie in [0, 1), got {sure_below!r}")
         self.sure_below = float(sure_below)
-        if isinstance(lookahead, bool) or not isinstance(lookahead, int) or lookahead < 0:
-            raise ValueError(f"lookahead must be an int >= 0 (0: off), got {lookahead!r}")
-        self.lookahead = lookahead
         self.first_move = option_value(FirstMove, first_move, "first_move")
         self._views: tuple[BoardView, ...] = board_views(symmetries)
         self.partner_nets = tuple(self._placed(partner.policy) for partner in partners)
@@ -280,11 +267,7 @@ class PolicyAgent(SeededAgent):
                 return first
         scores = np.where(legal, scores, -np.inf)
         if self.deterministic:
-            move = first_best(scores, VIEW_TIE_TOLERANCE if len(self._views) > 1 else 0.0)
-            flat_risk = risk.ravel()
-            if self.lookahead and flat_risk[move] >= GUESS_RISK:
-                return look_ahead(board, flat_risk, legal, move, self.lookahead, self._beliefs).move
-            return move
+            return first_best(scores, VIEW_TIE_TOLERANCE if len(self._views) > 1 else 0.0)
         weights = np.exp(self._beta * (scores - scores.max()))
         return int(self.rng.choice(cells, p=weights / weights.sum()))
 
@@ -304,21 +287,6 @@ class PolicyAgent(SeededAgent):
             return self._partnered(own, board)
         others = averaged_logits(self.net, board, self.mines, views[1:])
         return self._partnered((own + others * (len(views) - 1)) / len(views), board)
-
-    def _beliefs(self, boards: np.ndarray) -> np.ndarray:
-        """P(mine) of every cell of a ``(B, rows, cols)`` batch of boards, as the agent reads a
-        board: averaged over its views and networks; ``(B, rows * cols)``."""
-        with th.no_grad():
-            batch = th.as_tensor(boards, dtype=th.float32, device=self.device)
-            nets = (self.net, *self.partner_nets)
-            total = None
-            for net in nets:
-                for view in self._views:
-                    logits = view.invert(net(view.apply(batch), self.mines))[:, MINE_HEAD]
-                    total = logits if total is None else total + logits
-            assert total is not None
-            mean = total / (len(nets) * len(self._views))
-            return th.sigmoid(mean).flatten(1).cpu().numpy().astype(np.float64)
 
     def _partnered(self, own_mean: th.Tensor, board: th.Tensor) -> th.Tensor:
         """``own_mean`` (this network's mean over the views) averaged with each partner's mean
