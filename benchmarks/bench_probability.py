@@ -27,12 +27,16 @@ Example::
     /tmp/peers-venv/bin/python benchmarks/bench_probability.py --positions 1000
     /tmp/peers-venv/bin/python benchmarks/bench_probability.py --classes play-100x100x2000 \
         --positions 200
+    # ours alone (no ms-toollib columns) on the densest random boards, a block of 250 positions
+    .venv/bin/python benchmarks/bench_probability.py --ours-only --classes random-30x30 \
+        --positions 250 --seed 5
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import sys
 import time
@@ -139,24 +143,35 @@ def play_positions(
 
 
 def parse_class(name: str) -> tuple[str, tuple[int, ...]]:
-    """``random-8x8`` -> ("random", (8, 8)); ``play-16x30x99`` -> ("play", (16, 30, 99))."""
+    """``random-8x8`` -> ("random", (8, 8)); ``play-16x30x99`` -> ("play", (16, 30, 99)).
+
+    Raises:
+        ValueError: not of either form (the message names it).
+    """
     kind, _, size = name.partition("-")
-    dims = tuple(int(x) for x in size.split("x"))
-    if (kind, len(dims)) not in (("random", 2), ("play", 3)):
+    try:
+        dims = tuple(int(x) for x in size.split("x"))
+    except ValueError:
+        dims = ()
+    if (kind, len(dims)) not in (("random", 2), ("play", 3)) or min(dims) < 1:
         raise ValueError(f"bad class {name!r}: want random-ROWSxCOLS or play-ROWSxCOLSxMINES")
     return kind, dims
 
 
-def compare(samples: list[Sample]) -> dict[str, float]:
-    """Run both engines on every sample; the worst difference, relaxations and timings."""
-    import ms_toollib
+def compare(samples: list[Sample], with_toollib: bool = True) -> dict[str, float]:
+    """Run both engines on every sample (ours alone without ``with_toollib``: ms-toollib's
+    figures and the differences are then NaN); the worst difference, relaxations and timings."""
+    if with_toollib:
+        import ms_toollib
 
+    nan = float("nan")
     ours_t, theirs_t = [], []
     worst, over, relaxed = 0.0, 0, 0
     for index, sample in enumerate(samples):
         hidden = sample.board < 0
         toollib_board = np.where(hidden, TOOLLIB_HIDDEN, sample.board).astype(int).tolist()
-        for engine in ("ours", "theirs") if index % 2 == 0 else ("theirs", "ours"):
+        engines = ("ours", "theirs") if index % 2 == 0 else ("theirs", "ours")
+        for engine in engines if with_toollib else ("ours",):
             tic = time.perf_counter()
             if engine == "ours":
                 analysis = analyse(sample.board, sample.mines)
@@ -165,23 +180,25 @@ def compare(samples: list[Sample]) -> dict[str, float]:
                 their_p, _ = ms_toollib.cal_probability_onboard(toollib_board, sample.mines)
                 t_theirs = time.perf_counter() - tic
         ours_t.append(t_ours)
-        theirs_t.append(t_theirs)
         relaxed += bool(analysis.approximate)
+        if not with_toollib:
+            continue
+        theirs_t.append(t_theirs)
         mine_p = analysis.probability.reshape(sample.board.shape)[hidden]
         diff = float(np.max(np.abs(mine_p - np.asarray(their_p, dtype=float)[hidden])))
         worst = max(worst, diff)
         over += diff > 1e-9
     return {
         "positions": len(samples),
-        "worst": worst,
-        "over_1e-9": over,
+        "worst": worst if with_toollib else nan,
+        "over_1e-9": over if with_toollib else nan,
         "relaxed": relaxed,
         "ours_total_s": sum(ours_t),
-        "theirs_total_s": sum(theirs_t),
+        "theirs_total_s": sum(theirs_t) if with_toollib else nan,
         "ours_median_ms": 1e3 * statistics.median(ours_t),
-        "theirs_median_ms": 1e3 * statistics.median(theirs_t),
+        "theirs_median_ms": 1e3 * statistics.median(theirs_t) if with_toollib else nan,
         "ours_max_ms": 1e3 * max(ours_t),
-        "theirs_max_ms": 1e3 * max(theirs_t),
+        "theirs_max_ms": 1e3 * max(theirs_t) if with_toollib else nan,
     }
 
 
@@ -190,7 +207,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--classes", default=DEFAULT_CLASSES, help="comma list of size classes")
     parser.add_argument("--positions", type=int, default=1000, help="positions per class")
     parser.add_argument("--seed", type=int, default=20261123)
+    parser.add_argument(
+        "--ours-only",
+        action="store_true",
+        help="time our engine alone (ms-toollib needs 12-21 GB on the worst random 30x30 "
+        "positions): its columns and the differences print as nan",
+    )
     args = parser.parse_args(argv)
+    if args.positions < 1:
+        parser.error(f"--positions must be at least 1, got {args.positions}")
+    try:
+        classes = [(name, *parse_class(name)) for name in args.classes.split(",")]
+    except ValueError as error:
+        parser.error(str(error))
     header = (
         f"{'class':<20} {'N':>5} {'worst diff':>10} {'>1e-9':>5} {'relaxed':>7} "
         f"{'ours s':>7} {'tlib s':>7} {'ours med ms':>11} {'tlib med ms':>11} "
@@ -198,8 +227,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(header)
     totals = {"ours": 0.0, "theirs": 0.0}
-    for name in args.classes.split(","):
-        kind, dims = parse_class(name)
+    for name, kind, dims in classes:
         rng = np.random.default_rng([args.seed, *dims])
         log = PlayLog()
         if kind == "random":
@@ -207,7 +235,7 @@ def main(argv: list[str] | None = None) -> None:
         else:
             stride = max(1, dims[0] * dims[1] // 1000)
             samples = play_positions(dims[0], dims[1], dims[2], args.positions, rng, stride, log)
-        row = compare(samples)
+        row = compare(samples, with_toollib=not args.ours_only)
         totals["ours"] += row["ours_total_s"]
         totals["theirs"] += row["theirs_total_s"]
         print(
@@ -224,6 +252,8 @@ def main(argv: list[str] | None = None) -> None:
                 flush=True,
             )
     print(f"total time: ours {totals['ours']:.2f} s, ms-toollib {totals['theirs']:.2f} s")
+    peak_gb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # Linux: KiB
+    print(f"peak memory of this process (both engines, position making too): {peak_gb:.2f} GB")
 
 
 if __name__ == "__main__":

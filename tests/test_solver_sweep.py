@@ -13,7 +13,13 @@ from positions import random_position
 
 from agents.solver import sweep
 from agents.solver.deduce import deduce
-from agents.solver.enumerate import RegionCounts, RegionTooLarge, count_region, split_regions
+from agents.solver.enumerate import (
+    RegionCounts,
+    RegionTooLarge,
+    cells_by_signature,
+    count_region,
+    split_regions,
+)
 from agents.solver.position import Constraint, read_position
 from agents.solver.probability import DEFAULT_NODE_BUDGET, RegionCache, _count_with_fallback
 from agents.solver.sweep import count_region_sweep
@@ -114,6 +120,54 @@ def test_count_region_sweep__equals_backtracking_on_positions_of_play(
         assert by_group(count_region_sweep(region)) == by_group(expected)
         checked += 1
     assert checked > 40
+
+
+def test_count_region_sweep__keeping_every_kth_layer_gives_the_same_counts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # every sweep is made to keep only every k-th forward layer, as past its memory budget: the
+    # backward sweep recomputes the others a segment at a time and must count the same
+    forward = sweep._forward
+    keeps = []
+
+    def over_memory_unless_thinned(*args, keep_every=1):  # type: ignore[no-untyped-def]
+        if keep_every == 1:
+            raise sweep._OverMemory("as if past the budget")
+        keeps.append(keep_every)
+        return forward(*args, keep_every=keep_every)
+
+    rng = np.random.default_rng(5)
+    expected = {}
+    regions = [r for r in regions_of_play(rng, 10, 12, 40) if len(r) > 1]
+    for region in regions:
+        expected[region] = by_group(count_region_sweep(region))
+    monkeypatch.setattr(sweep, "_forward", over_memory_unless_thinned)
+    for region in regions:
+        assert by_group(count_region_sweep(region)) == expected[region]
+    assert len(keeps) == len(regions) and max(keeps) >= 4
+
+
+def test_count_region_sweep__fits_a_memory_budget_too_small_for_every_layer() -> None:
+    # a long region: all its layers need more than the budget, every k-th layer and one segment
+    # fewer, so it is counted exactly where it used to raise RegionTooLarge
+    rng = np.random.default_rng(11)
+    region = max(regions_of_play(rng, 12, 24, 30), key=len)
+    signatures = list(cells_by_signature(region))
+    assert len(signatures) >= 16
+    expected = count_region_sweep(region)
+    by_sig = cells_by_signature(region)
+    order = sweep.candidate_orders(signatures, len(region), many=False)[0]
+    steps = sweep._plan(
+        tuple(signatures[g] for g in order), [len(by_sig[signatures[g]]) for g in order], region
+    )
+    cells = sum(len(by_sig[sig]) for sig in signatures)
+    bits = 8 * ((cells + cells.bit_length() + 8) // 8)  # as count_region_sweep packs them
+    forward, every_layer = sweep._forward(steps, bits, 10**9, 10**12)
+    assert all(layer is not None for layer in forward)
+    got = count_region_sweep(region, memory_budget=every_layer * 3 // 4)
+    assert by_group(got) == by_group(expected)
+    with pytest.raises(RegionTooLarge):
+        count_region_sweep(region, memory_budget=every_layer // 20)
 
 
 def test_count_region_sweep__long_thin_frontier_in_linear_work() -> None:

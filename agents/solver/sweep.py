@@ -11,6 +11,13 @@ Per-group mine totals come from a backward sweep over the same steps: the total 
 (decided at step ``i``) is ``sum over transitions (s -> t, m mines) of F_i[s] * m * C(size, m) *
 x^m * B_{i+1}[t]``, where ``F`` counts the decided part and ``B`` the undecided part.
 
+The backward sweep needs every forward layer ``F_i``. Their packed counts grow with the cells
+decided, so on a long tangled region (the densest random 30x30 positions) keeping them all can pass
+the memory budget while each layer alone fits. The sweep then runs again keeping only every
+``k``-th layer (``k = isqrt(steps) + 1``), and the backward sweep recomputes the others from the
+kept layer before them, one segment at a time: about ``2 * sqrt(steps)`` layers held instead of
+``steps``, for one more forward pass.
+
 Polynomials in the mine count are packed into single Python integers (Kronecker substitution,
 ``x = 2**bits``): coefficient ``k`` lives in bits ``[k*bits, (k+1)*bits)``. Every coefficient ever
 formed counts a set of layouts of the region's ``n`` cells, times at most ``n`` mines, so it is
@@ -23,7 +30,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
-from math import comb
+from math import comb, isqrt
 from operator import itemgetter
 
 from agents.solver.enumerate import RegionCounts, RegionTooLarge, cells_by_signature
@@ -32,8 +39,8 @@ from agents.solver.position import Constraint
 DEFAULT_STATE_BUDGET = 200_000
 """Most states the sweep may hold at one step before the region is handed to the relaxation."""
 DEFAULT_MEMORY_BUDGET = 2_000_000_000
-"""Most bytes (estimated) a region's sweep may hold before the region is handed to the
-relaxation."""
+"""Most bytes (estimated) a region's sweep may hold, after thinning its kept layers, before the
+region is handed to the relaxation."""
 _STATE_BYTES = 400
 """Estimated bytes per state besides its packed counts (the key, dict slots, remembered moves)."""
 _MANY_ORDERS_FROM = 40
@@ -52,7 +59,8 @@ def count_region_sweep(
             :func:`~agents.solver.enumerate.split_regions` returns them).
         state_budget: Most states one step may hold.
         memory_budget: Most bytes (estimated) the sweep may hold in all: the forward sweep keeps
-            every step's states and packed counts for the backward one.
+            every step's states and packed counts for the backward one or, where they do not
+            fit, every ``k``-th step's and one segment's (see the module docstring).
 
     Returns:
         The exact counts per number of mines (the same as
@@ -60,7 +68,7 @@ def count_region_sweep(
 
     Raises:
         RegionTooLarge: a step needed more than ``state_budget`` states, or the sweep more than
-            ``memory_budget`` bytes.
+            ``memory_budget`` bytes even keeping every ``k``-th layer only.
         ValueError: the region has no valid layout.
     """
     by_signature = cells_by_signature(constraints)
@@ -75,9 +83,17 @@ def count_region_sweep(
     groups = tuple(tuple(sorted(by_signature[signatures[g]])) for g in order)
     n_cells = sum(len(cells) for cells in by_signature.values())
     bits = 8 * ((n_cells + n_cells.bit_length() + 8) // 8)
-    forward = _forward(steps, bits, state_budget, memory_budget)
-    group_totals = _backward(steps, forward, bits)
-    return _region_counts(groups, forward[-1][()], group_totals, bits)
+    try:
+        forward, held = _forward(steps, bits, state_budget, memory_budget)
+    except _OverMemory:
+        # keep every k-th layer only; the backward sweep recomputes the others a segment at a time
+        forward, held = _forward(
+            steps, bits, state_budget, memory_budget, keep_every=isqrt(len(steps)) + 1
+        )
+    group_totals = _backward(steps, forward, bits, memory_budget - held)
+    last = forward[-1]
+    assert last is not None  # the last layer is always kept
+    return _region_counts(groups, last[()], group_totals, bits)
 
 
 def _choose_plan(
@@ -108,48 +124,97 @@ def _choose_plan(
     return orders[chosen], plans[chosen]
 
 
+class _OverMemory(RegionTooLarge):
+    """The sweep's kept layers passed its memory budget (a sweep that keeps fewer may fit)."""
+
+
 def _forward(
-    steps: list[_Step], bits: int, state_budget: int, memory_budget: int
-) -> list[dict[tuple[int, ...], int]]:
-    """The forward sweep: for each step, the packed counts of the decided part by state (every
-    step's layer is kept for the backward sweep; the last one holds the total under ``()``).
+    steps: list[_Step], bits: int, state_budget: int, memory_budget: int, keep_every: int = 1
+) -> tuple[list[dict[tuple[int, ...], int] | None], int]:
+    """The forward sweep: for each step, the packed counts of the decided part by state (the last
+    layer holds the total under ``()``), and the estimated bytes of the layers kept.
+
+    Layers are kept for the backward sweep: every one, or with ``keep_every`` > 1 only the first,
+    every ``keep_every``-th and the last (the others are None, and :func:`_backward` recomputes
+    them from the kept layer before them, a segment at a time).
 
     Raises:
-        RegionTooLarge: a step needed more than ``state_budget`` states, or the layers more than
-            ``memory_budget`` bytes.
+        RegionTooLarge: a step needed more than ``state_budget`` states.
+        _OverMemory: the kept layers needed more than ``memory_budget`` bytes.
         ValueError: the region has no valid layout.
     """
-    forward: list[dict[tuple[int, ...], int]] = [{(): 1}]
+    forward: list[dict[tuple[int, ...], int] | None] = [{(): 1}]
+    layer: dict[tuple[int, ...], int] = {(): 1}
     held = 0
-    for step in steps:
-        layer: dict[tuple[int, ...], int] = {}
-        for state, value in forward[-1].items():
-            for m, weight, target in step.moves(state):
-                shifted = (value * weight) << (bits * m)
-                layer[target] = layer.get(target, 0) + shifted
-        if not layer:
-            raise ValueError("the clues of a region admit no layout")
-        held += _STATE_BYTES * len(layer) + sum(value.bit_length() for value in layer.values()) // 8
-        if len(layer) > state_budget or held > memory_budget:
+    for index, step in enumerate(steps, start=1):
+        layer = _advance(step, layer, bits)
+        if len(layer) > state_budget:
             raise RegionTooLarge(
                 f"region of {len(steps)} groups needs more than {state_budget} sweep states at a "
-                f"step or {memory_budget} bytes in all"
+                f"step"
             )
-        forward.append(layer)
-    return forward
+        kept = index % keep_every == 0 or index == len(steps)
+        if kept:
+            held += _layer_bytes(layer)
+        if held + (0 if kept else _layer_bytes(layer)) > memory_budget:
+            raise _OverMemory(
+                f"region of {len(steps)} groups needs more than {memory_budget} bytes of sweep "
+                f"layers"
+            )
+        forward.append(layer if kept else None)
+    return forward, held
+
+
+def _advance(
+    step: _Step, layer: dict[tuple[int, ...], int], bits: int
+) -> dict[tuple[int, ...], int]:
+    """The next forward layer: ``layer`` with ``step``'s group decided.
+
+    Raises:
+        ValueError: no state survives (the region has no valid layout).
+    """
+    following: dict[tuple[int, ...], int] = {}
+    for state, value in layer.items():
+        for m, weight, target in step.moves(state):
+            shifted = (value * weight) << (bits * m)
+            following[target] = following.get(target, 0) + shifted
+    if not following:
+        raise ValueError("the clues of a region admit no layout")
+    return following
+
+
+def _layer_bytes(layer: dict[tuple[int, ...], int]) -> int:
+    """Estimated bytes of one layer: its states and its packed counts."""
+    return _STATE_BYTES * len(layer) + sum(value.bit_length() for value in layer.values()) // 8
 
 
 def _backward(
-    steps: list[_Step], forward: list[dict[tuple[int, ...], int]], bits: int
+    steps: list[_Step],
+    forward: list[dict[tuple[int, ...], int] | None],
+    bits: int,
+    memory_budget: int,
 ) -> list[int]:
-    """The backward sweep: each group's packed mine totals (see the module docstring)."""
+    """The backward sweep: each group's packed mine totals (see the module docstring).
+
+    A forward layer that was not kept is recomputed, with the rest of its segment, from the kept
+    layer before it.
+
+    Raises:
+        RegionTooLarge: a recomputed segment needed more than ``memory_budget`` bytes.
+    """
     backward: dict[tuple[int, ...], int] = {(): 1}
     group_totals: list[int] = [0] * len(steps)
+    segment: dict[int, dict[tuple[int, ...], int]] = {}
     for i in range(len(steps) - 1, -1, -1):
+        before = forward[i]
+        if before is None:
+            if i not in segment:
+                segment = _segment(steps, forward, i, bits, memory_budget)
+            before = segment.pop(i)
         step = steps[i]
         layer = {}
         marginal = 0
-        for state, value in forward[i].items():
+        for state, value in before.items():
             ways = 0
             mined = 0
             for m, weight, target in step.moves(state):
@@ -167,6 +232,37 @@ def _backward(
         group_totals[i] = marginal
         backward = layer
     return group_totals
+
+
+def _segment(
+    steps: list[_Step],
+    forward: list[dict[tuple[int, ...], int] | None],
+    last: int,
+    bits: int,
+    memory_budget: int,
+) -> dict[int, dict[tuple[int, ...], int]]:
+    """The forward layers from the kept one before ``last`` up to ``last``, by index.
+
+    Raises:
+        RegionTooLarge: they need more than ``memory_budget`` bytes.
+    """
+    start = last
+    while forward[start] is None:
+        start -= 1
+    layer = forward[start]
+    assert layer is not None
+    layers: dict[int, dict[tuple[int, ...], int]] = {}
+    held = 0
+    for index in range(start + 1, last + 1):
+        layer = _advance(steps[index - 1], layer, bits)
+        held += _layer_bytes(layer)
+        if held > memory_budget:
+            raise RegionTooLarge(
+                f"region of {len(steps)} groups needs more than its memory budget to recompute "
+                f"its sweep's layers"
+            )
+        layers[index] = layer
+    return layers
 
 
 def _region_counts(
