@@ -22,6 +22,12 @@ our relaxation fired (``Analysis.approximate``), and both engines' total and med
 position (each engine timed on its own call only, on the same positions, alternating, in one run:
 compare the two columns, not figures across runs on a shared machine).
 
+ms-toollib's worst random 30x30 positions need 12-21 GB and minutes, and a failed allocation aborts
+its whole process. ``--isolate-toollib GB:SECONDS`` runs each of its calls in a child process
+under those limits: a call past either counts in the ``tlib fail`` column and is left out of the
+differences and of its timings. Its times then come from a fresh process each (after a warm-up
+call), so compare speed on runs without it.
+
 Example::
 
     /tmp/peers-venv/bin/python benchmarks/bench_probability.py --positions 1000
@@ -30,11 +36,15 @@ Example::
     # ours alone (no ms-toollib columns) on the densest random boards, a block of 250 positions
     .venv/bin/python benchmarks/bench_probability.py --ours-only --classes random-30x30 \
         --positions 250 --seed 5
+    # both engines on that class, ms-toollib limited to 16 GB and 10 minutes a position
+    /tmp/peers-venv/bin/python benchmarks/bench_probability.py --classes random-30x30 \
+        --positions 250 --seed 5 --isolate-toollib 16:600
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import resource
 import statistics
@@ -42,6 +52,7 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 
 import numpy as np
 
@@ -158,47 +169,107 @@ def parse_class(name: str) -> tuple[str, tuple[int, ...]]:
     return kind, dims
 
 
-def compare(samples: list[Sample], with_toollib: bool = True) -> dict[str, float]:
-    """Run both engines on every sample (ours alone without ``with_toollib``: ms-toollib's
-    figures and the differences are then NaN); the worst difference, relaxations and timings."""
-    if with_toollib:
+@dataclass(frozen=True)
+class Isolation:
+    """Run each ms-toollib call in a child process under these limits (its worst random 30x30
+    positions need 12-21 GB and minutes; one failed allocation aborts the whole process)."""
+
+    memory_gb: float
+    timeout_s: float
+
+
+def _toollib_child(board: list[list[int]], mines: int, memory_gb: float, out: Connection) -> None:
+    """Child process: one ms-toollib call under an address-space limit; sends its probabilities
+    and the seconds the call took (after a call on a tiny board: a fresh process's first call
+    costs about 90 ms more)."""
+    import ms_toollib
+
+    ms_toollib.cal_probability_onboard([[1, TOOLLIB_HIDDEN], [TOOLLIB_HIDDEN, TOOLLIB_HIDDEN]], 1)
+    limit = int(memory_gb * 2**30)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    tic = time.perf_counter()
+    probabilities, _ = ms_toollib.cal_probability_onboard(board, mines)
+    out.send((probabilities, time.perf_counter() - tic))
+
+
+def toollib_probabilities(
+    board: list[list[int]], mines: int, isolation: Isolation | None
+) -> tuple[list[list[float]] | None, float]:
+    """ms-toollib's mine probabilities of ``board`` and the seconds its call took (its own call
+    only); ``(None, nan)`` where an isolated call ran out of memory or time."""
+    if isolation is None:
         import ms_toollib
 
+        tic = time.perf_counter()
+        probabilities, _ = ms_toollib.cal_probability_onboard(board, mines)
+        return probabilities, time.perf_counter() - tic
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(
+        target=_toollib_child, args=(board, mines, isolation.memory_gb, send), daemon=True
+    )
+    child.start()
+    send.close()
+    found = None
+    if receive.poll(isolation.timeout_s):
+        try:
+            found = receive.recv()
+        except EOFError:  # the child died without an answer (a failed allocation aborts it)
+            found = None
+    child.join(1.0)
+    if child.is_alive():
+        child.kill()
+        child.join()
+    return found if found is not None else (None, float("nan"))
+
+
+def compare(
+    samples: list[Sample], with_toollib: bool = True, isolation: Isolation | None = None
+) -> dict[str, float]:
+    """Run both engines on every sample (ours alone without ``with_toollib``: ms-toollib's
+    figures and the differences are then NaN); the worst difference, relaxations and timings.
+
+    With ``isolation``, ms-toollib's failed calls are counted (``toollib_failed``) and left out of
+    its timings and of the differences."""
     nan = float("nan")
     ours_t, theirs_t = [], []
-    worst, over, relaxed = 0.0, 0, 0
+    worst, over, relaxed, failed = 0.0, 0, 0, 0
     for index, sample in enumerate(samples):
         hidden = sample.board < 0
         toollib_board = np.where(hidden, TOOLLIB_HIDDEN, sample.board).astype(int).tolist()
         engines = ("ours", "theirs") if index % 2 == 0 else ("theirs", "ours")
         for engine in engines if with_toollib else ("ours",):
-            tic = time.perf_counter()
             if engine == "ours":
+                tic = time.perf_counter()
                 analysis = analyse(sample.board, sample.mines)
                 t_ours = time.perf_counter() - tic
             else:
-                their_p, _ = ms_toollib.cal_probability_onboard(toollib_board, sample.mines)
-                t_theirs = time.perf_counter() - tic
+                their_p, t_theirs = toollib_probabilities(toollib_board, sample.mines, isolation)
         ours_t.append(t_ours)
         relaxed += bool(analysis.approximate)
         if not with_toollib:
+            continue
+        if their_p is None:
+            failed += 1
             continue
         theirs_t.append(t_theirs)
         mine_p = analysis.probability.reshape(sample.board.shape)[hidden]
         diff = float(np.max(np.abs(mine_p - np.asarray(their_p, dtype=float)[hidden])))
         worst = max(worst, diff)
         over += diff > 1e-9
+    compared = with_toollib and bool(theirs_t)
     return {
         "positions": len(samples),
-        "worst": worst if with_toollib else nan,
-        "over_1e-9": over if with_toollib else nan,
+        "worst": worst if compared else nan,
+        "over_1e-9": over if compared else nan,
         "relaxed": relaxed,
+        "toollib_failed": failed if with_toollib else nan,
         "ours_total_s": sum(ours_t),
-        "theirs_total_s": sum(theirs_t) if with_toollib else nan,
+        "theirs_total_s": sum(theirs_t) if compared else nan,
         "ours_median_ms": 1e3 * statistics.median(ours_t),
-        "theirs_median_ms": 1e3 * statistics.median(theirs_t) if with_toollib else nan,
+        "theirs_median_ms": 1e3 * statistics.median(theirs_t) if compared else nan,
         "ours_max_ms": 1e3 * max(ours_t),
-        "theirs_max_ms": 1e3 * max(theirs_t) if with_toollib else nan,
+        "theirs_max_ms": 1e3 * max(theirs_t) if compared else nan,
     }
 
 
@@ -213,7 +284,25 @@ def main(argv: list[str] | None = None) -> None:
         help="time our engine alone (ms-toollib needs 12-21 GB on the worst random 30x30 "
         "positions): its columns and the differences print as nan",
     )
+    parser.add_argument(
+        "--isolate-toollib",
+        metavar="GB:SECONDS",
+        help="run each ms-toollib call in a child process limited to GB of address space and "
+        "SECONDS; calls past either count as failed (column 'tlib fail') and are left out of "
+        "its timings and the differences",
+    )
     args = parser.parse_args(argv)
+    isolation = None
+    if args.isolate_toollib is not None:
+        try:
+            memory_gb, timeout_s = (float(x) for x in args.isolate_toollib.split(":"))
+        except ValueError:
+            memory_gb = timeout_s = -1.0
+        if not (memory_gb > 0 and timeout_s > 0):
+            parser.error(
+                f"--isolate-toollib must be GB:SECONDS, both above 0, got {args.isolate_toollib!r}"
+            )
+        isolation = Isolation(memory_gb, timeout_s)
     if args.positions < 1:
         parser.error(f"--positions must be at least 1, got {args.positions}")
     try:
@@ -221,7 +310,7 @@ def main(argv: list[str] | None = None) -> None:
     except ValueError as error:
         parser.error(str(error))
     header = (
-        f"{'class':<20} {'N':>5} {'worst diff':>10} {'>1e-9':>5} {'relaxed':>7} "
+        f"{'class':<20} {'N':>5} {'worst diff':>10} {'>1e-9':>5} {'relaxed':>7} {'tlib fail':>9} "
         f"{'ours s':>7} {'tlib s':>7} {'ours med ms':>11} {'tlib med ms':>11} "
         f"{'ours max ms':>11} {'tlib max ms':>11}"
     )
@@ -235,12 +324,13 @@ def main(argv: list[str] | None = None) -> None:
         else:
             stride = max(1, dims[0] * dims[1] // 1000)
             samples = play_positions(dims[0], dims[1], dims[2], args.positions, rng, stride, log)
-        row = compare(samples, with_toollib=not args.ours_only)
+        row = compare(samples, with_toollib=not args.ours_only, isolation=isolation)
         totals["ours"] += row["ours_total_s"]
         totals["theirs"] += row["theirs_total_s"]
         print(
             f"{name:<20} {row['positions']:>5} {row['worst']:>10.2e} {row['over_1e-9']:>5} "
-            f"{row['relaxed']:>7} {row['ours_total_s']:>7.2f} {row['theirs_total_s']:>7.2f} "
+            f"{row['relaxed']:>7} {row['toollib_failed']:>9} "
+            f"{row['ours_total_s']:>7.2f} {row['theirs_total_s']:>7.2f} "
             f"{row['ours_median_ms']:>11.3f} {row['theirs_median_ms']:>11.3f} "
             f"{row['ours_max_ms']:>11.1f} {row['theirs_max_ms']:>11.1f}",
             flush=True,
