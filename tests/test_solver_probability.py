@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import sys
 
 import numpy as np
 import pytest
@@ -113,6 +114,29 @@ def test_analyse__relaxation_never_claims_a_false_certainty(
         if not analysis.approximate:
             np.testing.assert_allclose(analysis.probability, expected, atol=1e-9, equal_nan=True)
     assert approximated > 0
+
+
+def test_analyse__the_relaxation_recounts_outside_the_failed_counts_handler(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # while the relaxed parts are counted, no exception may be active: its traceback's frames
+    # would keep the failed count's memory (a sweep's layers, gigabytes) alive at every level
+    monkeypatch.setattr(probability, "_SEARCH_FIRST_CLUES", 0)
+    count_exact = probability._count_exact
+    active = []
+
+    def recording(region, state_budget):  # type: ignore[no-untyped-def]
+        active.append(sys.exc_info()[0])
+        return count_exact(region, state_budget)
+
+    monkeypatch.setattr(probability, "_count_exact", recording)
+    rng = np.random.default_rng(11)
+    approximated = 0
+    for _ in range(40):
+        board, total, _ = random_position(rng)
+        approximated += analyse(board, total, node_budget=3).approximate
+    assert approximated > 0 and len(active) > approximated
+    assert set(active) == {None}
 
 
 def test_deduce__single_and_pairwise_rules() -> None:

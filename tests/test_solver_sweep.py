@@ -5,6 +5,7 @@ backtracking search.
 from __future__ import annotations
 
 import itertools
+import sys
 from math import comb
 
 import numpy as np
@@ -133,6 +134,8 @@ def test_count_region_sweep__keeping_every_kth_layer_gives_the_same_counts(
     def over_memory_unless_thinned(*args, keep_every=1):  # type: ignore[no-untyped-def]
         if keep_every == 1:
             raise sweep._OverMemory("as if past the budget")
+        # the retry runs outside the handler: the failed pass's layers must be freed by then
+        assert sys.exc_info()[0] is None
         keeps.append(keep_every)
         return forward(*args, keep_every=keep_every)
 

@@ -382,6 +382,10 @@ def _count_with_fallback(
     try:
         counts = _count_exact(region, node_budget)
     except RegionTooLarge:
+        # relaxed below, not in this handler: while it runs, the exception's frames keep the
+        # failed count's memory (a sweep's layers, gigabytes) alive through every level
+        counts = None
+    if counts is None:
         widest = max(range(len(region)), key=lambda i: (len(region[i][0]), -i))
         relaxed = region[:widest] + region[widest + 1 :]
         parts: list[RegionCounts] = []

@@ -86,6 +86,10 @@ def count_region_sweep(
     try:
         forward, held = _forward(steps, bits, state_budget, memory_budget)
     except _OverMemory:
+        thin = True  # retried below, not here: the exception's frames hold the first pass's layers
+    else:
+        thin = False
+    if thin:
         # keep every k-th layer only; the backward sweep recomputes the others a segment at a time
         forward, held = _forward(
             steps, bits, state_budget, memory_budget, keep_every=isqrt(len(steps)) + 1
@@ -145,7 +149,8 @@ def _forward(
     """
     forward: list[dict[tuple[int, ...], int] | None] = [{(): 1}]
     layer: dict[tuple[int, ...], int] = {(): 1}
-    held = 0
+    held = 0  # the kept layers
+    gap = 0  # the layers since the last kept one: a segment the backward sweep will recompute
     for index, step in enumerate(steps, start=1):
         layer = _advance(step, layer, bits)
         if len(layer) > state_budget:
@@ -156,7 +161,10 @@ def _forward(
         kept = index % keep_every == 0 or index == len(steps)
         if kept:
             held += _layer_bytes(layer)
-        if held + (0 if kept else _layer_bytes(layer)) > memory_budget:
+            gap = 0
+        else:
+            gap += _layer_bytes(layer)
+        if held + gap > memory_budget:
             raise _OverMemory(
                 f"region of {len(steps)} groups needs more than {memory_budget} bytes of sweep "
                 f"layers"
