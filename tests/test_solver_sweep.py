@@ -150,9 +150,13 @@ def test_count_region_sweep__keeping_every_kth_layer_gives_the_same_counts(
     assert len(keeps) == len(regions) and max(keeps) >= 4
 
 
-def test_count_region_sweep__fits_a_memory_budget_too_small_for_every_layer() -> None:
-    # a long region: all its layers need more than the budget, every k-th layer and one segment
-    # fewer, so it is counted exactly where it used to raise RegionTooLarge
+def test_count_region_sweep__fits_a_memory_budget_too_small_for_every_layer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a long region: all its layers' counts need more than the budget, every k-th layer's and
+    # one segment's fewer, so it is counted exactly where it used to raise RegionTooLarge (the
+    # states weigh one byte each here, so the counts decide)
+    monkeypatch.setattr(sweep, "_STATE_BYTES", 1)
     rng = np.random.default_rng(11)
     region = max(regions_of_play(rng, 12, 24, 30), key=len)
     signatures = list(cells_by_signature(region))
