@@ -254,7 +254,10 @@ def _shares(parts: tuple[tuple[str, float], ...], total: float) -> str:
 
 
 def symmetries(square: bool) -> list[Callable[[th.Tensor], th.Tensor]]:
-    """Board symmetries on ``(B, rows, cols)`` tensors: 8 for a square board, else 4."""
+    """Board symmetries on ``(B, rows, cols)`` tensors: the 4 flips, then (``square``) the 4
+    transposed flips. ``square`` False keeps a board's shape; True on a board that is not square
+    gives transposed ``(B, cols, rows)`` views too, which a fully convolutional network plays as
+    well (the whole minibatch takes the same view, so its boards keep one shape)."""
     flips: list[Callable[[th.Tensor], th.Tensor]] = [
         lambda x: x,
         lambda x: x.flip(1),
@@ -370,6 +373,7 @@ def train_steps(
     count_weight: float = 0.0,
     count_undecided: bool = False,
     precision: Precision = Precision.FLOAT32,
+    all_views: bool = False,
 ) -> float:
     """``steps`` Adam steps on random minibatches; returns the mean loss.
 
@@ -387,6 +391,8 @@ def train_steps(
             labels strictly between 0 and 1) instead of every hidden cell.
         precision: the forward pass's arithmetic (:class:`~train.precision.Precision`); the
             losses are computed in float32 either way.
+        all_views: draw each minibatch's symmetry from all 8 on every board (a board that is not
+            square is transposed too) instead of those that keep its shape.
 
     Raises:
         ValueError: ``move_weight`` > 0 for a network without a move head.
@@ -409,7 +415,7 @@ def train_steps(
             if p is None
             else rng.choice(len(buffer), size=batch_size, p=p)
         )
-        transforms = symmetries(buffer.boards.shape[1] == buffer.boards.shape[2])
+        transforms = symmetries(all_views or buffer.boards.shape[1] == buffer.boards.shape[2])
         transform = transforms[int(rng.integers(len(transforms)))]
         arrays = [
             array[index]

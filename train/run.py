@@ -451,6 +451,7 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
                 settings.count_weight,
                 settings.count_cells == "undecided",
                 Precision(settings.precision),
+                all_views=settings.augment == "all",
             )
             gradient_seconds = time.perf_counter() - tick
             state.iteration = iteration

@@ -35,6 +35,8 @@ VEC_ENVS: tuple[str, ...] = ("dummy", "subproc", "native")
 LABELS: tuple[str, ...] = ("solver", "truth")
 COUNT_CELLS: tuple[str, ...] = ("hidden", "undecided")
 """Which cells the mine-count loss sums over (train.imitation.count_error)."""
+AUGMENTS: tuple[str, ...] = ("shape", "all")
+"""Which board symmetries imitation's minibatches are drawn under (train.imitation.symmetries)."""
 PRECISIONS: tuple[str, ...] = tuple(p.value for p in Precision)
 """The arithmetic of imitation's training steps (train.precision)."""
 REWARD_CONFIGS: dict[str, Callable[[], RewardConfig]] = {
@@ -175,6 +177,11 @@ class TrainSettings:
     """Imitation, count_weight > 0: the cells the count loss sums over: hidden (every hidden
     cell: late in a game mostly settled mines) or undecided (hidden cells whose solver label is
     strictly between 0 and 1, where the mine count decides; needs labels solver)."""
+    augment: str = "shape"
+    """Imitation: the board symmetries a minibatch is drawn under (one per minibatch): shape (the
+    ones that keep the board's shape: all 8 of a square board, the 4 flips of any other; the
+    draws of earlier versions) or all (all 8 on every board: a board that is not square is
+    transposed too, the 30x16 views that ``symmetries=8`` plays on Expert)."""
     precision: str = "float32"
     """Imitation: the arithmetic of the training steps' forward pass: float32, or bfloat16
     (autocast: convolutions in bfloat16, weights, Adam and losses in float32; about twice the
@@ -266,6 +273,7 @@ class TrainSettings:
         choose("vec_env", self.vec_env, VEC_ENVS)
         choose("labels", self.labels, LABELS)
         choose("count_cells", self.count_cells, COUNT_CELLS)
+        choose("augment", self.augment, AUGMENTS)
         choose("precision", self.precision, PRECISIONS)
         choose("rewards", self.rewards, REWARDS)
         choose("first_click", self.first_click, FIRST_CLICKS)
