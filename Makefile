@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo lint test bench clean
+.PHONY: venv demo lint test bench device-wheels clean
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,14 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_env.py
+
+## Wheels a lent GPU machine lacks (it reaches no package registry; it has torch, numpy and
+## scipy): the pure-Python packages training needs beside them, at this venv's versions, into
+## .whl/ (ignored). docs/train.md, "On a lent GPU", says how a run installs them there.
+DEVICE_PACKAGES := gymnasium farama-notifications stable-baselines3 sb3-contrib
+device-wheels: $(STAMP)
+	rm -rf .whl
+	$(PIP) download --no-deps --only-binary=:all: -d .whl $$($(PY) -c "import importlib.metadata as m, sys; print(' '.join(f'{n}=={m.version(n)}' for n in sys.argv[1:]))" $(DEVICE_PACKAGES))
 
 clean:
 	rm -rf $(VENV) build *.egg-info
