@@ -78,15 +78,35 @@ def test_played__every_position_gets_the_solver_players_move() -> None:
             assert move >= 0 and hidden.flat[move]
 
 
-def test_played__chunks_cover_the_positions_in_order() -> None:
-    played, _ = play_unlabelled(
-        _net(False), SPEC, 4, np.random.default_rng(1), RolloutConfig(labels="truth")
-    )
+def test_played__chunks_are_strided_shares_that_interleave_back_in_order() -> None:
+    config = RolloutConfig(labels="truth")
+    played, _ = play_unlabelled(_net(False), SPEC, 4, np.random.default_rng(1), config)
+    whole, _ = label_played(played, SPEC, config)
     for parts in (1, 2, 5, len(played) + 3):
         chunks = played.chunks(parts)
         assert 1 <= len(chunks) <= parts and all(len(chunk) > 0 for chunk in chunks)
-        assert np.array_equal(np.concatenate([c.visible for c in chunks]), played.visible)
-        assert np.array_equal(np.concatenate([c.seed for c in chunks]), played.seed)
+        count = len(chunks)
+        for j, chunk in enumerate(chunks):  # share j: positions j, j + count, ...
+            assert np.array_equal(chunk.visible, played.visible[j::count])
+            assert np.array_equal(chunk.seed, played.seed[j::count])
+        joined = PositionSet.interleave([label_played(c, SPEC, config)[0] for c in chunks])
+        assert _same(joined, whole)
+
+
+def test_dataset__interleave_refuses_parts_no_strided_split_gives() -> None:
+    one = PositionSet(
+        np.zeros((1, 2, 2), np.int8),
+        np.zeros((1, 2, 2), np.float32),
+        np.zeros((1, 2, 2), bool),
+        np.zeros((1, 2, 2), np.float32),
+        np.zeros((1, 2, 2), bool),
+        np.zeros(1, np.int32),
+    )
+    parts = [PositionSet.empty(2, 2), one]
+    with pytest.raises(ValueError, match=r"parts of \[0, 1\] positions are not a strided split"):
+        PositionSet.interleave(parts)
+    with pytest.raises(ValueError, match="interleave needs at least one PositionSet"):
+        PositionSet.interleave([])
 
 
 def test_settings__play_on_is_checked() -> None:

@@ -138,8 +138,12 @@ class Collector:
         """Label ``played`` in ``workers`` jobs; ``stats`` (the play's) gain the jobs' seconds."""
         jobs = [(chunk, spec, config) for chunk in played.chunks(self.workers)]
         results = self._run(label_played, jobs) if jobs else []
-        labelled = [part for part, _ in results] or [PositionSet.empty(spec.rows, spec.cols)]
-        positions = PositionSet.concatenate(labelled)
+        labelled = [part for part, _ in results]
+        positions = (
+            PositionSet.interleave(labelled)
+            if labelled
+            else PositionSet.empty(spec.rows, spec.cols)
+        )
         label_seconds = sum(seconds for _, seconds in results)
         stats["total_seconds"] += label_seconds - stats["label_seconds"]
         stats["label_seconds"] = label_seconds
