@@ -27,7 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from mswp_gym.cli import OneLineParser
 from mswp_gym.presets import preset
 from mswp_gym.spec import GameSpec
-from train.checkpoint import SHIPPED_NAMES, load_model, shipped_checkpoint
+from train.agent import checkpoint_path
+from train.checkpoint import load_model
 from train.played import PlayedPositions, label_played, play_unlabelled
 from train.rollout import RolloutConfig
 
@@ -63,11 +64,8 @@ def main(argv: list[str] | None = None) -> None:
     except ValueError as error:
         parser.error(str(error))
     spec = GameSpec(board.rows, board.cols, board.mines, "safe")
-    path = (
-        shipped_checkpoint(args.checkpoint) if args.checkpoint in SHIPPED_NAMES else args.checkpoint
-    )
     try:
-        model = load_model(path)
+        model = load_model(checkpoint_path(args.checkpoint))
     except (FileNotFoundError, ValueError) as error:
         parser.error(f"--checkpoint {args.checkpoint!r}: {error}")
     th.set_num_threads(1)
