@@ -64,8 +64,8 @@ class PlayedPositions:
 
         Strided, not contiguous: positions are met move by move across the batch of games, so
         the costly ones to label (the opening moves) lie together. In a round of 150 Expert
-        games split 15 ways, the slowest contiguous run took 2.4-2.7 times the mean share's
-        labelling time, the slowest strided share 1.2-1.4 times
+        games split 15 ways, the slowest contiguous run took 2.3-2.4 times the mean share's
+        labelling time, the slowest strided share 1.3-1.4 times
         (``benchmarks/bench_label_shares.py``, two runs); a round waits for its slowest job.
         """
         count = min(parts, max(len(self), 1))
