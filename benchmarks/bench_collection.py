@@ -27,7 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from mswp_gym.cli import OneLineParser
 from mswp_gym.presets import preset
 from mswp_gym.spec import GameSpec
-from train.checkpoint import SHIPPED_NAMES, load_model, shipped_checkpoint
+from train.agent import checkpoint_path
+from train.checkpoint import load_model
 from train.imitation import Collector
 from train.policy import BoardPolicy
 from train.rollout import RolloutConfig
@@ -51,11 +52,8 @@ def main(argv: list[str] | None = None) -> None:
     device = "cuda" if args.device == "auto" and th.cuda.is_available() else args.device
     device = "cpu" if device == "auto" else device
     th.set_num_threads(1)
-    named = args.checkpoint in SHIPPED_NAMES
     try:
-        model = load_model(
-            shipped_checkpoint(args.checkpoint) if named else args.checkpoint, device=device
-        )
+        model = load_model(checkpoint_path(args.checkpoint), device=device)
     except (FileNotFoundError, ValueError) as error:
         parser.error(f"--checkpoint {args.checkpoint!r}: {error}")
     policy = model.policy

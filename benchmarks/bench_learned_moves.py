@@ -11,15 +11,20 @@ kind of their last move. Seeds start at 10,000, away from the evaluation seeds.
 
 from __future__ import annotations
 
-import argparse
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import torch as th
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from agents.solver.probability import analyse
+from mswp_gym.cli import OneLineParser
 from mswp_gym.env import MinesweeperEnv
-from train.checkpoint import SHIPPED_NAMES, load_model, shipped_checkpoint
+from train.agent import checkpoint_path
+from train.checkpoint import load_model
 from train.network import action_scores
 from train.policy import BoardPolicy
 
@@ -41,20 +46,22 @@ class MoveTally:
     lost_guessing: int = 0
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> None:
+    parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--checkpoint",
         default="intermediate",
         help="a checkpoint zip, a run folder or a shipped name",
     )
-    parser.add_argument("--games", type=int, default=200)
-    args = parser.parse_args()
+    parser.add_argument("--games", type=int, default=200, help="games, seeds from 10,000 on")
+    args = parser.parse_args(argv)
+    parser.require_at_least(args, 1, "games")
+    path = checkpoint_path(args.checkpoint)
+    try:
+        policy = load_model(path).policy
+    except (FileNotFoundError, ValueError) as error:
+        parser.error(f"--checkpoint {args.checkpoint!r}: {error}")
     th.set_num_threads(1)
-    path = (
-        shipped_checkpoint(args.checkpoint) if args.checkpoint in SHIPPED_NAMES else args.checkpoint
-    )
-    policy = load_model(path).policy
     assert isinstance(policy, BoardPolicy)
     net = policy.cell_net_copy()
     rows, cols, mines = policy.board
