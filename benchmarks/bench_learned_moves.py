@@ -56,8 +56,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=200, help="games, seeds from 10,000 on")
     args = parser.parse_args(argv)
     parser.require_at_least(args, 1, "games")
-    path = checkpoint_path(args.checkpoint)
     try:
+        path = checkpoint_path(args.checkpoint)
         policy = load_model(path).policy
     except (FileNotFoundError, ValueError) as error:
         parser.error(f"--checkpoint {args.checkpoint!r}: {error}")
