@@ -51,7 +51,7 @@ __all__ = [
 
 __version__ = "0.1.0"
 
-_ENTRY_POINT = "mswp_gym.env:MinesweeperEnv"
+_ENTRY_POINT = "mswp_gym.env:make_env"
 
 
 def _register() -> None:

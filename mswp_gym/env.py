@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import operator
+import inspect
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -11,17 +11,12 @@ from gymnasium import spaces
 
 from mswp_gym.board import Board, hidden_view
 from mswp_gym.cells import SMALL_BOARD_CELLS, neighbour_table
-from mswp_gym.choices import ClueNoise, FirstClick, ObsMode
-from mswp_gym.config import (  # noqa: F401 - AUTO_STEPS_PER_CELL and the resolvers: their old home
-    AUTO_STEPS_PER_CELL,
-    BEGINNER_DENSITY,
-    GameConfig,
-    resolve_max_steps,
-    resolve_mine_count,
-)
+from mswp_gym.choices import ObsMode
+from mswp_gym.config import GameConfig
 from mswp_gym.constants import FLAGGED, HIDDEN, LOST, PLAYING, WON, Outcome
 from mswp_gym.encoding import encode, observation_space
 from mswp_gym.generators import Generator
+from mswp_gym.inputs import check_action, check_seed
 from mswp_gym.masks import action_mask, clear_action_mask, update_action_mask
 from mswp_gym.render.drawing import INSTALL_HINT, pygame_available
 from mswp_gym.render.rgb import render_rgb
@@ -31,58 +26,42 @@ from mswp_gym.rewards import RewardConfig
 INFO_INT_CACHE = 4096
 """Info counts below ``min(2 * rows * cols + 1, INFO_INT_CACHE)`` come from a per-env cache."""
 
-GAME_ARGUMENTS: dict[str, Any] = {
-    "rows": None,
-    "cols": None,
-    "mines": None,
-    "density": None,
-    "first_click": None,
-    "rewards": None,
-    "obs_mode": ObsMode.BOARD,
-    "flag_actions": False,
-    "score_mode": False,
-    "layout": None,
-    "generator": None,
-    "max_steps": "auto",
-    "clue_reveal_prob": 1.0,
-    "clue_noise": ClueNoise.EXACT,
-}
-"""The envs' game arguments (those :class:`GameConfig` takes) and their defaults."""
+GAME_ARGUMENTS: tuple[str, ...] = tuple(inspect.signature(GameConfig).parameters)
+"""The envs' game arguments: :class:`GameConfig`'s, the one list (``rows``, ``cols``, ``mines``
+also positionally)."""
 
 
-def config_from_arguments(
-    config: GameConfig | None, arguments: dict[str, Any], preset: str | None
+def game_config(
+    config: GameConfig | None, board: tuple[Any, ...], game: dict[str, Any]
 ) -> GameConfig:
-    """The config of an env: ``config`` itself, or one built from the game ``arguments``.
+    """The config of an env: ``config`` itself, or the :class:`GameConfig` of its arguments.
 
     Args:
         config: a config given as ``config=``, or None.
-        arguments: the env's arguments (its ``locals()``); only the keys of
-            :data:`GAME_ARGUMENTS` are read.
-        preset: the preset name giving the default board (registered ids pass one); ignored
-            beside ``config``.
+        board: the positional game arguments (``rows``, ``cols``, ``mines``).
+        game: the keyword game arguments (those of :data:`GAME_ARGUMENTS`); beside ``config``
+            only ``preset`` may be given (the registered ids pass theirs), and is ignored.
 
     Raises:
-        TypeError: ``config`` that is not a GameConfig.
-        ValueError: ``config`` beside game arguments that differ from their defaults, or what
-            :class:`GameConfig` refuses.
+        TypeError: an argument that is not a game argument, or a ``config`` that is not a
+            GameConfig.
+        ValueError: ``config`` beside game arguments, or what :class:`GameConfig` refuses.
     """
+    unknown = [name for name in game if name not in GAME_ARGUMENTS]
+    if unknown:
+        raise TypeError(
+            f"unknown argument {unknown[0]!r}; the game arguments are {', '.join(GAME_ARGUMENTS)}"
+        )
     if config is None:
-        return GameConfig(**{k: arguments[k] for k in GAME_ARGUMENTS}, preset=preset)
+        return GameConfig(*board, **game)
     if not isinstance(config, GameConfig):
         raise TypeError(f"config must be a GameConfig, got {type(config).__name__}")
-    given = [k for k, default in GAME_ARGUMENTS.items() if not _is_default(arguments[k], default)]
+    given = [*GAME_ARGUMENTS[: len(board)], *(name for name in game if name != "preset")]
     if given:
         raise ValueError(
             f"give config or game arguments, not both (got config and {', '.join(given)})"
         )
     return config
-
-
-def _is_default(value: Any, default: Any) -> bool:
-    if default is None or isinstance(value, np.ndarray):
-        return value is default
-    return type(value) in (type(default), str) and value == default
 
 
 class MinesweeperEnv(gym.Env[Any, int]):
@@ -124,7 +103,9 @@ class MinesweeperEnv(gym.Env[Any, int]):
     Terminated on a win or a loss (score mode: when every safe cell is revealed). Truncated after
     ``max_steps`` steps: by default ``"auto"``, ``2 * rows * cols`` steps, which no game played
     with legal reveals reaches (each opens a new cell) but which ends the episodes of a policy
-    that ignores the mask and repeats a no-op; ``max_steps=None`` turns the limit off. ``info``
+    that ignores the mask and repeats a no-op; ``max_steps=None`` turns the limit off. A step
+    that ends the game on the limit is both terminated and truncated, as under ``TimeLimit``.
+    ``info``
     then carries ``"layout"``, the true mine layout, for evaluation; agents must not read it
     during play.
 
@@ -154,9 +135,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
     the SB3 adapter accept and refuse exactly the same values.
 
     ## Version history
-    * v0: first release; the default ``max_steps="auto"`` step limit since issue 15; since issue
-      16 one validated :class:`~mswp_gym.config.GameConfig`, the board limit, the ids passing only
-      their preset, and mines placed at the first *real* reveal (not at a no-op on a flag).
+    * v0: first release.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium reads it as a class attribute
@@ -168,27 +147,13 @@ class MinesweeperEnv(gym.Env[Any, int]):
 
     def __init__(
         self,
-        rows: int | None = None,
-        cols: int | None = None,
-        mines: int | None = None,
-        *,
-        density: float | None = None,
-        preset: str | None = None,
-        first_click: FirstClick | str | None = None,
-        rewards: RewardConfig | dict[str, float] | None = None,
-        obs_mode: ObsMode | str = ObsMode.BOARD,
-        flag_actions: bool = False,
-        score_mode: bool = False,
+        *board: int | None,
         render_mode: str | None = None,
-        layout: np.ndarray | str | None = None,
-        generator: Generator | None = None,
-        max_steps: int | str | None = "auto",
-        clue_reveal_prob: float = 1.0,
-        clue_noise: ClueNoise | str = ClueNoise.EXACT,
         config: GameConfig | None = None,
+        **game: Any,
     ) -> None:
-        config = config_from_arguments(config, locals(), preset)
-        if render_mode == "human" and "human" not in self.metadata["render_modes"]:
+        config = game_config(config, board, game)
+        if render_mode == "human" and not pygame_available():
             raise ImportError(f"render_mode='human' is unavailable: {INSTALL_HINT}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
@@ -238,7 +203,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         """Start a new game; ``seed`` fixes its layout (and everything else random)."""
-        super().reset(seed=seed)
+        super().reset(seed=check_seed(seed))
         self._steps = self._invalid = self._reveals = self._flags = 0
         self._done = False
         if self.generator.needs_first_click:
@@ -258,7 +223,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         if type(action) is int and 0 <= action < self._n_actions:  # the common case, fast
             index = action
         else:
-            index = self._check_action(action)
+            index = check_action(action, self._n_actions, (self.rows, self.cols))
         if self._done:
             raise RuntimeError(
                 "no episode in progress (never reset, or ended): call reset() before step()"
@@ -270,7 +235,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
             reward = self._toggle_flag(index - self._cells)
         board = self._board
         terminated = board is not None and board.outcome != PLAYING
-        truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
+        truncated = self.max_steps is not None and self._steps >= self.max_steps
         self._done = terminated or truncated
         if self.render_mode == "human":
             self.render()
@@ -329,24 +294,6 @@ class MinesweeperEnv(gym.Env[Any, int]):
         if self._board_obs:
             return self._visible.copy()
         return encode(self.obs_mode, self._visible, self._mask)
-
-    def _check_action(self, action: Any) -> int:
-        try:
-            if isinstance(action, np.ndarray):
-                if action.size != 1:
-                    raise TypeError
-                action = action.item()
-            index = operator.index(action)
-        except TypeError:
-            raise ValueError(
-                f"action {action!r} is not an integer in Discrete({self._n_actions})"
-            ) from None
-        if not 0 <= index < self._n_actions:
-            raise ValueError(
-                f"action {index} is outside the action space Discrete({self._n_actions}) "
-                f"of a {self.rows}x{self.cols} board"
-            )
-        return index
 
     def _new_board(self, first_click: tuple[int, int] | None) -> Board:
         layout = self.generator.layout(
@@ -460,3 +407,14 @@ class MinesweeperEnv(gym.Env[Any, int]):
         if self._done and board is not None:
             info["layout"] = board.mines.copy()
         return info
+
+
+def make_env(**arguments: Any) -> MinesweeperEnv:
+    """The registered ids' entry point: ``MinesweeperEnv(**arguments)``.
+
+    A function, not the class, so that ``gym.make`` hands every ``render_mode`` to the env: from
+    the class it would read the render modes and, without pygame, swap ``"human"`` for its own
+    ``HumanRendering`` wrapper, whose hint names another package's extra instead of
+    :data:`~mswp_gym.render.drawing.INSTALL_HINT`.
+    """
+    return MinesweeperEnv(**arguments)

@@ -12,7 +12,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env as gym_check_env
 
 from mswp_gym import MinesweeperEnv
-from mswp_gym.env import AUTO_STEPS_PER_CELL
+from mswp_gym.config import AUTO_STEPS_PER_CELL
 from mswp_gym.vector import MinesweeperVectorEnv
 
 REGISTERED = ["Minesweeper-v0", "Minesweeper-Intermediate-v0", "Minesweeper-Expert-v0"]

@@ -40,6 +40,7 @@ from stable_baselines3.common.vec_env.base_vec_env import (
     VecEnvStepReturn,
 )
 
+from mswp_gym.inputs import check_seed
 from mswp_gym.vector.vector_env import MinesweeperVectorEnv
 
 PER_BOARD_METHODS: tuple[str, ...] = ("action_masks",)
@@ -114,6 +115,18 @@ class MinesweeperSB3VecEnv(VecEnv):
         return cls(venv=venv)
 
     # ------------------------------------------------------------ VecEnv API
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        """SB3's ``seed``: board ``i`` gets ``seed + i`` at the next ``reset`` (None: a random
+        seed), each checked by :func:`mswp_gym.inputs.check_seed`.
+
+        Raises:
+            TypeError / ValueError: a bad seed, named.
+        """
+        seeds = super().seed(check_seed(seed))
+        for i, board_seed in enumerate(seeds):
+            check_seed(board_seed, f"seed + {i} (board {i}'s seed)")
+        return seeds
+
     def reset(self) -> VecEnvObs:
         """Reset every board, using the seeds/options set by ``seed()``/``set_options()`` once."""
         seeds = None if all(s is None for s in self._seeds) else list(self._seeds)

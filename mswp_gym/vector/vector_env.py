@@ -10,7 +10,6 @@ adds spaces, rewards, info, seeding and autoreset.
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,12 +20,13 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from mswp_gym.cells import to_cell
-from mswp_gym.choices import BatchFlood, ClueNoise, FirstClick, ObsMode, Placement, parse_choice
+from mswp_gym.choices import BatchFlood, FirstClick, Placement, parse_choice
 from mswp_gym.config import GameConfig, resolve_max_steps
 from mswp_gym.constants import HIDDEN, Outcome
 from mswp_gym.encoding import encode, observation_space
-from mswp_gym.env import MinesweeperEnv, config_from_arguments
+from mswp_gym.env import MinesweeperEnv, game_config
 from mswp_gym.generators import STOCK_GENERATORS, Generator, layout_values
+from mswp_gym.inputs import check_actions, check_seed
 from mswp_gym.masks import batch_action_mask
 from mswp_gym.render.rgb import render_rgb
 from mswp_gym.render.text import render_ansi
@@ -119,11 +119,13 @@ class MinesweeperVectorEnv(VectorEnv):
     keeps one ``np.random.Generator`` per board seeded like the single env's ``np_random`` and
     calls the single env's generator for each board (a Python loop over the boards being placed):
     board ``i`` then plays exactly the games ``MinesweeperEnv`` plays after ``reset(seed=s + i)``.
-    ``reset(seed=None)`` keeps the streams going (fresh entropy on the very first reset).
+    ``reset(seed=None)`` keeps the streams going (fresh entropy on the very first reset). Seeds
+    follow :func:`mswp_gym.inputs.check_seed` (integers in ``[0, 2**64)``, board seeds included).
 
     ## Episode end and autoreset
     Per board as in the single env (terminated on a win/loss, truncated after ``max_steps``:
-    by default ``"auto"``, ``2 * rows * cols`` steps; None for no limit).
+    by default ``"auto"``, ``2 * rows * cols`` steps; None for no limit; a game that ends on the
+    limit is both, as under ``TimeLimit``).
     ``autoreset_mode`` (also in ``metadata["autoreset_mode"]``):
 
     * ``NEXT_STEP`` (default): the step after a board's episode ends resets that board; its
@@ -154,7 +156,8 @@ class MinesweeperVectorEnv(VectorEnv):
     be a ``(B, rows, cols)`` stack, one fixed layout per board (same mine count). Uncertain clues
     are drawn per board, one draw per safe reveal, from the board's own stream (with
     ``placement="generator"`` the single env's ``np_random``: the same games); ``step()`` before
-    ``reset()`` raises, and actions must be integers, as in the single env.
+    ``reset()`` raises, and actions follow :func:`mswp_gym.inputs.check_actions`, as in the single
+    env.
 
     ## Version history
     * v0: first release.
@@ -169,28 +172,14 @@ class MinesweeperVectorEnv(VectorEnv):
     def __init__(
         self,
         num_envs: int = 1,
-        rows: int | None = None,
-        cols: int | None = None,
-        mines: int | None = None,
-        *,
-        density: float | None = None,
-        preset: str | None = None,
-        first_click: FirstClick | str | None = None,
-        rewards: RewardConfig | dict[str, float] | None = None,
-        obs_mode: ObsMode | str = ObsMode.BOARD,
-        flag_actions: bool = False,
-        score_mode: bool = False,
-        render_mode: str | None = None,
-        layout: np.ndarray | str | None = None,
-        generator: Generator | None = None,
-        max_steps: int | str | None = "auto",
+        *board: int | None,
         max_episode_steps: int | None = None,
-        clue_reveal_prob: float = 1.0,
-        clue_noise: ClueNoise | str = ClueNoise.EXACT,
+        render_mode: str | None = None,
         config: GameConfig | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         placement: Placement | str = Placement.BATCHED,
         flood: BatchFlood | str | None = None,
+        **game: Any,
     ) -> None:
         if (
             isinstance(num_envs, (bool, np.bool_))
@@ -201,23 +190,23 @@ class MinesweeperVectorEnv(VectorEnv):
         if max_episode_steps is not None:
             # make_vec passes the registered step limit under Gymnasium's name.
             resolve_max_steps(max_episode_steps, 1, 1)
-            if (
-                not (isinstance(max_steps, str) and max_steps == "auto")
-                and max_steps != max_episode_steps
+            max_steps = game.get("max_steps", "auto")
+            if not (isinstance(max_steps, str) and max_steps == "auto") and (
+                max_steps != max_episode_steps
             ):
                 raise ValueError(
                     f"max_steps={max_steps} and max_episode_steps={max_episode_steps} disagree; "
                     "give one"
                 )
-            max_steps = max_episode_steps
+            game["max_steps"] = max_episode_steps
         fixed_layouts = None
-        arguments = locals()
+        layout = game.get("layout")
         if layout is not None and not isinstance(layout, str) and np.asarray(layout).ndim == 3:
             fixed_layouts = self._check_layout_stack(np.asarray(layout), int(num_envs))
-            arguments = {**arguments, "layout": fixed_layouts[0]}
-            if first_click is None:
-                arguments["first_click"] = FirstClick.FIXED
-        config = config_from_arguments(config, arguments, preset)
+            game["layout"] = fixed_layouts[0]
+            if game.get("first_click") is None:
+                game["first_click"] = FirstClick.FIXED
+        config = game_config(config, board, game)
         check_batch_cells(int(num_envs), config.rows * config.cols)
         if fixed_layouts is None and config.layout is not None:
             fixed_layouts = config.layout[None]
@@ -340,7 +329,7 @@ class MinesweeperVectorEnv(VectorEnv):
             ValueError: for actions of the wrong shape or outside the action space.
             RuntimeError: with ``autoreset_mode=DISABLED``, for a finished board not reset.
         """
-        acts = self._check_actions(actions)
+        acts = check_actions(actions, self.num_envs, self._n_actions, (self.rows, self.cols))
         if not self._started:
             raise RuntimeError("no episode in progress (never reset): call reset() before step()")
         boards = self._boards
@@ -369,7 +358,7 @@ class MinesweeperVectorEnv(VectorEnv):
             self._toggle(live_boards[flag], live_actions[flag] - self._cells, rewards)
         terminated = boards.outcome != Outcome.PLAYING.value
         if self.max_steps is not None:
-            truncated = ~terminated & (self._steps >= self.max_steps)
+            truncated = self._steps >= self.max_steps  # with terminated too, as under TimeLimit
         else:
             truncated = np.zeros(self.num_envs, dtype=bool)
         done = terminated | truncated
@@ -460,9 +449,20 @@ class MinesweeperVectorEnv(VectorEnv):
             return None
         visible = self._boards.visible.reshape(self.num_envs, self.rows, self.cols)
         mines = self._boards.mines.reshape(self.num_envs, self.rows, self.cols)
-        draw = render_ansi if self.render_mode == "ansi" else render_rgb
+        shown = self._needs_reset & self._boards.placed  # finished boards show their mines
+        if self.render_mode == "ansi":
+            return tuple(
+                render_ansi(visible[i], mines[i] if shown[i] else None)
+                for i in range(self.num_envs)
+            )
+        hit = (self._boards.revealed & self._boards.mines).reshape(mines.shape)
+        lost = shown & (self._boards.outcome == Outcome.LOST.value)
         return tuple(
-            draw(visible[i], mines[i] if self._needs_reset[i] and self._boards.placed[i] else None)
+            render_rgb(
+                visible[i],
+                mines[i] if shown[i] else None,
+                exploded=to_cell(int(np.argmax(hit[i])), self.cols) if lost[i] else None,
+            )
             for i in range(self.num_envs)
         )
 
@@ -470,15 +470,17 @@ class MinesweeperVectorEnv(VectorEnv):
     def _per_board_seeds(self, seed: int | list[int | None] | None) -> list[int | None]:
         if seed is None:
             return [None] * self.num_envs
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            return [int(seed) + i for i in range(self.num_envs)]
         if isinstance(seed, (list, tuple, np.ndarray)):
             if len(seed) != self.num_envs:
                 raise ValueError(
                     f"a seed list must have num_envs={self.num_envs} entries, got {len(seed)}"
                 )
-            return [None if s is None else operator.index(s) for s in seed]
-        raise TypeError(f"seed must be None, an int or a list of num_envs ints, got {seed!r}")
+            return [check_seed(s, f"seed of board {i}") for i, s in enumerate(seed)]
+        first = check_seed(seed)
+        assert first is not None
+        return [
+            check_seed(first + i, f"seed + {i} (board {i}'s seed)") for i in range(self.num_envs)
+        ]
 
     def _seed_boards(self, boards: np.ndarray, seeds: list[int | None]) -> None:
         if self.placement == "generator":
@@ -519,36 +521,6 @@ class MinesweeperVectorEnv(VectorEnv):
         if stack.all(axis=(1, 2)).any():
             raise ValueError("every fixed layout needs a safe cell; one of the stack is all mines")
         return stack
-
-    def _check_actions(self, actions: Any) -> np.ndarray:
-        acts = np.asarray(actions)
-        if acts.shape != (self.num_envs,):
-            acts = acts.reshape(-1) if acts.size == self.num_envs else acts
-        if acts.shape != (self.num_envs,):
-            raise ValueError(
-                f"actions must be {self.num_envs} integers in Discrete({self._n_actions}), got "
-                f"{acts.dtype} array of shape {acts.shape}"
-            )
-        if not np.issubdtype(acts.dtype, np.integer):
-            # As the single env: only integers are actions (3.0 included, which it refuses too).
-            i = 0
-            if acts.dtype.kind == "f":  # name the first entry that is not even integral
-                fractional = ~np.isfinite(acts) | (acts != np.round(acts))
-                i = int(np.argmax(fractional))
-            value = acts[i].item() if acts.dtype != object else acts[i]
-            raise ValueError(
-                f"action {value!r} of board {i} is not an integer in Discrete({self._n_actions}) "
-                f"(got a {acts.dtype} array)"
-            )
-        bad = (acts < 0) | (acts >= self._n_actions)
-        if bad.any():
-            i = int(np.argmax(bad))
-            # The value as given: a cast first would wrap (uint64 2**63 reads as a negative).
-            raise ValueError(
-                f"action {acts[i].item()} of board {i} is outside the action space "
-                f"Discrete({self._n_actions}) of a {self.rows}x{self.cols} board"
-            )
-        return acts.astype(np.int64, copy=False)
 
     def _new_episodes(self, boards: np.ndarray) -> None:
         """Autoreset: the next game of each board's own stream."""
