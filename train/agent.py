@@ -39,11 +39,11 @@ from mswp_gym.cells import to_index
 from mswp_gym.constants import is_unknown
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.spec import GameSpec
-from train.checkpoint import SHIPPED_NAMES, shipped_checkpoint
+from train.checkpoint import SHIPPED_NAMES, read_model, shipped_checkpoint
 from train.device import Device, resolve_device
 from train.network import MINE_HEAD, CellNet, action_scores
 from train.policy import BoardPolicy
-from train.sb3_agent import SB3Agent, load_sb3_model
+from train.sb3_agent import SB3Agent
 from train.symmetry import (
     VIEW_TIE_TOLERANCE,
     BoardView,
@@ -353,7 +353,7 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
     if threads is not None:
         th.set_num_threads(int(threads))
     target = checkpoint_path(path)
-    model = load_sb3_model(target)
+    model = read_model(target)
     if isinstance(model.policy, BoardPolicy):
         ensemble = kwargs.pop("ensemble", None)
         partners = ensemble_policies(ensemble) if ensemble is not None else ()
@@ -397,7 +397,7 @@ def ensemble_policies(ensemble: str) -> tuple[Partner, ...]:
     partners = []
     for entry in entries:
         target = checkpoint_path(entry.strip())
-        policy = load_sb3_model(target).policy
+        policy = read_model(target).policy
         if not isinstance(policy, BoardPolicy):
             raise ValueError(
                 f"ensemble entry {entry!r} ({target}) is not one of mswp-train's networks; only "

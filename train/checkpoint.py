@@ -12,20 +12,32 @@ are deleted after the commit, and a killed writer's temporaries on the next star
 
 from __future__ import annotations
 
+import base64
+import json
 import os
 import pickle
+import pickletools
 import random
+import re
 import signal
+import sys
 import zipfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch as th
+from gymnasium import spaces
 from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3 import PPO
+from stable_baselines3.common.base_class import BaseAlgorithm
+from stable_baselines3.common.policies import BasePolicy
 from stable_baselines3.common.vec_env import SubprocVecEnv, VecMonitor
 
 from mswp_gym.atomic import atomic_path
+from mswp_gym.encoding import OBS_MODES, observation_space
+from mswp_gym.generators import MAX_CELLS
 from train.policy import BoardPolicy
 from train.state import STATE_FILE, RunState, commit_state, read_state
 
@@ -36,6 +48,7 @@ __all__ = [
     "RuntimeFromOtherCode",
     "commit_state",
     "load_model",
+    "read_model",
     "read_state",
     "resolve_model_path",
     "restore_runtime",
@@ -113,6 +126,7 @@ def save_runtime(path: Path, model: MaskablePPO) -> bool:
         "last_obs": model._last_obs,
         "last_episode_starts": model._last_episode_starts,
         "last_original_obs": model._last_original_obs,
+        "episode_stats": (model.ep_info_buffer, model.ep_success_buffer),
         "torch_rng": th.get_rng_state(),
         "numpy_rng": np.random.get_state(),
         "python_rng": random.getstate(),
@@ -158,6 +172,7 @@ def restore_runtime(path: Path, model: MaskablePPO) -> None:
     model._last_obs = runtime["last_obs"]
     model._last_episode_starts = runtime["last_episode_starts"]
     model._last_original_obs = runtime["last_original_obs"]
+    model.ep_info_buffer, model.ep_success_buffer = runtime.get("episode_stats", (None, None))
     th.set_rng_state(runtime["torch_rng"])
     np.random.set_state(runtime["numpy_rng"])
     random.setstate(runtime["python_rng"])
@@ -195,31 +210,186 @@ def resolve_model_path(path: str | Path) -> Path:
     return path
 
 
+PICKLED = ":serialized:"
+"""The key that marks a pickled field of an SB3 zip's ``data`` JSON."""
+REBUILT_FIELDS = frozenset(
+    {
+        "lr_schedule",
+        "rollout_buffer_class",
+        "_last_obs",
+        "_last_episode_starts",
+        "_last_original_obs",
+        "ep_info_buffer",
+        "ep_success_buffer",
+    }
+)
+"""Pickled fields that SB3 rebuilds when they are None: the schedule and buffer class from the
+other fields, the last observations and episode statistics at the next ``learn``."""
+PLAY_SCHEDULES: dict[str, float | None] = {
+    "learning_rate": 0.0,
+    "clip_range": 0.0,
+    "clip_range_vf": None,
+}
+"""What a pickled schedule becomes without ``schedules``: values a playing model never reads."""
+_FRAMING = frozenset({"PROTO", "FRAME", "MEMOIZE", "STOP"})
+_BOARD_IN_DICT = re.compile(r"'board': Box\([^()]*\((\d+), (\d+)\)")
+_DESCRIBED = ("_shape", "dtype", "n", "spaces")
+"""The attributes of a pickled space that its JSON shows and :func:`_describes` compares."""
+
+
+def read_model(
+    path: str | Path,
+    env: Any = None,
+    device: str = "cpu",
+    schedules: dict[str, Any] | None = None,
+) -> BaseAlgorithm:
+    """Load a PPO or MaskablePPO zip (or a run folder's model) as data: nothing in it runs.
+
+    SB3's ``load`` unpickles the pickled fields of the zip's ``data`` JSON, and a pickle can run
+    any code. Here each is replaced before SB3 reads it (SB3's ``custom_objects``): the policy
+    class by the already imported policy class that the pickle names (its opcodes are read, never
+    run); the spaces by the Minesweeper spaces the JSON describes; ``learning_rate``,
+    ``clip_range`` and ``clip_range_vf`` by ``schedules`` (a resumed run passes its settings') or
+    by :data:`PLAY_SCHEDULES`; the fields of :data:`REBUILT_FIELDS` by None. The weights and the
+    optimizer state are tensors, which SB3 reads with ``torch.load(weights_only=True)``.
+
+    Raises:
+        FileNotFoundError: nothing at ``path``.
+        ValueError: one line: not an SB3 zip; another pickled field (a ``policy_kwargs`` that
+            holds a class, ...); a policy class that is not imported, or spaces that are not a
+            Minesweeper env's; or what SB3 and torch refuse (``env`` with other spaces, weights
+            that are not plain tensors, ...).
+    """
+    model_path = resolve_model_path(path)
+    where = repr(str(model_path))
+    try:
+        with zipfile.ZipFile(model_path) as archive:
+            if "policy.pth" not in archive.namelist():
+                raise KeyError("it has no policy.pth")
+            data = json.loads(archive.read("data"))
+    except (zipfile.BadZipFile, OSError, EOFError, KeyError, ValueError) as exc:
+        raise ValueError(f"{where} is not a stable-baselines3 checkpoint ({exc})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{where} is not a stable-baselines3 checkpoint (its data is no object)")
+    pickled = {key for key, value in data.items() if isinstance(value, dict) and PICKLED in value}
+    replaced = {**PLAY_SCHEDULES, **(schedules or {}), **dict.fromkeys(REBUILT_FIELDS)}
+    custom = {key: replaced[key] for key in pickled & set(replaced)}
+    other = sorted(pickled - set(custom) - {"policy_class", "observation_space", "action_space"})
+    if other:
+        raise ValueError(f"{where} stores {', '.join(other)} as a pickle, which could run code")
+    policy_class = _policy_class(data.get("policy_class"), where)
+    custom["policy_class"] = policy_class
+    custom["observation_space"], custom["action_space"] = _minesweeper_spaces(data, where)
+    algorithm = MaskablePPO if issubclass(policy_class, MaskableActorCriticPolicy) else PPO
+    try:
+        return algorithm.load(model_path, env=env, device=device, custom_objects=custom)
+    except Exception as exc:  # SB3 and torch raise many kinds on a damaged zip
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        if isinstance(exc, pickle.UnpicklingError):  # torch's weights_only refusal
+            first = "its weights hold objects other than tensors, which could run code"
+        raise ValueError(f"could not load checkpoint {where}: {first}") from None
+
+
 def load_model(
-    path: str | Path, env: Any = None, device: str = "cpu", **kwargs: Any
+    path: str | Path,
+    env: Any = None,
+    device: str = "cpu",
+    schedules: dict[str, Any] | None = None,
 ) -> MaskablePPO:
-    """Load a MaskablePPO checkpoint whose policy is a :class:`BoardPolicy` onto ``device``.
+    """:func:`read_model` of one of mswp-train's networks (a :class:`BoardPolicy`).
 
     Raises:
         FileNotFoundError: no such file or run folder.
-        ValueError: the file is not a readable MaskablePPO zip, or its policy is another kind.
+        ValueError: what :func:`read_model` refuses, or a model whose policy is another kind.
     """
-    model_path = resolve_model_path(path)
-    try:
-        with zipfile.ZipFile(model_path) as archive:
-            names = set(archive.namelist())
-    except (zipfile.BadZipFile, OSError, EOFError) as exc:
-        raise ValueError(f"{str(model_path)!r} is not a checkpoint (not a zip file)") from exc
-    if "data" not in names or "policy.pth" not in names:
-        raise ValueError(
-            f"{str(model_path)!r} is not a stable-baselines3 checkpoint (has {sorted(names)})"
-        )
-    try:
-        model = MaskablePPO.load(model_path, env=env, device=device, **kwargs)
-    except Exception as exc:  # SB3 raises many kinds on a damaged zip
-        raise ValueError(f"could not load checkpoint {str(model_path)!r}: {exc}") from exc
-    if not isinstance(model.policy, BoardPolicy):
+    model = read_model(path, env, device, schedules)
+    if not isinstance(model, MaskablePPO) or not isinstance(model.policy, BoardPolicy):
         raise ValueError(  # a bad file's content, not a bad argument type
-            f"{str(model_path)!r} holds a {type(model.policy).__name__}, not a BoardPolicy"
+            f"{str(path)!r} holds a {type(model.policy).__name__}, not a BoardPolicy"
         )
     return model
+
+
+def _pickled_global(entry: object) -> tuple[str, str] | None:
+    """``(module, name)`` of a pickle that only names a global (a class), read from its opcodes
+    without running them; None for any other pickle."""
+    try:
+        ops = pickletools.genops(base64.b64decode(entry[PICKLED]))  # type: ignore[index]
+        core = [(op.name, arg) for op, arg, _ in ops if op.name not in _FRAMING]
+    except Exception:  # not base64, not a pickle: not a class reference either
+        return None
+    if [name for name, _ in core] == ["SHORT_BINUNICODE", "SHORT_BINUNICODE", "STACK_GLOBAL"]:
+        return str(core[0][1]), str(core[1][1])
+    if len(core) == 1 and core[0][0] == "GLOBAL":
+        module, _, name = str(core[0][1]).partition(" ")
+        return module, name
+    return None
+
+
+def _policy_class(entry: object, where: str) -> type[BasePolicy]:
+    """The class a pickled ``policy_class`` names, if its module is already imported (a file
+    never makes us import anything) and it is an SB3 policy.
+
+    Raises:
+        ValueError: naming the class, or saying the pickle is not a class reference.
+    """
+    named = _pickled_global(entry)
+    if named is None:
+        raise ValueError(f"{where} has no policy class reference (is it an SB3 PPO zip?)")
+    module, name = named
+    found: Any = sys.modules.get(module)
+    for part in name.split("."):
+        found = getattr(found, part, None)
+    if not (isinstance(found, type) and issubclass(found, BasePolicy)):
+        raise ValueError(
+            f"{where} names the policy class {module}.{name}, which is not an imported SB3 policy "
+            f"(import the module that defines it first: loading a checkpoint imports nothing)"
+        )
+    return found
+
+
+def _minesweeper_spaces(
+    data: dict[str, Any], where: str
+) -> tuple[spaces.Space[Any], spaces.Discrete]:
+    """The observation and action spaces the zip's JSON describes, if they are a Minesweeper
+    env's (any observation form), rebuilt by :func:`mswp_gym.encoding.observation_space`.
+
+    Raises:
+        ValueError: spaces of another env, or none.
+    """
+    seen, actions = data.get("observation_space"), data.get("action_space")
+    if isinstance(seen, dict) and isinstance(actions, dict):
+        try:
+            n = int(actions["n"])
+            board = seen.get("_shape") or _BOARD_IN_DICT.search(str(seen.get("spaces"))).groups()  # type: ignore[union-attr]
+            rows, cols = int(board[-2]), int(board[-1])
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            rows = cols = n = 0
+        if 1 <= rows * cols <= MAX_CELLS and rows > 0 and n in (rows * cols, 2 * rows * cols):
+            action_space = spaces.Discrete(n)
+            for mode in OBS_MODES if _describes(actions, action_space) else ():
+                space = observation_space(mode, rows, cols, n)
+                if _describes(seen, space):
+                    return space, action_space
+    shown = seen.get(":type:") if isinstance(seen, dict) else None
+    raise ValueError(
+        f"{where} was not trained on a Minesweeper env: its observation space ({shown}, shape "
+        f"{seen.get('_shape') if isinstance(seen, dict) else None}) is not a Minesweeper env's"
+    )
+
+
+def _describes(entry: dict[str, Any], space: spaces.Space[Any]) -> bool:
+    """Whether the JSON of a pickled space (its type and readable attributes) describes
+    ``space``."""
+    if entry.get(":type:") != str(type(space)):
+        return False
+    own = vars(space)
+    return all(_as_json(own.get(key)) == entry[key] for key in _DESCRIBED if key in entry)
+
+
+def _as_json(value: object) -> object:
+    """``value`` as SB3's JSON keeps an attribute: itself if JSON holds it, else its ``str``."""
+    try:
+        return json.loads(json.dumps(value))
+    except TypeError:
+        return str(value)

@@ -197,13 +197,12 @@ def build_model(
     return MaskablePPO(
         BoardPolicy,
         env,
-        learning_rate=LinearDecay(settings.learning_rate, 0.0),
+        **schedules(settings),
         n_steps=settings.n_steps,
         batch_size=settings.batch_size,
         n_epochs=settings.n_epochs,
         gamma=settings.gamma,
         gae_lambda=settings.gae_lambda,
-        clip_range=settings.clip_range,
         ent_coef=settings.ent_coef,
         vf_coef=settings.vf_coef,
         policy_kwargs=policy_kwargs,
@@ -212,6 +211,15 @@ def build_model(
         device=resolve_device(settings.device),
         verbose=0,
     )
+
+
+def schedules(settings: TrainSettings) -> dict[str, Any]:
+    """The run's PPO schedules: a new model's, and a resumed one's (a checkpoint holds them only
+    as pickles, which :func:`train.checkpoint.read_model` never loads)."""
+    return {
+        "learning_rate": LinearDecay(settings.learning_rate, 0.0),
+        "clip_range": settings.clip_range,
+    }
 
 
 class Run:
@@ -796,7 +804,9 @@ def open_model(run: Run, source: MaskablePPO | None) -> MaskablePPO:
             run.say(start_from(model, source, settings.init))
         run.checkpoint(model, "start")
         return model
-    model = load_model(run_dir / state.model_file, env=env, device=resolve_device(settings.device))
+    model = load_model(
+        run_dir / state.model_file, env, resolve_device(settings.device), schedules(settings)
+    )
     model.tensorboard_log = str(run_dir / "tb")
     if state.runtime_file:
         try:

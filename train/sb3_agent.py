@@ -20,17 +20,14 @@ from typing import Any
 import numpy as np
 import torch as th
 from gymnasium.spaces import Dict
-from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-from stable_baselines3 import PPO
 from stable_baselines3.common.base_class import BaseAlgorithm
-from stable_baselines3.common.save_util import load_from_zip_file
 
 from agents.base import Explanation, SeededAgent
 from mswp_gym.encoding import OBS_MODES, board_from_observation, encode, observation_space
 from mswp_gym.masks import action_mask as legal_actions
 from mswp_gym.spec import GameSpec
-from train.checkpoint import resolve_model_path
+from train.checkpoint import read_model
 
 
 def observation_mode(model: BaseAlgorithm) -> tuple[str, int, int]:
@@ -136,34 +133,6 @@ class SB3Agent(SeededAgent):
         return Explanation()
 
 
-def load_sb3_model(path: str | Path) -> BaseAlgorithm:
-    """Load a PPO or MaskablePPO zip (or a run folder's model) on the CPU.
-
-    Raises:
-        FileNotFoundError: nothing at ``path``.
-        ValueError: not a readable SB3 zip, or an algorithm other than (Maskable)PPO.
-    """
-    model_path = resolve_model_path(path)
-    try:
-        data, _params, _variables = load_from_zip_file(model_path, device="cpu")
-    except Exception as exc:  # SB3 raises many kinds on a file that is not its zip
-        raise ValueError(
-            f"{str(model_path)!r} is not a stable-baselines3 model zip: {exc}"
-        ) from exc
-    policy_class = (data or {}).get("policy_class")
-    if not isinstance(policy_class, type):
-        raise ValueError(  # a bad file's content, not a bad argument type
-            f"{str(model_path)!r} names no policy class; is it an SB3 PPO zip?"
-        )
-    algorithm = MaskablePPO if issubclass(policy_class, MaskableActorCriticPolicy) else PPO
-    try:
-        return algorithm.load(model_path, device="cpu")
-    except Exception as exc:
-        raise ValueError(
-            f"could not load {str(model_path)!r} as {algorithm.__name__}: {exc}"
-        ) from exc
-
-
 def load_sb3_agent(path: str | Path | None = None, **kwargs: Any) -> SB3Agent:
     """``agents.make("sb3:PATH")``: an :class:`SB3Agent` for the model at ``path``.
 
@@ -189,4 +158,4 @@ def load_sb3_agent(path: str | Path | None = None, **kwargs: Any) -> SB3Agent:
     threads = kwargs.pop("torch_threads", 1)
     if threads is not None:
         th.set_num_threads(int(threads))
-    return SB3Agent(load_sb3_model(path), source=str(path), **kwargs)
+    return SB3Agent(read_model(path), source=str(path), **kwargs)
