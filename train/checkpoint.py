@@ -213,23 +213,12 @@ def resolve_model_path(path: str | Path) -> Path:
 PICKLED = ":serialized:"
 """The key that marks a pickled field of an SB3 zip's ``data`` JSON."""
 REBUILT_FIELDS = frozenset(
-    {
-        "lr_schedule",
-        "rollout_buffer_class",
-        "_last_obs",
-        "_last_episode_starts",
-        "_last_original_obs",
-        "ep_info_buffer",
-        "ep_success_buffer",
-    }
+    {"lr_schedule", "rollout_buffer_class", "ep_info_buffer", "ep_success_buffer"}
+    | {"_last_obs", "_last_episode_starts", "_last_original_obs"}
 )
 """Pickled fields that SB3 rebuilds when they are None: the schedule and buffer class from the
 other fields, the last observations and episode statistics at the next ``learn``."""
-PLAY_SCHEDULES: dict[str, float | None] = {
-    "learning_rate": 0.0,
-    "clip_range": 0.0,
-    "clip_range_vf": None,
-}
+PLAY_SCHEDULES = {"learning_rate": 0.0, "clip_range": 0.0, "clip_range_vf": None}
 """What a pickled schedule becomes without ``schedules``: values a playing model never reads."""
 _FRAMING = frozenset({"PROTO", "FRAME", "MEMOIZE", "STOP"})
 _BOARD_IN_DICT = re.compile(r"'board': Box\([^()]*\((\d+), (\d+)\)")
@@ -272,8 +261,8 @@ def read_model(
     if not isinstance(data, dict):
         raise ValueError(f"{where} is not a stable-baselines3 checkpoint (its data is no object)")
     pickled = {key for key, value in data.items() if isinstance(value, dict) and PICKLED in value}
-    replaced = {**PLAY_SCHEDULES, **(schedules or {}), **dict.fromkeys(REBUILT_FIELDS)}
-    custom = {key: replaced[key] for key in pickled & set(replaced)}
+    replaced = {**PLAY_SCHEDULES, **dict.fromkeys(REBUILT_FIELDS)}
+    custom = {key: replaced[key] for key in pickled & set(replaced)} | (schedules or {})
     other = sorted(pickled - set(custom) - {"policy_class", "observation_space", "action_space"})
     if other:
         raise ValueError(f"{where} stores {', '.join(other)} as a pickle, which could run code")
@@ -365,7 +354,7 @@ def _minesweeper_spaces(
             rows, cols = int(board[-2]), int(board[-1])
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):
             rows = cols = n = 0
-        if 1 <= rows * cols <= MAX_CELLS and rows > 0 and n in (rows * cols, 2 * rows * cols):
+        if rows > 0 and 1 <= rows * cols <= MAX_CELLS and n in (rows * cols, 2 * rows * cols):
             action_space = spaces.Discrete(n)
             for mode in OBS_MODES if _describes(actions, action_space) else ():
                 space = observation_space(mode, rows, cols, n)
