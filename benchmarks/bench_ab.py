@@ -6,8 +6,8 @@ a uniformly random legal policy (the policy's cost included, as in the peers har
 far less than wall time. The two checkouts alternate, round after round, and the script prints
 each round and the medians with their ratio.
 
-    git worktree add /tmp/before <commit>
-    python benchmarks/bench_ab.py --before /tmp/before --after . --rounds 6
+    git worktree add ../before <commit>
+    python benchmarks/bench_ab.py --before ../before --after . --rounds 6
 
 Loops: ``single`` (``gym.make("Minesweeper-v0", ...)``, one env) and ``vector``
 (``MinesweeperVectorEnv``, B boards, ``SAME_STEP`` autoreset), each on Beginner 9x9/10 and

@@ -11,10 +11,11 @@ so the env's own overhead shows as a ratio measured in one run. Run::
 
     .venv/bin/python benchmarks/bench_env.py --seconds 5
 
-The peers harness (``../shared/peers``) compares against the PyPI Minesweeper envs in one run::
+The peers harness (a checkout at ``$PEERS_DIR``, with its venv's python at ``$PEERS_PY``)
+compares against the PyPI Minesweeper envs in one run::
 
-    bash ../shared/peers/setup.sh && /tmp/peers-venv/bin/pip install -q gymnasium
-    /tmp/peers-venv/bin/python ../shared/peers/bench_envs.py --no-batched \\
+    bash "$PEERS_DIR/setup.sh" && "$PEERS_PY" -m pip install -q gymnasium
+    "$PEERS_PY" "$PEERS_DIR/bench_envs.py" --no-batched \\
         --plugin benchmarks/peers_plugin_env.py --configs beginner,expert
 """
 

@@ -9,7 +9,7 @@ loop, set-up excluded). A recipe runs under the first interpreter given that imp
 library (RLlib and Tianshou pin packages this project's venv must not change, so they live in
 their own venv here)::
 
-    nice -n 10 .venv/bin/python benchmarks/bench_libraries.py --python /work/venv15/bin/python
+    nice -n 10 .venv/bin/python benchmarks/bench_libraries.py --python OTHER_VENV/bin/python
 
 Figures are comparable only within one run, on one machine.
 """

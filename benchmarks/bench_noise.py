@@ -11,7 +11,7 @@ Three sweeps (``--sweep``): ``p`` (reveal probability 0.25..1 for each noise mod
 Results go to a JSON file; ``--plot`` draws the p and density sweeps into one PNG.
 
     nice -n 10 .venv/bin/python benchmarks/bench_noise.py --games 20 --solver-games 8 \\
-        --json docs/noise.json --plot docs/noise.png
+        --json results/img/noise.json --plot results/img/noise.png
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Our exact mine probabilities against ms-toollib's ``cal_probability_onboard``, per position.
 
-ms-toollib (a Rust Minesweeper library) is not a project dependency: it lives in the peers venv made
-by ``bash /work/shared/peers/setup.sh`` (``/tmp/peers-venv``). This script runs there and puts this
-worktree on ``sys.path`` for our solver (which needs numpy and, through ``mswp_gym``, gymnasium; the
-peers venv has both).
+ms-toollib (a Rust Minesweeper library) is not a project dependency: it lives in the peers venv
+made by the peers harness's ``setup.sh`` (its python is ``$PEERS_PY`` below). This script runs
+there and puts this worktree on ``sys.path`` for our solver (which needs numpy and, through
+``mswp_gym``, gymnasium; the peers venv has both).
 
 Positions, per size class:
 
@@ -30,14 +30,14 @@ call), so compare speed on runs without it.
 
 Example::
 
-    /tmp/peers-venv/bin/python benchmarks/bench_probability.py --positions 1000
-    /tmp/peers-venv/bin/python benchmarks/bench_probability.py --classes play-100x100x2000 \
+    "$PEERS_PY" benchmarks/bench_probability.py --positions 1000
+    "$PEERS_PY" benchmarks/bench_probability.py --classes play-100x100x2000 \
         --positions 200
     # ours alone (no ms-toollib columns) on the densest random boards, a block of 250 positions
     .venv/bin/python benchmarks/bench_probability.py --ours-only --classes random-30x30 \
         --positions 250 --seed 5
     # both engines on that class, ms-toollib limited to 16 GB and 10 minutes a position
-    /tmp/peers-venv/bin/python benchmarks/bench_probability.py --classes random-30x30 \
+    "$PEERS_PY" benchmarks/bench_probability.py --classes random-30x30 \
         --positions 250 --seed 5 --isolate-toollib 16:600
 """
 

@@ -2,7 +2,7 @@
 
     nice -n 10 .venv/bin/python benchmarks/bench_train.py \\
         --checkpoint train/checkpoints/beginner.zip \\
-        --games 2000 --run RUN_DIR --png docs/train_beginner_curve.png
+        --games 2000 --run RUN_DIR --png results/img/train_curve.png
 
 The games are played twice: batched (the policy's deterministic action for all live games in one
 network call) and one by one through ``agents.make("ppo:PATH")`` + ``agents.play_episode`` (the

@@ -1,7 +1,7 @@
 """Throughput of the batched vector env, where its time goes, and SB3 VecEnvs side by side.
 
 Policy: each step every board draws uniformly among its legal actions (the env's own mask), the
-policy's cost included, as in ``/work/shared/peers/bench_envs.py``. Boards reset in the same step
+policy's cost included, as in the peers harness's ``bench_envs.py``. Boards reset in the same step
 (``autoreset_mode=SAME_STEP``, the select-based pattern of the JAX peers' batched rows), so every
 call advances all B boards by one real step. Rules: ``Minesweeper-v0`` (first click safe, flood
 fill), Beginner 9x9/10 and Expert 16x30/99.

@@ -1,4 +1,4 @@
-"""Plugs the batched ``MinesweeperVectorEnv`` into ``/work/shared/peers/bench_envs.py`` (batched
+"""Plugs the batched ``MinesweeperVectorEnv`` into the peers harness's ``bench_envs.py`` (batched
 rows).
 
 The harness times a ``Batched`` factory ``(rows, cols, mines, B, K, seed) -> (init, chunk)``:
@@ -11,15 +11,16 @@ safe (mines laid at the first click), flood fill; ``mswp-gym-vector-any`` lays t
 reset instead (the first click may be a mine), as jumanji does. No batched reset-only figure
 (it is JAX-only in the harness); ``bench_vector.py`` prints fresh boards/s.
 
-    bash /work/shared/peers/setup.sh && /tmp/peers-venv/bin/pip install gymnasium
-    cd /work/shared/peers && nice -n 10 /tmp/peers-venv/bin/python bench_envs.py --no-single \
-        --only jumanji,mswp-gym-vector --plugin /work/main/benchmarks/peers_env_plugin.py \
-        --out /tmp/peers_vector.json
+    # PEERS_DIR: a checkout of the peers harness; PEERS_PY: the python of its venv
+    bash "$PEERS_DIR/setup.sh" && "$PEERS_PY" -m pip install gymnasium
+    cd "$PEERS_DIR" && nice -n 10 "$PEERS_PY" bench_envs.py --no-single \
+        --only jumanji,mswp-gym-vector --plugin "$OLDPWD/benchmarks/peers_env_plugin.py" \
+        --out peers_vector.json
 
 Run as a script (same venv) it times jumanji's batched row and ours in alternating short
 segments, so that load drift on a shared machine hits both sides alike:
 
-    nice -n 10 /tmp/peers-venv/bin/python benchmarks/peers_env_plugin.py --rounds 10 --segment 2
+    PEERS_DIR=... nice -n 10 "$PEERS_PY" benchmarks/peers_env_plugin.py --rounds 10 --segment 2
 """
 
 from __future__ import annotations
@@ -39,13 +40,21 @@ from bench_vector import random_valid_actions
 from mswp_gym.atomic import write_text_atomic
 from mswp_gym.vector import MinesweeperVectorEnv
 
-PEERS_DIR = os.environ.get("PEERS_DIR", "/work/shared/peers")
+PEERS_DIR = os.environ.get("PEERS_DIR", "")
+"""The peers harness checkout, from the environment (interleaved mode only)."""
 
 if "bench_envs" in globals():
     # Loaded by the harness (``--plugin``), which injects its own module first.
     bench_envs = globals()["bench_envs"]
 else:
     # Run as a script with the peers venv: ``python peers_env_plugin.py`` (interleaved mode).
+    if not (Path(PEERS_DIR) / "bench_envs.py").is_file():
+        print(
+            f"peers_env_plugin.py: PEERS_DIR={PEERS_DIR!r} holds no bench_envs.py; "
+            "set it to a checkout of the peers harness",
+            file=sys.stderr,
+        )
+        sys.exit(2)
     sys.path.insert(0, PEERS_DIR)
     import bench_envs  # type: ignore[no-redef]
 

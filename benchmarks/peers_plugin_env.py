@@ -1,6 +1,6 @@
-"""Plugs ``Minesweeper-v0`` into ``../shared/peers/bench_envs.py`` (single-env rows).
+"""Plugs ``Minesweeper-v0`` into the peers harness's ``bench_envs.py`` (single-env rows).
 
-The peers venv needs gymnasium (``/tmp/peers-venv/bin/pip install gymnasium``); this repo is put
+The peers venv needs gymnasium (``"$PEERS_PY" -m pip install gymnasium``); this repo is put
 on ``sys.path`` so nothing is installed from it.
 
 ``null-env`` is a floor, not a peer: an env with our spaces, Gymnasium's default wrappers, a fresh

@@ -1,4 +1,4 @@
-"""Plugin for the peers harness (``/work/shared/peers/bench_solvers.py``): our solver beside
+"""Plugin for the peers harness (``bench_solvers.py``): our solver beside
 ms-toollib.
 
 The harness drives every player with its own numpy simulator on the same seeded boards, first click
@@ -11,12 +11,12 @@ player (the look-ahead too).
 
 Run (the peers venv lacks gymnasium, which ``mswp_gym/__init__`` imports, so install it once)::
 
-    bash /work/shared/peers/setup.sh
-    /tmp/peers-venv/bin/pip install gymnasium
-    cd /work/shared/peers && /tmp/peers-venv/bin/python bench_solvers.py \\
-        --plugin /work/main/benchmarks/peers_solver_plugin.py \\
+    # PEERS_DIR: a checkout of the peers harness; PEERS_PY: the python of its venv
+    bash "$PEERS_DIR/setup.sh" && "$PEERS_PY" -m pip install gymnasium
+    cd "$PEERS_DIR" && "$PEERS_PY" bench_solvers.py \\
+        --plugin "$OLDPWD/benchmarks/peers_solver_plugin.py" \\
         --only ms-toollib,mswp-solver-plain,mswp-solver-d0,mswp-solver \\
-        --out /tmp/solver_runs/peers.json
+        --out peers.json
 """
 
 from __future__ import annotations

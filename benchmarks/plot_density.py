@@ -6,7 +6,7 @@ Error bars are Wilson 95% intervals. The figures are also written as JSON beside
 Example::
 
     .venv/bin/python benchmarks/plot_density.py --games 300 --workers 2 \
-        --out docs/solver_density.png
+        --out results/img/solver_density.png
 """
 
 from __future__ import annotations

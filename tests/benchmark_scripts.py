@@ -1,4 +1,5 @@
-"""Load a script of ``benchmarks/`` (not a package) as a module, for the tests of its parts."""
+"""Load a script of ``benchmarks/`` or ``research/`` (neither a package) as a module, for the tests
+of its parts."""
 
 from __future__ import annotations
 
@@ -10,13 +11,21 @@ from types import ModuleType
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+ROOT = Path(__file__).resolve().parent.parent
+BENCHMARKS = ROOT / "benchmarks"
+RESEARCH = ROOT / "research"
+
+
+def script_path(name: str) -> Path:
+    """``benchmarks/<name>.py``, or ``research/<name>.py`` where no benchmark has that name."""
+    path = BENCHMARKS / f"{name}.py"
+    return path if path.is_file() else RESEARCH / f"{name}.py"
 
 
 def load_benchmark(name: str) -> ModuleType:
-    """``benchmarks/<name>.py`` as the module ``name``, registered in ``sys.modules`` (dataclasses
-    look their module up there)."""
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    """The script ``name`` (:func:`script_path`) as the module ``name``, registered in
+    ``sys.modules`` (dataclasses look their module up there)."""
+    spec = importlib.util.spec_from_file_location(name, script_path(name))
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
@@ -36,10 +45,10 @@ def bad_input_lines_in_a_process(name: str, argv: list[str]) -> list[str]:
     """The stderr lines of ``benchmarks/<name>.py argv`` run as a process, which must exit with 2
     and print no traceback."""
     done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / f"{name}.py"), *argv],
+        [sys.executable, str(script_path(name)), *argv],
         capture_output=True,
         text=True,
-        cwd=BENCHMARKS.parent,
+        cwd=ROOT,
         timeout=120,
     )
     assert done.returncode == 2 and "Traceback" not in done.stderr

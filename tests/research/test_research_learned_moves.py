@@ -1,4 +1,4 @@
-"""benchmarks/bench_learned_moves.py on a toy budget: its tallies, and bad input."""
+"""research/bench_learned_moves.py on a toy budget: its tallies, and bad input."""
 
 from __future__ import annotations
 

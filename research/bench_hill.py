@@ -1,6 +1,6 @@
 """David Hill's Java solver on the boards of ``python -m eval``, for a game-by-game comparison.
 
-    python benchmarks/bench_hill.py --hill ~/src/Minesweeper --preset expert --first-click safe \\
+    python research/bench_hill.py --hill ~/src/Minesweeper --preset expert --first-click safe \\
         --games 20000 --seed 0 --out out/hill_expert_safe_20k
     python -m eval.compare_runs out/solver_expert_safe_20k out/hill_expert_safe_20k --stages
 
@@ -19,11 +19,10 @@ and ``--label`` names such a variant in ``games.csv``; ``--java-option`` passes 
 
 Needs a JDK (``javac`` and ``java`` on the PATH) and a checkout of Hill's repository, given by
 ``--hill``. That repository states no licence, so none of its code is copied here:
-``benchmarks/hill/*.java`` are this project's (a game model on a fixed layout, this driver,
-``bench_hill_swap.py``'s and the results file both append to), compiled against his sources into
-``OUT/classes``. Each game is appended to ``OUT/hill.txt`` as it
-ends, so a stopped run goes on where it stopped when started again with the same arguments;
-``games.csv`` is written (atomically) when every game is played.
+``research/hill/*.java`` are this project's (a game model on a fixed layout, this driver and
+its line formats), compiled against his sources into ``OUT/classes``. Each game is appended to
+``OUT/hill.txt`` as it ends, so a stopped run goes on where it stopped when started again with
+the same arguments; ``games.csv`` is written (atomically) when every game is played.
 """
 
 from __future__ import annotations
@@ -214,7 +213,7 @@ def game_record(setting: Setting, deal: Deal, played: HillGame, label: str = AGE
 
 
 def compile_driver(hill: Path, classes: Path) -> None:
-    """Compile Hill's solver and ``benchmarks/hill/*.java`` into ``classes``, unless a build
+    """Compile Hill's solver and ``research/hill/*.java`` into ``classes``, unless a build
     newer than every driver source is there already.
 
     Raises:

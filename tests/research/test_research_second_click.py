@@ -1,4 +1,4 @@
-"""benchmarks/bench_second_click.py on a toy budget: the candidates on one set of layouts."""
+"""research/bench_second_click.py on a toy budget: the candidates on one set of layouts."""
 
 from __future__ import annotations
 

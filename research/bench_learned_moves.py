@@ -1,6 +1,6 @@
 """Where a learned agent loses against the exact solver, move by move, on fixed seeds.
 
-    python benchmarks/bench_learned_moves.py --checkpoint intermediate --games 200
+    python research/bench_learned_moves.py --checkpoint intermediate --games 200
 
 The checkpoint's network plays greedily (the agent's deterministic move). Before every move after
 the first, the solver's exact analysis of the same position says whether a certainly safe cell

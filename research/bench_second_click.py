@@ -1,7 +1,7 @@
 """Which second click after a first click that shows a number: the solver's own choice against
 fixed cells, each followed by the solver's play to the end of the game, on the same layouts.
 
-    .venv/bin/python benchmarks/bench_second_click.py --preset expert --clue 1 --games 4000 \\
+    .venv/bin/python research/bench_second_click.py --preset expert --clue 1 --games 4000 \\
         --workers 2
 
 Rule ``safe``, the solver's first click in the corner ``(0, 0)``. When that corner shows a number

@@ -1,4 +1,4 @@
-"""benchmarks/bench_hill.py's Python side: the boards it deals, its files, its bad input (the Java
+"""research/bench_hill.py's Python side: the boards it deals, its files, its bad input (the Java
 side needs a JDK and Hill's sources, which CI has not)."""
 
 from __future__ import annotations
