@@ -120,12 +120,19 @@ class PositionSet:
         return PositionSet(*(getattr(self, name)[start:] for name in _ARRAYS))
 
 
-def save_positions(path: str | Path, positions: PositionSet, meta: dict[str, object]) -> None:
-    """Write ``positions`` to ``path`` atomically (:func:`mswp_gym.atomic.write_npz_atomic`)."""
+def save_positions(
+    path: str | Path,
+    positions: PositionSet,
+    meta: dict[str, object],
+    extra: dict[str, np.ndarray] | None = None,
+) -> None:
+    """Write ``positions`` to ``path`` atomically (:func:`mswp_gym.atomic.write_npz_atomic`);
+    ``extra`` arrays are stored beside them under their own keys (:func:`load_positions` skips
+    them; the labelled shards of :mod:`train.shards` keep the true mines there)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     full_meta = {"format_version": FORMAT_VERSION, **meta}
-    arrays = {name: getattr(positions, name) for name in _ARRAYS}
+    arrays = {**(extra or {}), **{name: getattr(positions, name) for name in _ARRAYS}}
     arrays["meta"] = np.asarray(json.dumps(full_meta))
     write_npz_atomic(path, arrays, COMPRESS_LEVEL)
 
@@ -158,3 +165,11 @@ def load_positions(path: str | Path) -> tuple[PositionSet, dict[str, object]]:
     if missing:
         raise ValueError(f"{str(path)!r} is not a readable imitation data set: no {missing[0]!r}")
     return PositionSet(**arrays), meta
+
+
+if __name__ == "__main__":  # python -m train.dataset: write labelled shards (train.shards)
+    import sys
+
+    from train.shards import main
+
+    sys.exit(main())
