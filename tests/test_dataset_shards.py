@@ -27,10 +27,18 @@ def test_play_shard__labels_agree_with_the_truth_and_the_exact_engine() -> None:
     assert len(positions) == len(mines) == len(games) > 4
     assert np.array_equal(np.unique(games), np.arange(4))
     assert (np.diff(games) >= 0).all()  # a game's positions are consecutive
-    for board, probability, layout, move in zip(
-        positions.boards, positions.mine_targets, mines, positions.move_cells, strict=True
+    for board, probability, layout, move, opening, hidden in zip(
+        positions.boards,
+        positions.mine_targets,
+        mines,
+        positions.move_cells,
+        positions.open_targets,
+        positions.mine_masks,
+        strict=True,
     ):
         shown = is_revealed(board)
+        assert np.array_equal(hidden, ~shown)
+        assert np.array_equal(opening, ~layout & (neighbour_counts(layout) == 0))
         assert shown.any() and board.flat[move] == HIDDEN  # after the first click; a legal move
         assert (board[shown] == neighbour_counts(layout)[shown]).all()  # clues of the true mines
         assert layout.sum() == 5 and not layout[shown].any()

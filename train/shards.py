@@ -35,7 +35,6 @@ commands. Each shard is written atomically; a rerun skips the shards already com
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from collections.abc import Sequence
@@ -118,6 +117,7 @@ def play_shard(plan: ShardPlan, index: int) -> tuple[PositionSet, np.ndarray, np
     probabilities: list[np.ndarray] = []
     moves: list[int] = []
     layouts: list[np.ndarray] = []
+    openings: list[np.ndarray] = []
     games: list[int] = []
     for game, seed in enumerate(plan.game_seeds(index)):
         observation, info = env.reset(seed=seed)
@@ -134,7 +134,9 @@ def play_shard(plan: ShardPlan, index: int) -> tuple[PositionSet, np.ndarray, np
                 met += 1
             observation, _, terminated, truncated, info = env.step(move)
             done = bool(terminated or truncated)
-        layouts.extend([np.asarray(info["layout"], bool)] * met)
+        layout = np.asarray(info["layout"], bool)
+        layouts.extend([layout] * met)
+        openings.extend([~layout & (neighbour_counts(layout) == 0)] * met)
         games.extend([game] * met)
     env.close()
     if not boards:
@@ -146,12 +148,11 @@ def play_shard(plan: ShardPlan, index: int) -> tuple[PositionSet, np.ndarray, np
     board_array = np.stack(boards)
     mines = np.stack(layouts)
     hidden = is_unknown(board_array)
-    opening = np.stack([~layout & (neighbour_counts(layout) == 0) for layout in layouts])
     positions = PositionSet(
         board_array,
         np.stack(probabilities).astype(np.float32),
         hidden,
-        opening.astype(np.float32),
+        np.stack(openings).astype(np.float32),
         hidden.copy(),
         np.array(moves, np.int32),
     )
@@ -249,7 +250,7 @@ def parse_board(text: str, first_click: str) -> GameSpec:
     return spec
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> OneLineParser:
     """The command line of ``python -m train.dataset``."""
     parser = OneLineParser(
         prog=PROG,
