@@ -3,6 +3,9 @@ and training a network on a saved data set."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -128,3 +131,16 @@ def test_train__imitation_on_a_saved_dataset(tmp_path: Path) -> None:
         replace(settings, rows=6, cols=6).check()
     with pytest.raises(ValueError, match="needs algo imitation or imitation\\+ppo"):
         replace(settings, algo="ppo").check()
+
+
+def test_dataset_module__runs_as_a_command_with_one_line_errors(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "train.dataset", "--out", str(tmp_path / "x"), "--board", "9x9"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+        check=False,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("python -m train.dataset: error: --board: bad board '9x9'")
+    assert not (tmp_path / "x").exists()

@@ -10,49 +10,42 @@ and ``--resume`` work as they do for DAgger.
 
 from __future__ import annotations
 
-import json
 import time
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.logger import Logger
 
 from train.imitation import train_steps
 from train.policy import BoardPolicy
 from train.precision import Precision
 from train.settings import TrainSettings
-from train.shards import load_shards, shard_paths
-
-if TYPE_CHECKING:
-    from sb3_contrib import MaskablePPO
-
-    from train.run import Run
+from train.shards import load_shards
+from train.state import RunState
 
 
-def check_dataset(settings: TrainSettings) -> None:
-    """Raise a ValueError unless ``settings.dataset`` holds shards of the run's board and rule,
-    for an imitation run on one board (only the first shard's meta is read)."""
-    if not settings.algo.startswith("imitation") or settings.boards:
-        raise ValueError(
-            f"dataset={settings.dataset!r} needs algo imitation or imitation+ppo on one board, "
-            f"got algo {settings.algo!r}"
-            + (f", boards {settings.boards!r}" if settings.boards else "")
-        )
-    paths = shard_paths(settings.dataset)
-    if not paths:
-        raise ValueError(f"dataset {settings.dataset!r} holds no shard-NNNNN.npz")
-    with np.load(paths[0], allow_pickle=False) as data:
-        meta = json.loads(str(data["meta"]))
-    found = tuple(meta.get(key) for key in ("rows", "cols", "mines", "first_click"))
-    wanted = (*settings.board, settings.first_click)
-    if found != wanted:
-        raise ValueError(
-            f"dataset {settings.dataset!r} holds positions of {found[0]}x{found[1]}/{found[2]} "
-            f"first_click {found[3]}, the run is on {wanted[0]}x{wanted[1]}/{wanted[2]} "
-            f"first_click {wanted[3]}"
-        )
+class RunHost(Protocol):
+    """What a round needs of the run it belongs to (:class:`train.run.Run` is one)."""
+
+    settings: TrainSettings
+    state: RunState
+    logger: Logger
+
+    def budget_spent(self) -> float: ...
+
+    def out_of_time(self) -> bool: ...
+
+    def sitting_over(self) -> bool: ...
+
+    def say(self, message: str) -> None: ...
+
+    def evaluate(self, policy: BoardPolicy, phase: str, extra: dict[str, float]) -> Any: ...
+
+    def checkpoint(self, model: MaskablePPO, tag: str) -> None: ...
 
 
-def train_on_dataset(run: Run, model: MaskablePPO, rng: np.random.Generator) -> None:
+def train_on_dataset(run: RunHost, model: MaskablePPO, rng: np.random.Generator) -> None:
     """Gradient rounds on the data set until ``dagger_iterations`` or the time budget."""
     settings, state = run.settings, run.state
     policy = model.policy

@@ -268,9 +268,11 @@ class TrainSettings:
         self._check_counts_and_ranges()
         self._check_ppo_batches()
         if self.dataset:
-            from train.offline import check_dataset
+            from mswp_gym.spec import GameSpec
+            from train.shards import check_dataset
 
-            check_dataset(self)
+            spec = GameSpec(*self.board, self.first_click)
+            check_dataset(self.dataset, self.algo, self.boards, spec)
         return self
 
     def _check_choices_and_board(self) -> None:

@@ -212,6 +212,32 @@ def load_shards(folder: str | Path) -> tuple[PositionSet, dict[str, object]]:
     return PositionSet.concatenate(parts), first
 
 
+def check_dataset(folder: str, algo: str, boards: str, spec: GameSpec) -> None:
+    """Raise a ValueError unless ``folder`` holds shards of ``spec``'s board and first-click
+    rule, for an imitation run (``algo``) on one board (no generalist ``boards``); only the first
+    shard's meta is read."""
+    if not algo.startswith("imitation") or boards:
+        mix = f", boards {boards!r}" if boards else ""
+        raise ValueError(
+            f"dataset={folder!r} needs algo imitation or imitation+ppo on one board, got algo "
+            f"{algo!r}{mix}"
+        )
+    paths = shard_paths(folder)
+    if not paths:
+        raise ValueError(f"dataset {folder!r} holds no shard-NNNNN.npz")
+    meta = read_shard(paths[0]).meta
+    rows, cols, mines = (
+        value if isinstance(value := meta.get(key), int) else -1 for key in _PLAN_KEYS[:3]
+    )
+    found = GameSpec(rows, cols, mines, str(meta.get("first_click")))
+    if found != spec:
+        raise ValueError(
+            f"dataset {folder!r} holds positions of {found.rows}x{found.cols}/{found.mines} "
+            f"first_click {found.first_click}, the run is on {spec.rows}x{spec.cols}/{spec.mines} "
+            f"first_click {spec.first_click}"
+        )
+
+
 def complete_shards(folder: Path, plan: ShardPlan) -> set[int]:
     """The indices of ``folder``'s shards, all checked to belong to ``plan``.
 

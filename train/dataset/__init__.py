@@ -165,11 +165,3 @@ def load_positions(path: str | Path) -> tuple[PositionSet, dict[str, object]]:
     if missing:
         raise ValueError(f"{str(path)!r} is not a readable imitation data set: no {missing[0]!r}")
     return PositionSet(**arrays), meta
-
-
-if __name__ == "__main__":  # python -m train.dataset: write labelled shards (train.shards)
-    import sys
-
-    from train.shards import main
-
-    sys.exit(main())
