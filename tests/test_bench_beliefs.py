@@ -9,7 +9,7 @@ from benchmark_scripts import bad_input_lines, load_benchmark
 def test_bench_beliefs__prints_a_row_per_preset(capsys: pytest.CaptureFixture[str]) -> None:
     load_benchmark("bench_beliefs").main(["--games", "2", "--presets", "beginner"])
     header, columns, row = capsys.readouterr().out.splitlines()
-    assert header.startswith("ms per step, median / p95, over 2 solver games")
+    assert header.startswith("CPU ms per step, median / p95, over 2 solver games")
     assert columns.split()[:2] == ["preset", "steps"]
     name, steps, *figures = row.split()
     assert name == "beginner" and int(steps) >= 2 and len(figures) == 9
