@@ -76,6 +76,7 @@ def test_dataset_cli__same_seed_same_shards_and_resume_skips(
         (["--games-per-shard", "-1"], "--games-per-shard must be >= 1, got -1"),
         (["--first-click", "corner"], "argument --first-click: invalid choice: 'corner'"),
         (["--seed", "1"], "belongs to another data set (seed 0, this one 1)"),
+        (["--shards", "2", "--corrupt"], "shard-00001.npz' is not a readable shard"),
     ],
 )
 def test_dataset_cli__bad_input_is_one_line_and_writes_nothing(
@@ -83,6 +84,9 @@ def test_dataset_cli__bad_input_is_one_line_and_writes_nothing(
 ) -> None:
     folder = tmp_path / "shards"
     assert main([*TINY, "--out", str(folder)]) == 0
+    if "--corrupt" in argv:
+        argv.remove("--corrupt")
+        (folder / "shard-00001.npz").write_bytes(b"not a zip")
     before = sorted(folder.iterdir())
     capsys.readouterr()
     assert exit_status([*TINY, "--out", str(folder), *argv]) == 2

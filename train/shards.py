@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import json
 import time
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -226,15 +227,13 @@ def check_dataset(folder: str, algo: str, boards: str, spec: GameSpec) -> None:
     if not paths:
         raise ValueError(f"dataset {folder!r} holds no shard-NNNNN.npz")
     meta = read_shard(paths[0]).meta
-    rows, cols, mines = (
-        value if isinstance(value := meta.get(key), int) else -1 for key in _PLAN_KEYS[:3]
-    )
-    found = GameSpec(rows, cols, mines, str(meta.get("first_click")))
-    if found != spec:
+    found = tuple(meta.get(key) for key in _PLAN_KEYS[:4])
+    wanted = (spec.rows, spec.cols, spec.mines, spec.first_click)
+    if found != wanted:
         raise ValueError(
-            f"dataset {folder!r} holds positions of {found.rows}x{found.cols}/{found.mines} "
-            f"first_click {found.first_click}, the run is on {spec.rows}x{spec.cols}/{spec.mines} "
-            f"first_click {spec.first_click}"
+            f"dataset {folder!r} holds positions of {found[0]}x{found[1]}/{found[2]} "
+            f"first_click {found[3]}, the run is on {wanted[0]}x{wanted[1]}/{wanted[2]} "
+            f"first_click {wanted[3]}"
         )
 
 
@@ -246,8 +245,11 @@ def complete_shards(folder: Path, plan: ShardPlan) -> set[int]:
     """
     done = set()
     for path in shard_paths(folder):
-        with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+        except (OSError, KeyError, ValueError, zipfile.BadZipFile) as error:
+            raise ValueError(f"{str(path)!r} is not a readable shard: {error}") from error
         index = int(path.stem.split("-")[1])
         expected = plan.meta(index)
         wrong = [key for key in (*_PLAN_KEYS, "shard") if meta.get(key) != expected[key]]
