@@ -102,6 +102,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar=("A", "B"),
         help="compare agents A and B (repeatable; default: every pair)",
     )
+    play.add_argument(
+        "--calibration",
+        action="store_true",
+        help="instead: each risk map's MAE and Brier score against the exact probabilities",
+    )
     run = parser.add_argument_group("execution")
     run.add_argument(
         "--workers",
@@ -238,6 +243,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             import_ray()
         validate(config)
+        if args.calibration:
+            from eval.calibration import calibration_report
+
+            print(calibration_report(config))
+            return 0
         evaluation = evaluate(
             config,
             args.out,

@@ -850,7 +850,12 @@ def _train(
     try:
         baselines(run)
         if state.phase == "imitation":
-            run_imitation(run, model, rng)
+            if settings.dataset:
+                from train.offline import train_on_dataset
+
+                train_on_dataset(run, model, rng)
+            else:
+                run_imitation(run, model, rng)
             if (
                 settings.algo == "imitation+ppo"
                 and not run.out_of_time()

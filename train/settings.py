@@ -155,6 +155,9 @@ class TrainSettings:
     """Imitation: a generalist run trains one network on these boards, comma-separated
     ROWSxCOLS/MINES (e.g. 9x9/10,16x16/40,16x30/99), games split evenly; evaluation stays on the
     preset's board. Empty: the run's one board."""
+    dataset: str = ""
+    """Imitation: train on the shards of this folder (python -m train.dataset) instead of
+    collecting positions by play; each round is the gradient steps alone."""
     epsilon: float = 0.05
     """Imitation: chance of a random legal move while collecting."""
     rescue: float = 0.8
@@ -264,6 +267,12 @@ class TrainSettings:
         self._check_choices_and_board()
         self._check_counts_and_ranges()
         self._check_ppo_batches()
+        if self.dataset:
+            from mswp_gym.spec import GameSpec
+            from train.shards import check_dataset
+
+            spec = GameSpec(*self.board, self.first_click)
+            check_dataset(self.dataset, self.algo, self.boards, spec)
         return self
 
     def _check_choices_and_board(self) -> None:

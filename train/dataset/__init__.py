@@ -120,12 +120,19 @@ class PositionSet:
         return PositionSet(*(getattr(self, name)[start:] for name in _ARRAYS))
 
 
-def save_positions(path: str | Path, positions: PositionSet, meta: dict[str, object]) -> None:
-    """Write ``positions`` to ``path`` atomically (:func:`mswp_gym.atomic.write_npz_atomic`)."""
+def save_positions(
+    path: str | Path,
+    positions: PositionSet,
+    meta: dict[str, object],
+    extra: dict[str, np.ndarray] | None = None,
+) -> None:
+    """Write ``positions`` to ``path`` atomically (:func:`mswp_gym.atomic.write_npz_atomic`);
+    ``extra`` arrays are stored beside them under their own keys (:func:`load_positions` skips
+    them; the labelled shards of :mod:`train.shards` keep the true mines there)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     full_meta = {"format_version": FORMAT_VERSION, **meta}
-    arrays = {name: getattr(positions, name) for name in _ARRAYS}
+    arrays = {**(extra or {}), **{name: getattr(positions, name) for name in _ARRAYS}}
     arrays["meta"] = np.asarray(json.dumps(full_meta))
     write_npz_atomic(path, arrays, COMPRESS_LEVEL)
 

@@ -1,0 +1,150 @@
+"""Labelled shards: contents against the truth, seeding, resuming, bad input, the torch Dataset
+and training a network on a saved data set."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch as th
+from tiny_training import TINY_IMITATION
+from torch.utils.data import DataLoader
+
+from agents.beliefs import exact_beliefs
+from mswp_gym.cells import neighbour_counts
+from mswp_gym.constants import HIDDEN, is_revealed
+from train.shards import ShardPlan, load_shards, main, parse_board, play_shard, read_shard
+from train.torch_dataset import ShardDataset
+
+TINY = ["--board", "5x5/3", "--games-per-shard", "3"]
+
+
+def test_play_shard__labels_agree_with_the_truth_and_the_exact_engine() -> None:
+    plan = ShardPlan(parse_board("6x6/5", "safe"), seed=4, games=4)
+    positions, mines, games = play_shard(plan, 0)
+    assert len(positions) == len(mines) == len(games) > 4
+    assert np.array_equal(np.unique(games), np.arange(4))
+    assert (np.diff(games) >= 0).all()  # a game's positions are consecutive
+    for board, probability, layout, move, opening, hidden in zip(
+        positions.boards,
+        positions.mine_targets,
+        mines,
+        positions.move_cells,
+        positions.open_targets,
+        positions.mine_masks,
+        strict=True,
+    ):
+        shown = is_revealed(board)
+        assert np.array_equal(hidden, ~shown)
+        assert np.array_equal(opening, ~layout & (neighbour_counts(layout) == 0))
+        assert shown.any() and board.flat[move] == HIDDEN  # after the first click; a legal move
+        assert (board[shown] == neighbour_counts(layout)[shown]).all()  # clues of the true mines
+        assert layout.sum() == 5 and not layout[shown].any()
+        assert np.array_equal(probability, exact_beliefs(board, 5))
+        assert (probability[layout] > 0).all()  # no true mine was ever certainly safe
+
+
+def test_dataset_cli__same_seed_same_shards_and_resume_skips(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([*TINY, "--out", str(tmp_path / "a"), "--shards", "2"]) == 0
+    assert main([*TINY, "--out", str(tmp_path / "b"), "--shards", "1"]) == 0
+    written = (tmp_path / "a" / "shard-00001.npz").stat().st_mtime_ns
+    assert main([*TINY, "--out", str(tmp_path / "b"), "--shards", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "shard-00000.npz: complete, skipped" in out and "positions/s" in out
+    for index in (0, 1):
+        a, b = (read_shard(tmp_path / run / f"shard-0000{index}.npz") for run in "ab")
+        assert np.array_equal(a.positions.boards, b.positions.boards)
+        assert np.array_equal(a.mines, b.mines) and np.array_equal(a.games, b.games)
+        assert a.meta["shard"] == index
+    assert (tmp_path / "a" / "shard-00001.npz").stat().st_mtime_ns == written
+    first, second = (read_shard(tmp_path / "a" / f"shard-0000{i}.npz") for i in (0, 1))
+    assert not np.array_equal(first.mines[0], second.mines[0])  # shards play other games
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--board", "9x9"], "--board: bad board '9x9'"),
+        (["--shards", "0"], "--shards must be >= 1, got 0"),
+        (["--games-per-shard", "-1"], "--games-per-shard must be >= 1, got -1"),
+        (["--first-click", "corner"], "argument --first-click: invalid choice: 'corner'"),
+        (["--seed", "1"], "belongs to another data set (seed 0, this one 1)"),
+        (["--shards", "2", "--corrupt"], "shard-00001.npz' is not a readable shard"),
+    ],
+)
+def test_dataset_cli__bad_input_is_one_line_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    folder = tmp_path / "shards"
+    assert main([*TINY, "--out", str(folder)]) == 0
+    if "--corrupt" in argv:
+        argv.remove("--corrupt")
+        (folder / "shard-00001.npz").write_bytes(b"not a zip")
+    before = sorted(folder.iterdir())
+    capsys.readouterr()
+    assert exit_status([*TINY, "--out", str(folder), *argv]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("python -m train.dataset: error: ") and message in line
+    assert sorted(folder.iterdir()) == before
+
+
+def exit_status(argv: list[str]) -> int | str | None:
+    """``main(argv)``'s status, whether it returns it or the parser exits with it."""
+    try:
+        return main(argv)
+    except SystemExit as stopped:
+        return stopped.code
+
+
+def test_shard_dataset__batches_every_position(tmp_path: Path) -> None:
+    assert main([*TINY, "--out", str(tmp_path), "--shards", "2"]) == 0
+    positions, meta = load_shards(tmp_path)
+    dataset = ShardDataset(tmp_path)
+    assert len(dataset) == len(positions) and meta["rows"] == 5
+    batch = next(iter(DataLoader(dataset, batch_size=len(dataset))))
+    assert batch.board.shape == (len(dataset), 5, 5) and batch.board.dtype == th.int8
+    assert th.equal(batch.probabilities, th.from_numpy(positions.mine_targets))
+    assert batch.mines.dtype == th.bool and (batch.mines.sum(dim=(1, 2)) == 3).all()
+    assert th.equal(batch.hidden, th.from_numpy(positions.mine_masks))
+    assert th.equal(batch.move, th.from_numpy(positions.move_cells).long())
+    with pytest.raises(FileNotFoundError, match=r"no shard-NNNNN\.npz"):
+        ShardDataset(tmp_path / "empty")
+
+
+def test_train__imitation_on_a_saved_dataset(tmp_path: Path) -> None:
+    from train.run import train
+    from train.state import read_state
+
+    assert main([*TINY, "--out", str(tmp_path / "data"), "--shards", "2"]) == 0
+    settings = replace(
+        TINY_IMITATION, out=str(tmp_path / "runs"), dataset=str(tmp_path / "data"), move_weight=0.0
+    )
+    state = read_state(train(settings.check()))
+    assert state.iteration == 1 and state.positions_seen == 0
+    assert state.gradient_samples == 2 * 16
+    with pytest.raises(
+        ValueError, match="holds positions of 5x5/3 first_click safe, the run is on 6x6/3"
+    ):
+        replace(settings, rows=6, cols=6).check()
+    with pytest.raises(ValueError, match="needs algo imitation or imitation\\+ppo"):
+        replace(settings, algo="ppo").check()
+
+
+def test_dataset_module__runs_as_a_command_with_one_line_errors(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "train.dataset", "--out", str(tmp_path / "x"), "--board", "9x9"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+        check=False,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("python -m train.dataset: error: --board: bad board '9x9'")
+    assert not (tmp_path / "x").exists()

@@ -1,0 +1,92 @@
+"""Imitation from a saved data set: the shards of ``python -m train.dataset`` instead of play.
+
+``python -m train --algo imitation --dataset DIR`` trains the board network on every position of
+``DIR``'s shards (:func:`train.shards.load_shards`): each round is
+``gradient_steps_per_iteration`` steps of :func:`train.imitation.train_steps` (exact mine targets,
+true opening targets, and with ``move_weight`` > 0 the solver's moves), followed by the round's
+evaluation and checkpoint, as in a DAgger round. Rounds, the learning-rate decay, the time budget
+and ``--resume`` work as they do for DAgger.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Protocol
+
+import numpy as np
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.logger import Logger
+
+from train.imitation import train_steps
+from train.policy import BoardPolicy
+from train.precision import Precision
+from train.settings import TrainSettings
+from train.shards import load_shards
+from train.state import RunState
+
+
+class RunHost(Protocol):
+    """What a round needs of the run it belongs to (:class:`train.run.Run` is one)."""
+
+    settings: TrainSettings
+    state: RunState
+    logger: Logger
+
+    def budget_spent(self) -> float: ...
+
+    def out_of_time(self) -> bool: ...
+
+    def sitting_over(self) -> bool: ...
+
+    def say(self, message: str) -> None: ...
+
+    def evaluate(self, policy: BoardPolicy, phase: str, extra: dict[str, float]) -> Any: ...
+
+    def checkpoint(self, model: MaskablePPO, tag: str) -> None: ...
+
+
+def train_on_dataset(run: RunHost, model: MaskablePPO, rng: np.random.Generator) -> None:
+    """Gradient rounds on the data set until ``dagger_iterations`` or the time budget."""
+    settings, state = run.settings, run.state
+    policy = model.policy
+    assert isinstance(policy, BoardPolicy)
+    positions, _ = load_shards(settings.dataset)
+    run.say(f"dataset {settings.dataset}: {len(positions):,} positions")
+    net, optimizer = policy.cell_net(), policy.optimizer
+    while (
+        state.iteration < settings.dagger_iterations
+        and not run.out_of_time()
+        and not run.sitting_over()
+    ):
+        iteration = state.iteration + 1
+        fraction = (iteration - 1) / max(settings.dagger_iterations - 1, 1)
+        fraction = min(max(fraction, run.budget_spent()), 1.0)
+        for group in optimizer.param_groups:
+            group["lr"] = settings.bc_learning_rate * (1.0 - 0.9 * fraction)
+        tick = time.perf_counter()
+        loss = train_steps(
+            net,
+            optimizer,
+            positions,
+            settings.gradient_steps_per_iteration,
+            settings.bc_batch_size,
+            rng,
+            settings.move_weight,
+            settings.guess_weight,
+            settings.count_weight,
+            settings.count_cells == "undecided",
+            Precision(settings.precision),
+            all_views=settings.augment == "all",
+        )
+        state.iteration = iteration
+        state.gradient_samples += settings.gradient_steps_per_iteration * settings.bc_batch_size
+        run.say(
+            f"round {iteration}/{settings.dagger_iterations}: loss {loss:.4f} "
+            f"({time.perf_counter() - tick:.1f} s of gradient steps)"
+        )
+        result = run.evaluate(policy, "imitation", {"loss": loss})
+        run.logger.record("imitation/loss", loss)
+        run.logger.record("imitation/win_rate", result.rate)
+        run.logger.dump(iteration)
+        state.rng_state = dict(rng.bit_generator.state)
+        run.checkpoint(model, f"dagger{iteration:04d}")

@@ -1,0 +1,330 @@
+"""A labelled data set of solver play, written as seeded, resumable shards.
+
+``python -m train.dataset --board expert --shards 10 --games-per-shard 100 --out data/expert``
+has the exact solver (:class:`agents.solver.SolverAgent`) play ``games-per-shard`` games per
+shard and writes every position it moves from, after the first click (before it, nothing is
+revealed and every position is the same), to ``shard-00000.npz``, ``shard-00001.npz``, ...
+
+A shard is an imitation data set file (:mod:`train.dataset`: ``load_positions`` reads it) with two
+more arrays; ``N`` positions of a ``rows x cols`` board:
+
+================ ======================= ========================================================
+key              dtype, shape            meaning
+================ ======================= ========================================================
+``boards``       int8 (N, rows, cols)    the observation: the visible board (codes of
+                                         :mod:`mswp_gym.constants`)
+``mine_targets`` float32 (N, rows, cols) the exact P(mine) of every cell
+                                         (:class:`agents.beliefs.ExactBeliefs`; 0 on revealed
+                                         cells)
+``mines``        bool (N, rows, cols)    the true layout
+``move_cells``   int32 (N,)              the solver's move: the flat cell ``row * cols + col``
+``games``        int32 (N,)              the game within the shard (its positions are
+                                         consecutive, in play order)
+``mine_masks``   bool (N, rows, cols)    the hidden cells (where the mine loss is taken)
+``open_targets`` float32 (N, rows, cols) 1 where the cell is safe with clue 0 (the truth)
+``open_masks``   bool (N, rows, cols)    the hidden cells
+``meta``         str (JSON)              rows, cols, mines, first_click, labels, seed, shard,
+                                         games, format_version
+================ ======================= ========================================================
+
+Shard ``k`` of seed ``s`` plays the games of seeds ``SeedSequence([s, k])``: a shard depends on
+its index, the seed and the board only, so shards can be written in any order, by any number of
+commands. Each shard is written atomically; a rerun skips the shards already complete and refuses
+(exit status 2, before writing) a folder holding shards of another seed, board or shard size.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from mswp_gym.atomic import check_output_folder
+from mswp_gym.cells import neighbour_counts
+from mswp_gym.choices import FirstClick
+from mswp_gym.cli import OneLineParser, report_error
+from mswp_gym.constants import is_revealed_safe, is_unknown
+from mswp_gym.encoding import board_from_observation
+from mswp_gym.presets import PRESETS
+from mswp_gym.spec import GameSpec
+from train.dataset import PositionSet, load_positions, save_positions
+from train.generalist import parse_boards
+
+PROG = "python -m train.dataset"
+SHARD_NAME = "shard-{:05d}.npz"
+FIRST_CLICKS = tuple(rule.value for rule in FirstClick if rule != FirstClick.FIXED)
+_PLAN_KEYS = ("rows", "cols", "mines", "first_click", "seed", "games")
+
+
+@dataclass(frozen=True)
+class ShardPlan:
+    """What every shard of one data set holds: the board, the seed and the games per shard."""
+
+    spec: GameSpec
+    seed: int
+    games: int
+    """Games per shard."""
+
+    def meta(self, index: int) -> dict[str, object]:
+        """The JSON meta of shard ``index``."""
+        spec = self.spec
+        return {
+            "rows": spec.rows,
+            "cols": spec.cols,
+            "mines": spec.mines,
+            "first_click": spec.first_click,
+            "labels": "solver",
+            "seed": self.seed,
+            "games": self.games,
+            "shard": index,
+        }
+
+    def game_seeds(self, index: int) -> list[int]:
+        """The seeds of shard ``index``'s games."""
+        state = np.random.SeedSequence([self.seed, index]).generate_state(self.games)
+        return [int(seed) for seed in state]
+
+
+@dataclass(frozen=True)
+class Shard:
+    """One shard read back: its positions (a :class:`~train.dataset.PositionSet`), the true
+    layouts ``(N, rows, cols)`` bool, the game of each position ``(N,)`` int32, and its meta."""
+
+    positions: PositionSet
+    mines: np.ndarray
+    games: np.ndarray
+    meta: dict[str, object]
+
+
+def play_shard(plan: ShardPlan, index: int) -> tuple[PositionSet, np.ndarray, np.ndarray]:
+    """Play shard ``index``'s games; returns its positions, true layouts and game numbers."""
+    from agents.beliefs import INFO_KEY, ExactBeliefs
+    from agents.solver import SolverAgent
+    from mswp_gym import MinesweeperEnv
+
+    spec = plan.spec
+    env = ExactBeliefs(
+        MinesweeperEnv(
+            rows=spec.rows, cols=spec.cols, mines=spec.mines, first_click=spec.first_click
+        )
+    )
+    agent = SolverAgent()
+    boards: list[np.ndarray] = []
+    probabilities: list[np.ndarray] = []
+    moves: list[int] = []
+    layouts: list[np.ndarray] = []
+    openings: list[np.ndarray] = []
+    games: list[int] = []
+    for game, seed in enumerate(plan.game_seeds(index)):
+        observation, info = env.reset(seed=seed)
+        agent.reset(seed, spec)
+        met = 0
+        done = False
+        while not done:
+            board = board_from_observation(observation)
+            move = agent.act(board, info["action_mask"])
+            if is_revealed_safe(board).any():
+                boards.append(board.copy())
+                probabilities.append(info[INFO_KEY])
+                moves.append(move)
+                met += 1
+            observation, _, terminated, truncated, info = env.step(move)
+            done = bool(terminated or truncated)
+        layout = np.asarray(info["layout"], bool)
+        layouts.extend([layout] * met)
+        openings.extend([~layout & (neighbour_counts(layout) == 0)] * met)
+        games.extend([game] * met)
+    env.close()
+    if not boards:
+        return (
+            PositionSet.empty(spec.rows, spec.cols),
+            np.zeros((0, spec.rows, spec.cols), bool),
+            np.zeros(0, np.int32),
+        )
+    board_array = np.stack(boards)
+    mines = np.stack(layouts)
+    hidden = is_unknown(board_array)
+    positions = PositionSet(
+        board_array,
+        np.stack(probabilities).astype(np.float32),
+        hidden,
+        np.stack(openings).astype(np.float32),
+        hidden.copy(),
+        np.array(moves, np.int32),
+    )
+    return positions, mines, np.array(games, np.int32)
+
+
+def write_shard(folder: Path, plan: ShardPlan, index: int) -> int:
+    """Play and write shard ``index`` into ``folder`` atomically; returns its positions."""
+    positions, mines, games = play_shard(plan, index)
+    save_positions(
+        folder / SHARD_NAME.format(index),
+        positions,
+        plan.meta(index),
+        extra={"mines": mines, "games": games},
+    )
+    return len(positions)
+
+
+def read_shard(path: str | Path) -> Shard:
+    """A shard written by :func:`write_shard`.
+
+    Raises:
+        FileNotFoundError, ValueError: no file, or not a shard (the message names the path).
+    """
+    positions, meta = load_positions(path)
+    with np.load(path, allow_pickle=False) as data:
+        if "mines" not in data.files or "games" not in data.files:
+            raise ValueError(f"{str(path)!r} is an imitation data set, not a labelled shard")
+        return Shard(positions, data["mines"], data["games"], meta)
+
+
+def shard_paths(folder: str | Path) -> list[Path]:
+    """The shard files of ``folder``, in index order."""
+    return sorted(Path(folder).glob("shard-[0-9][0-9][0-9][0-9][0-9].npz"))
+
+
+def load_shards(folder: str | Path) -> tuple[PositionSet, dict[str, object]]:
+    """Every position of ``folder``'s shards, in shard order, and the first shard's meta.
+
+    Raises:
+        FileNotFoundError: ``folder`` holds no shard.
+        ValueError: an unreadable shard, or shards of different boards.
+    """
+    paths = shard_paths(folder)
+    if not paths:
+        raise FileNotFoundError(f"no shard-NNNNN.npz in {str(folder)!r}")
+    parts, first = [], None
+    for path in paths:
+        positions, meta = load_positions(path)
+        board = [meta.get(key) for key in ("rows", "cols", "mines")]
+        if first is None:
+            first = meta
+        elif board != [first.get(key) for key in ("rows", "cols", "mines")]:
+            raise ValueError(f"{str(path)!r} holds another board ({board}) than the first shard")
+        parts.append(positions)
+    assert first is not None
+    return PositionSet.concatenate(parts), first
+
+
+def check_dataset(folder: str, algo: str, boards: str, spec: GameSpec) -> None:
+    """Raise a ValueError unless ``folder`` holds shards of ``spec``'s board and first-click
+    rule, for an imitation run (``algo``) on one board (no generalist ``boards``); only the first
+    shard's meta is read."""
+    if not algo.startswith("imitation") or boards:
+        mix = f", boards {boards!r}" if boards else ""
+        raise ValueError(
+            f"dataset={folder!r} needs algo imitation or imitation+ppo on one board, got algo "
+            f"{algo!r}{mix}"
+        )
+    paths = shard_paths(folder)
+    if not paths:
+        raise ValueError(f"dataset {folder!r} holds no shard-NNNNN.npz")
+    meta = read_shard(paths[0]).meta
+    found = tuple(meta.get(key) for key in _PLAN_KEYS[:4])
+    wanted = (spec.rows, spec.cols, spec.mines, spec.first_click)
+    if found != wanted:
+        raise ValueError(
+            f"dataset {folder!r} holds positions of {found[0]}x{found[1]}/{found[2]} "
+            f"first_click {found[3]}, the run is on {wanted[0]}x{wanted[1]}/{wanted[2]} "
+            f"first_click {wanted[3]}"
+        )
+
+
+def complete_shards(folder: Path, plan: ShardPlan) -> set[int]:
+    """The indices of ``folder``'s shards, all checked to belong to ``plan``.
+
+    Raises:
+        ValueError: a shard that cannot be read or belongs to another plan (named).
+    """
+    done = set()
+    for path in shard_paths(folder):
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+        except (OSError, KeyError, ValueError, zipfile.BadZipFile) as error:
+            raise ValueError(f"{str(path)!r} is not a readable shard: {error}") from error
+        index = int(path.stem.split("-")[1])
+        expected = plan.meta(index)
+        wrong = [key for key in (*_PLAN_KEYS, "shard") if meta.get(key) != expected[key]]
+        if wrong:
+            raise ValueError(
+                f"{str(path)!r} belongs to another data set ({wrong[0]} {meta.get(wrong[0])!r}, "
+                f"this one {expected[wrong[0]]!r}); give another --out"
+            )
+        done.add(index)
+    return done
+
+
+def parse_board(text: str, first_click: str) -> GameSpec:
+    """A preset name or ``ROWSxCOLS/MINES``.
+
+    Raises:
+        ValueError: neither (naming the text and what is allowed).
+    """
+    found = PRESETS.get(text.lower())
+    if found is not None:
+        return GameSpec(found.rows, found.cols, found.mines, first_click)
+    try:
+        (spec,) = parse_boards(text, first_click)
+    except ValueError as error:
+        raise ValueError(f"--board: {error}; or one of {', '.join(PRESETS)}") from None
+    return spec
+
+
+def build_parser() -> OneLineParser:
+    """The command line of ``python -m train.dataset``."""
+    parser = OneLineParser(
+        prog=PROG,
+        description="Write seeded, resumable shards of solver play: each position's board, "
+        "exact mine probabilities, true mines and the solver's move (see train/shards.py).",
+    )
+    parser.add_argument("--out", type=Path, required=True, help="folder of the shards")
+    parser.add_argument("--board", default="beginner", help="a preset or ROWSxCOLS/MINES")
+    parser.add_argument("--first-click", default="safe", choices=FIRST_CLICKS)
+    parser.add_argument("--shards", type=int, default=1, help="shards 0..N-1 (default 1)")
+    parser.add_argument("--games-per-shard", type=int, default=100, help="default 100")
+    parser.add_argument("--seed", type=int, default=0, help="the data set's seed (default 0)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Write the missing shards, printing each one's positions per second; returns the exit
+    status (2 for bad input, before anything is written)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    parser.require_at_least(args, 1, "shards", "games_per_shard")
+    parser.require_at_least(args, 0, "seed")
+    try:
+        plan = ShardPlan(parse_board(args.board, args.first_click), args.seed, args.games_per_shard)
+        folder = check_output_folder(args.out)
+        done = complete_shards(folder, plan)
+    except ValueError as error:
+        return report_error(PROG, error)
+    total_positions, started = 0, time.perf_counter()
+    for index in range(args.shards):
+        if index in done:
+            print(f"{SHARD_NAME.format(index)}: complete, skipped", flush=True)
+            continue
+        tick = time.perf_counter()
+        count = write_shard(folder, plan, index)
+        seconds = time.perf_counter() - tick
+        total_positions += count
+        print(
+            f"{SHARD_NAME.format(index)}: {count:,} positions of {plan.games} games in "
+            f"{seconds:.1f} s ({count / seconds:,.0f} positions/s)",
+            flush=True,
+        )
+    seconds = time.perf_counter() - started
+    if total_positions:
+        print(
+            f"wrote {total_positions:,} positions in {seconds:.1f} s "
+            f"({total_positions / seconds:,.0f} positions/s) to {folder}"
+        )
+    return 0
