@@ -1,5 +1,5 @@
 """Build any agent by name: ``agents.make("logic", guess="global")``,
-``agents.make("ppo:run.zip")``.
+``agents.make("net:expert")``, ``agents.make("net:runs/RUN/model-final.zip")``.
 
 Entries are factories, or ``"module:attr"`` strings imported only when first used, so optional
 agents (the solver, the PPO agent and its torch dependency) cost nothing until asked for.
@@ -95,7 +95,11 @@ def make(name: str, **kwargs: Any) -> Agent:
     base, sep, path = name.partition(":")
     entry = _REGISTRY.get(base)
     if entry is None:
-        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(available())}")
+        raise ValueError(
+            f"unknown agent {name!r}; known agents: {', '.join(available())} (the shipped "
+            f"networks are net:beginner, net:intermediate, net:expert, net:generalist and "
+            f"rl:beginner)"
+        )
     if sep and not entry.takes_path:
         raise ValueError(f"agent {base!r} takes no ':PATH' suffix, got {name!r}")
     if sep and not path:
@@ -111,7 +115,9 @@ def _register_builtin() -> None:
     register("local", "agents.baselines:LocalRulesAgent")
     register("logic", "agents.logic.agent:LogicAgent")
     register("solver", "agents.solver:SolverAgent")
-    register("ppo", "train.agent:load_ppo_agent", takes_path=True)
+    register("net", "train.agent:load_net_agent", takes_path=True)
+    register("rl", "train.agent:load_rl_agent", takes_path=True)
+    register("ppo", "train.agent:load_ppo_named", takes_path=True)
     register("sb3", "train.sb3_agent:load_sb3_agent", takes_path=True)
 
 

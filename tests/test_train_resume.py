@@ -204,9 +204,9 @@ def test_train__collectors_and_subproc_envs_die_with_a_killed_parent() -> None:
     [
         {"algo": "imitation"},
         {"algo": "imitation+ppo"},
-        {"algo": "ppo", "vec_env": "native", "aux_steps": 2},  # the auxiliary layout loss
+        {"algo": "ppo", "vec_env": "native"},
     ],
-    ids=["imitation", "imitation+ppo", "ppo+aux"],
+    ids=["imitation", "imitation+ppo", "ppo-native"],
 )
 def test_train__run_split_over_sittings_is_bit_identical_to_one_long_run(
     tmp_path: Path, changes: dict[str, object]
