@@ -154,9 +154,9 @@ class MinesweeperEnv(gym.Env[Any, int]):
     the SB3 adapter accept and refuse exactly the same values.
 
     ## Version history
-    * v0: first release; the default ``max_steps="auto"`` step limit since issue 15; since issue
-      16 one validated :class:`~mswp_gym.config.GameConfig`, the board limit, the ids passing only
-      their preset, and mines placed at the first *real* reveal (not at a no-op on a flag).
+    * v0: first release: the default ``max_steps="auto"`` step limit, one validated
+      :class:`~mswp_gym.config.GameConfig`, the board limit, the ids passing only their preset,
+      and mines placed at the first *real* reveal (not at a no-op on a flag).
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium reads it as a class attribute

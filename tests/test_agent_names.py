@@ -89,3 +89,18 @@ def test_policy_agent__refusal_recommends_a_name_the_gui_accepts() -> None:
     reason = agent.refusal(GameSpec(16, 30, 99))  # type: ignore[attr-defined]
     assert reason is not None and "net:generalist" in reason
     build_agent(parse_agent_spec("net:generalist")).reset(0, GameSpec(16, 30, 99))
+
+
+def test_agent_table__a_network_has_no_certain_share_a_solver_has_one() -> None:
+    from eval.report import agent_table
+    from eval.stats import Interval
+    from eval.summary import AgentSummary
+
+    def summary(agent: str) -> AgentSummary:
+        half = Interval(0.5, 0.4, 0.6)
+        return AgentSummary("s", agent, 10, 5, half, half, 20.0, 0.0, half, None, None, 1.0, 2.0)
+
+    table = agent_table([summary("net:expert"), summary("solver")], False, {"net:expert"})
+    network, solver = (line for line in table.splitlines() if line.startswith(("net", "solver")))
+    assert network.split()[-2:] == ["-", "-"]
+    assert solver.split()[-2:] == ["0.0%", "0.50"]

@@ -27,7 +27,6 @@ from train.checkpoint import (
 )
 from train.dataset import PositionSet, no_moves
 from train.generalist import BoardWindow, parse_boards, split_games
-from train.imitation import RoundTimes
 from train.network import BoardTrunk, CellNet
 from train.settings import TrainSettings
 
@@ -148,39 +147,6 @@ def test_agent__refuses_what_it_cannot_play(generalist_run: Path) -> None:
         generalist.reset(0, GameSpec(9, 9, 10, score_mode=True))
     with pytest.raises(ValueError, match="score mode"):
         generalist.reset(0, GameSpec(9, 9, 10, clue_reveal_prob=0.5))
-
-
-def test_round_times__shares_and_rate() -> None:
-    times = RoundTimes(
-        network=1.0, labels=2.0, collect=4.0, gradients=4.0, evaluation=2.0, position_gradients=800
-    )
-    line = times.describe()
-    assert times.engine == pytest.approx(1.0)
-    assert "network (gradients) 4.0s 40%" in line and "labels 2.0s 20%" in line
-    assert line.endswith("200 position-gradients/s")
-
-
-def test_round_times__wall_parts_and_the_rest() -> None:
-    # four workers: 16 core-seconds of collection in 5 wall seconds; 2 s of the round untimed
-    times = RoundTimes(
-        network=1.0,
-        labels=14.0,
-        collect=16.0,
-        gradients=6.0,
-        evaluation=1.0,
-        position_gradients=600,
-        collect_wall=5.0,
-        saving=4.0,
-        buffers=2.0,
-        wall=20.0,
-    )
-    assert times.other == pytest.approx(2.0)
-    assert times.describe_wall() == (
-        "wall 20.0s: collection 5.0s 25%, saving 4.0s 20%, buffers 2.0s 10%, "
-        "gradients 6.0s 30%, eval 1.0s 5%, other 2.0s 10%"
-    )
-    unmeasured = RoundTimes(1.0, 2.0, 4.0, 4.0, 2.0, 800)
-    assert unmeasured.wall == 0.0 and unmeasured.other == 0.0
 
 
 def test_eval_command__names_the_checkpoint_every_board_and_the_rules() -> None:

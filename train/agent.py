@@ -49,7 +49,7 @@ from train.symmetry import (
     first_best,
 )
 
-NETWORK_OPTIONS = ("symmetries", "sure_below", "first_move", "boards", "device")
+NETWORK_OPTIONS = ("symmetries", "first_move", "boards", "device")
 """Keyword options of :func:`load_ppo_agent` that other SB3 models do not take."""
 
 
@@ -105,10 +105,6 @@ class PolicyAgent(SeededAgent):
             :data:`~train.symmetry.VIEW_TIE_TOLERANCE` of the best score as tied and plays the
             lowest cell index among them, so mirror-image cells of a symmetric position do not
             split by float rounding (one view plays the exact best, the lowest index on a tie).
-        sure_below: with several views, play by the board's own view alone when the legal cell
-            it scores best has a P(mine) below this by that view (most moves of a game are cells
-            the network is sure of), and average every view only for the other moves; 0 (the
-            default) averages every view on every move.
         first_move: who makes the first click (:class:`FirstMove`): the solver's click for the
             game's rule (default) or the network.
         boards: which boards a one-board network plays (:class:`Boards`): its own (default) or
@@ -119,7 +115,7 @@ class PolicyAgent(SeededAgent):
             between devices (on one device the same seed plays the same game).
 
     Raises:
-        ValueError: ``symmetries`` not allowed, ``sure_below`` outside ``[0, 1)``; an unknown
+        ValueError: ``symmetries`` not allowed; an unknown
             ``first_move``, ``boards`` or ``device``; ``cuda`` without a GPU.
     """
 
@@ -134,7 +130,6 @@ class PolicyAgent(SeededAgent):
         deterministic: bool = True,
         source: str = "policy",
         symmetries: int = 1,
-        sure_below: float = 0.0,
         first_move: FirstMove | str = FirstMove.RULE,
         boards: Boards | str = Boards.TRAINED,
         device: Device | str = Device.CPU,
@@ -150,9 +145,6 @@ class PolicyAgent(SeededAgent):
         self._risk: np.ndarray | None = None
         self._beta = float(policy.action_net.log_beta.detach().exp())  # type: ignore[union-attr,operator]
         self.symmetries = symmetries
-        if isinstance(sure_below, bool) or not 0.0 <= float(sure_below) < 1.0:
-            raise ValueError(f"sure_below must lie in [0, 1), got {sure_below!r}")
-        self.sure_below = float(sure_below)
         self.first_move = option_value(FirstMove, first_move, "first_move")
         self._views: tuple[BoardView, ...] = board_views(symmetries)
 
@@ -226,7 +218,7 @@ class PolicyAgent(SeededAgent):
             raise ValueError(f"no legal reveal action in a mask of shape {np.shape(action_mask)}")
         with th.no_grad():
             board_tensor = th.as_tensor(board[None], dtype=th.float32, device=self.device)
-            logits = self._logits(board_tensor, legal).cpu()
+            logits = averaged_logits(self.net, board_tensor, self.mines, self._views).cpu()
             scores = action_scores(logits, self.policy.opening_weight)[0].numpy().astype(np.float64)
         unknown = is_unknown(board)
         risk = 1.0 / (1.0 + np.exp(-logits[0, MINE_HEAD].numpy().astype(np.float64)))
@@ -240,20 +232,6 @@ class PolicyAgent(SeededAgent):
             return first_best(scores, VIEW_TIE_TOLERANCE if len(self._views) > 1 else 0.0)
         weights = np.exp(self._beta * (scores - scores.max()))
         return int(self.rng.choice(cells, p=weights / weights.sum()))
-
-    def _logits(self, board: th.Tensor, legal: np.ndarray) -> th.Tensor:
-        """The logits the agent plays by: averaged over its views, or the board's own view alone
-        when that move is sure (see ``sure_below``)."""
-        views = self._views
-        if self.sure_below <= 0.0 or len(views) == 1:
-            return averaged_logits(self.net, board, self.mines, views)
-        own: th.Tensor = self.net(board, self.mines)
-        scores = action_scores(own, self.policy.opening_weight)[0].cpu().numpy()
-        move = int(np.argmax(np.where(legal, scores, -np.inf)))
-        if float(th.sigmoid(own[0, MINE_HEAD].flatten()[move])) < self.sure_below:
-            return own
-        others = averaged_logits(self.net, board, self.mines, views[1:])
-        return (own + others * (len(views) - 1)) / len(views)
 
     def _rule_first_click(self, legal: np.ndarray) -> int | None:
         """The solver's first click for the game's rule, if ``first_move`` is ``rule``, the spec
@@ -300,7 +278,7 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
             (``mswp-train`` writes ``RUN/model-final.zip``, ``RUN/model-dagger0007.zip``...),
             a run folder (its last committed model), or None (``net:beginner``).
         **kwargs: ``seed``, ``deterministic``, and for a :class:`PolicyAgent` ``symmetries``
-            (test-time averaging over board symmetries, default 1), ``sure_below``,
+            (test-time averaging over board symmetries, default 1),
             ``first_move`` (``rule``, the default, or ``network``), ``boards`` (``trained``, the
             default, or ``any``) and ``device`` (``cpu``, the default, ``cuda`` or ``auto``);
             ``torch_threads`` (default 1): the process's torch thread count is set to it, since

@@ -38,7 +38,7 @@ from stable_baselines3.common.logger import (
     Logger,
     configure,
 )
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 from tqdm import tqdm
 
 from mswp_gym.atomic import check_output_folder, remove_stale_temporaries, write_text_atomic
@@ -61,10 +61,9 @@ from train.dataset import load_positions, save_positions
 from train.device import resolve_device
 from train.evaluate import WinRate, evaluate_agent, evaluate_net
 from train.generalist import board_tag, parse_boards, spec_from_meta, split_games, windows_for
-from train.imitation import BoardBuffer, Collector, RoundTimes, guess_positions, train_steps
+from train.imitation import BoardBuffer, Collector, guess_positions, train_steps
 from train.network import MINE_HEAD, MOVE_HEAD
 from train.policy import BoardPolicy
-from train.ppo_timing import PPOClock, TimedVecMonitor
 from train.precision import Precision
 from train.rollout import RolloutConfig, solver_labeller
 from train.settings import REWARD_CONFIGS, TrainSettings, resumed_settings, saved_settings
@@ -139,8 +138,7 @@ def run_name(settings: TrainSettings, now: datetime) -> str:
 
 def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
     """``n_envs`` board envs (DummyVecEnv, SubprocVecEnv, or the batched native
-    :class:`mswp_gym.vector.sb3_vec.MinesweeperSB3VecEnv`), with episode stats and the seconds spent
-    in the env (:class:`~train.ppo_timing.TimedVecMonitor`)."""
+    :class:`mswp_gym.vector.sb3_vec.MinesweeperSB3VecEnv`), with episode stats."""
 
     parent = os.getpid()
 
@@ -155,10 +153,10 @@ def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
         from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
 
         native: VecEnv = MinesweeperSB3VecEnv(settings.n_envs, config=config)
-        return TimedVecMonitor(native, info_keywords=("is_success",))
+        return VecMonitor(native, info_keywords=("is_success",))
     makers: list[Callable[[], gym.Env]] = [factory] * settings.n_envs
     env: VecEnv = DummyVecEnv(makers) if settings.vec_env == "dummy" else SubprocVecEnv(makers)
-    return TimedVecMonitor(env, info_keywords=("is_success",))
+    return VecMonitor(env, info_keywords=("is_success",))
 
 
 def eval_command(settings: TrainSettings, model_path: Path) -> str:
@@ -425,8 +423,7 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
             round_started = time.perf_counter()
             learner = policy.cell_net_copy("cpu")
             round_positions = round_guesses = 0
-            wins = clean = network_seconds = label_seconds = collect_seconds = 0.0
-            collect_wall = buffering = 0.0
+            wins = clean = collect_wall = 0.0
             saves: list[Future[None]] = []
             for spec, games in zip(
                 specs, split_games(settings.games_per_iteration, len(specs)), strict=True
@@ -447,22 +444,15 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
                     "labels": labels,
                 }
                 saves.append(saver.submit(save_positions, run.run_dir / name, positions, meta))
-                tick = time.perf_counter()
                 windows[spec].add(name, positions, limit)
-                buffering += time.perf_counter() - tick
                 round_positions += len(positions)
                 round_guesses += int(guess_positions(positions).sum())
                 wins += stats["wins"]
                 clean += stats["clean_games"]
-                network_seconds += stats["network_seconds"]
-                label_seconds += stats["label_seconds"]
-                collect_seconds += stats["total_seconds"]
             files = [name for window in windows.values() for name in window.files]
-            tick = time.perf_counter()
             buffers = [
                 BoardBuffer(spec.mines, window.positions()) for spec, window in windows.items()
             ]
-            buffering += time.perf_counter() - tick
             buffered = sum(len(b.positions) for b in buffers)
             fraction = (iteration - 1) / max(settings.dagger_iterations - 1, 1)
             fraction = min(max(fraction, run.budget_spent()), 1.0)
@@ -490,36 +480,24 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
                 f"positions ({round_guesses} need a guess), buffer {buffered}, loss {loss:.4f}, "
                 f"clean wins {wins:.0f}/{clean:.0f}"
             )
-            tick = time.perf_counter()
             result = run.evaluate(policy, "imitation", {"loss": loss})
-            evaluation_seconds = time.perf_counter() - tick
-            tick = time.perf_counter()
             for save in saves:
                 save.result()  # the round's positions are on disk before its checkpoint names them
-            saving = time.perf_counter() - tick
-            times = RoundTimes(
-                network_seconds,
-                label_seconds,
-                collect_seconds,
-                gradient_seconds,
-                evaluation_seconds,
-                settings.gradient_steps_per_iteration * settings.bc_batch_size,
-                collect_wall,
-                saving,
-                buffering,
-                time.perf_counter() - round_started,
+            round_seconds = time.perf_counter() - round_started
+            run.say(
+                f"round {round_seconds:.1f}s: collection {collect_wall:.1f}s, gradients "
+                f"{gradient_seconds:.1f}s; ETA {run.eta(iteration, settings.dagger_iterations)}"
             )
-            run.say(f"{times.describe()}; ETA {run.eta(iteration, settings.dagger_iterations)}")
-            run.say(f"time: {times.describe_wall()}")
             bar.set_postfix(win=f"{result.rate:.1%}", loss=f"{loss:.3f}")
             bar.update(1)
-            for column, seconds in times.columns():
-                run.logger.record(column, seconds)
             for key, value in (
                 ("loss", loss),
                 ("win_rate", result.rate),
                 ("buffer", buffered),
                 ("wall_seconds", run.wall_seconds),
+                ("round_seconds", round_seconds),
+                ("collection_seconds", collect_wall),
+                ("gradient_seconds", gradient_seconds),
             ):
                 run.logger.record(f"imitation/{key}", value)
             run.logger.dump(iteration)
@@ -549,15 +527,14 @@ def progress_bar(run: Run, total: int, done: int, what: str, unit: str) -> tqdm:
 
 
 class PPOProgress(BaseCallback):
-    """Evaluates, checkpoints (at rollout starts: right after an update), enforces the budget and
-    logs each iteration's time split (:mod:`train.ppo_timing`) to ``progress.csv``."""
+    """Evaluates, checkpoints (at rollout starts: right after an update) and enforces the
+    budget."""
 
     def __init__(self, run: Run) -> None:
         super().__init__()
         self.run = run
         self.last_eval = run.state.ppo_last_eval
         self.sitting_done = False
-        self.clock = PPOClock()
         self.bar = progress_bar(
             run, run.settings.total_timesteps, run.state.num_timesteps, "ppo", "step"
         )
@@ -565,13 +542,7 @@ class PPOProgress(BaseCallback):
     def _on_training_end(self) -> None:
         self.bar.close()
 
-    def _env_seconds(self) -> float:
-        env = self.training_env
-        return env.env_seconds if isinstance(env, TimedVecMonitor) else 0.0
-
     def _on_rollout_end(self) -> None:
-        for column, seconds in self.clock.rollout_end(self._env_seconds()).as_record():
-            self.logger.record(column, seconds)
         self._follow_budget()
 
     def _follow_budget(self) -> None:
@@ -584,9 +555,7 @@ class PPOProgress(BaseCallback):
             schedule.spent = self.run.budget_spent() if follows else 0.0
 
     def _on_rollout_start(self) -> None:
-        paused = time.perf_counter()
         self._evaluate_and_checkpoint()
-        self.clock.rollout_start(self._env_seconds(), time.perf_counter() - paused)
 
     def _evaluate_and_checkpoint(self) -> None:
         steps = int(self.model.num_timesteps)

@@ -1,11 +1,11 @@
 """Training settings: one dataclass (a docstring per field), per-preset TOML files, and the CLI.
 
 Precedence, lowest first: the dataclass defaults (a small DAgger recipe that suits any board),
-``train/configs/<preset>.toml`` (the recipe of the shipped network for that preset; not read
-with ``--board``), a ``--config`` file (a path, or the name of a packaged config such as
-``quickstart``), then command-line flags. Every field is a flag: ``total_timesteps`` is
-``--total-timesteps``; booleans take ``true``/``false``. ``--help`` lists the essential ones,
-``--help-all`` every one, grouped.
+then either a ``--config`` file (a whole recipe: a path, or the name of a packaged config such
+as ``quickstart``) or, without ``--config`` and ``--board``, ``train/configs/<preset>.toml`` (the
+recipe of the shipped network for that preset), then command-line flags. Every field is a flag:
+``total_timesteps`` is ``--total-timesteps``; booleans take ``true``/``false``. ``--help`` lists
+the essential ones, ``--help-all`` every one, grouped.
 """
 
 from __future__ import annotations
@@ -607,8 +607,8 @@ def board_values(text: str, first_click: str) -> dict[str, int]:
 
 
 def help_defaults(argv: list[str] | None) -> tuple[TrainSettings | None, str]:
-    """The values the help should show: the dataclass defaults with the file of the preset
-    named in ``argv`` (default beginner; none with ``--board``) and any ``--config`` file
+    """The values the help should show: the dataclass defaults with the ``--config`` file, or
+    else the file of the preset named in ``argv`` (default beginner; none with ``--board``),
     applied; None when those cannot be read (the real parse then reports the problem)."""
     early = argparse.ArgumentParser(add_help=False)
     early.add_argument("--preset", default=TrainSettings.preset)
@@ -618,14 +618,17 @@ def help_defaults(argv: list[str] | None) -> tuple[TrainSettings | None, str]:
     if str(known.preset).lower() not in PRESETS:
         return None, ""
     try:
-        values = {} if known.board else preset_config(known.preset)
-        if known.config:
-            values.update(read_toml(known.config))
+        values = (
+            read_toml(known.config)
+            if known.config
+            else ({} if known.board else preset_config(known.preset))
+        )
         shown = replace(TrainSettings(), **values)
     except (ValueError, FileNotFoundError, TypeError, OSError):
         return None, ""
-    base = "defaults" if known.board else f"preset {known.preset}"
-    return shown, base + (f" + {known.config}" if known.config else "")
+    if known.config:
+        return shown, f"config {known.config}"
+    return shown, "defaults" if known.board else f"preset {known.preset}"
 
 
 def settings_from_args(argv: list[str] | None = None) -> TrainSettings:
@@ -663,9 +666,9 @@ def settings_from_args(argv: list[str] | None = None) -> TrainSettings:
     name = given.get("preset", TrainSettings.preset)
     if name.lower() not in PRESETS:
         preset(name)
-    values: dict[str, Any] = {} if board else preset_config(name)
-    if config_path:
-        values.update(read_toml(config_path))
+    values: dict[str, Any] = (
+        read_toml(config_path) if config_path else ({} if board else preset_config(name))
+    )
     values.update(given)
     if board:
         values.update(board_values(board, values.get("first_click", TrainSettings.first_click)))
