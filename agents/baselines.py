@@ -18,6 +18,7 @@ class RandomAgent(SeededAgent):
     """
 
     name = "random"
+    move_kind = "random move"
     last_move_certain = False
     """Never proves anything (see :class:`agents.base.ReportsCertainty`)."""
 

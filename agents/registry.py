@@ -1,5 +1,5 @@
 """Build any agent by name: ``agents.make("logic", guess="global")``,
-``agents.make("ppo:run.zip")``.
+``agents.make("net:expert")``, ``agents.make("net:runs/RUN/model-final.zip")``.
 
 Entries are factories, or ``"module:attr"`` strings imported only when first used, so optional
 agents (the solver, the PPO agent and its torch dependency) cost nothing until asked for.
@@ -8,6 +8,8 @@ agents (the solver, the PPO agent and its torch dependency) cost nothing until a
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -66,6 +68,13 @@ def _resolve(name: str, target: Factory | str) -> Factory:
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
+        top = module_name.partition(".")[0]
+        shadow = _shadowing_file(top)
+        if shadow is not None:
+            raise ImportError(
+                f"agent {name!r}: {shadow} hides the package {top!r} of mswp-gym; rename that "
+                f"file, or run from another folder"
+            ) from None
         raise ImportError(
             f"agent {name!r} needs module {module_name!r}, which could not be imported ({exc}); "
             f"is its optional part installed (e.g. pip install -e '.[train]')?"
@@ -75,6 +84,21 @@ def _resolve(name: str, target: Factory | str) -> Factory:
     except AttributeError as exc:
         raise ImportError(f"agent {name!r}: module {module_name!r} has no {attr!r}") from exc
     return factory
+
+
+def _shadowing_file(package: str) -> str | None:
+    """The module file (a user's own ``train.py`` beside their script, say) that Python found
+    under the name ``package`` instead of the package itself; None if the package is found."""
+    found = sys.modules.get(package)
+    if found is not None:
+        return None if hasattr(found, "__path__") else getattr(found, "__file__", None)
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or spec.submodule_search_locations is not None:
+        return None
+    return spec.origin
 
 
 def make(name: str, **kwargs: Any) -> Agent:
@@ -95,7 +119,11 @@ def make(name: str, **kwargs: Any) -> Agent:
     base, sep, path = name.partition(":")
     entry = _REGISTRY.get(base)
     if entry is None:
-        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(available())}")
+        raise ValueError(
+            f"unknown agent {name!r}; known agents: {', '.join(available())} (the shipped "
+            f"networks are net:beginner, net:intermediate, net:expert, net:generalist and "
+            f"rl:beginner)"
+        )
     if sep and not entry.takes_path:
         raise ValueError(f"agent {base!r} takes no ':PATH' suffix, got {name!r}")
     if sep and not path:
@@ -111,7 +139,9 @@ def _register_builtin() -> None:
     register("local", "agents.baselines:LocalRulesAgent")
     register("logic", "agents.logic.agent:LogicAgent")
     register("solver", "agents.solver:SolverAgent")
-    register("ppo", "train.agent:load_ppo_agent", takes_path=True)
+    register("net", "train.agent:load_net_agent", takes_path=True)
+    register("rl", "train.agent:load_rl_agent", takes_path=True)
+    register("ppo", "train.agent:load_ppo_named", takes_path=True)
     register("sb3", "train.sb3_agent:load_sb3_agent", takes_path=True)
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import torch as th
 
 from mswp_gym.atomic import atomic_path
-from train.checkpoint import SHIPPED_BEGINNER, SHIPPED_NAMES, load_model, shipped_checkpoint
+from train.checkpoint import SHIPPED_BEGINNER, load_model, resolve_checkpoint
 from train.evaluate import WinRate, eval_seeds, evaluate_agent, evaluate_net, make_env
 from train.policy import BoardPolicy
 from train.settings import TrainSettings
@@ -210,8 +210,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     th.set_num_threads(1)
-    if args.checkpoint in SHIPPED_NAMES:
-        args.checkpoint = str(shipped_checkpoint(args.checkpoint))
+    args.checkpoint = str(resolve_checkpoint(args.checkpoint))
     model = load_model(args.checkpoint)
     policy = model.policy
     assert isinstance(policy, BoardPolicy)

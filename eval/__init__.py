@@ -3,7 +3,7 @@
 ``python -m eval`` / ``mswp-eval`` is the command line (:mod:`eval.cli`); ``python -m eval.demo``
 the README's main job. Modules, one job each:
 
-* :mod:`eval.agent_specs`: agent spec strings (``logic:global``, ``ppo:PATH``) to ``agents.make``.
+* :mod:`eval.agent_specs`: agent spec strings (``logic:global``, ``net:expert``) to ``agents.make``.
 * :mod:`eval.settings`: board settings (presets, custom boards, density sweeps).
 * :mod:`eval.pairing`: coupled first-click generators, so every agent meets the same board.
 * :mod:`eval.config`: the run's configuration and its game seeds.

@@ -8,11 +8,13 @@ Grammar (one spec per agent; the CLI separates specs with commas)::
                               bool or else kept a string)
     logic:POLICY              agents.make("logic", guess=POLICY)     e.g. logic:global
     solver:N                  agents.make("solver", depth=N)         e.g. solver:2
-    ppo:PATH                  agents.make("ppo:PATH")                a trained checkpoint, or any
-                                                                     PPO/MaskablePPO zip
-    ppo:PATH:KEY=VALUE[...]   agents.make("ppo:PATH", KEY=VALUE)     e.g. ppo:beginner:symmetries=8
+    net:NAME, rl:NAME         agents.make("net:NAME")                a shipped network, e.g.
+                                                                     net:expert, rl:beginner
+    net:PATH                  agents.make("net:PATH")                a checkpoint zip or a training
+                                                                     run folder (rl:, ppo: alike)
+    net:NAME:KEY=VALUE[...]   agents.make("net:NAME", KEY=VALUE)     e.g. net:beginner:symmetries=8
     sb3:PATH                  agents.make("sb3:PATH")                any PPO/MaskablePPO zip
-    LABEL=SPEC                SPEC, shown as LABEL                   e.g. mine=ppo:/long/path.zip
+    LABEL=SPEC                SPEC, shown as LABEL                   e.g. mine=net:/long/path.zip
 
 The spec string itself is the agent's label in every table, file and plot, unless a
 ``LABEL=`` prefix names it (a label has no ``,``, ``:`` or ``=``; the ``=`` of a label comes
@@ -27,8 +29,11 @@ from typing import Any
 SHORTHAND_KWARG: dict[str, str] = {"logic": "guess", "solver": "depth"}
 """For these agents a bare ``NAME:VALUE`` sets this keyword argument."""
 
-PATH_AGENTS: frozenset[str] = frozenset({"ppo", "sb3"})
-"""Agents whose ``NAME:VALUE`` is a file path passed to ``agents.make`` unchanged."""
+PATH_AGENTS: frozenset[str] = frozenset({"net", "rl", "ppo", "sb3"})
+"""Agents whose ``NAME:VALUE`` is a shipped name or a path passed to ``agents.make`` unchanged."""
+GUESSING_AGENTS: frozenset[str] = frozenset({*PATH_AGENTS, "random"})
+"""Agents that prove nothing: every move is a choice, none is a deduction (their "certain"
+share is not applicable)."""
 
 
 @dataclass(frozen=True)
@@ -38,12 +43,17 @@ class AgentSpec:
     label: str
     """The spec string, used as the agent's name in results."""
     make_name: str
-    """The first argument to ``agents.make`` (``"ppo:PATH"`` keeps its path)."""
+    """The first argument to ``agents.make`` (``"net:PATH"`` keeps its path)."""
     options: tuple[tuple[str, Any], ...] = ()
     """Keyword arguments to ``agents.make``, as sorted ``(key, value)`` pairs (hashable)."""
     text: str = field(default="", compare=False)
     """The spec as the user wrote it, label included: :func:`parse_agent_spec` reads it back
     (not compared: two specs that build the same agent under the same label are equal)."""
+
+    @property
+    def deduces(self) -> bool:
+        """Whether the agent proves cells safe (False for networks and ``random``)."""
+        return self.make_name.partition(":")[0] not in GUESSING_AGENTS
 
     @property
     def kwargs(self) -> dict[str, Any]:
@@ -90,7 +100,7 @@ def parse_agent_spec(text: str) -> AgentSpec:
         if not label or not rest or any(c in label for c in ",:"):
             raise ValueError(
                 f"agent spec {text!r}: expected LABEL=SPEC with a non-empty label (no ',' or ':') "
-                f"and a spec, e.g. mine=ppo:model.zip"
+                f"and a spec, e.g. mine=net:model.zip"
             )
         return replace(_parse_unlabelled(rest, text), label=label, text=spec)
     return replace(_parse_unlabelled(spec, text), text=spec)

@@ -48,8 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
         "plots).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="agent specs: NAME | logic:POLICY (random, sentence-max, global) | solver:DEPTH | "
-        "ppo:PATH | sb3:PATH (any PPO/MaskablePPO zip) | NAME:KEY=VALUE[:KEY=VALUE] | "
-        "LABEL=SPEC (a short name for the tables, e.g. mine=ppo:/long/path.zip)",
+        "net:beginner | net:intermediate | net:expert | net:generalist | rl:beginner | "
+        "net:PATH (a checkpoint zip or a training run folder) | sb3:PATH (any PPO/MaskablePPO "
+        "zip) | NAME:KEY=VALUE[:KEY=VALUE] | LABEL=SPEC (a short name for the tables, e.g. "
+        "mine=net:/long/path.zip)",
     )
     parser.add_argument(
         "--agents",

@@ -7,8 +7,8 @@
    ``out/demo/results.json``, ``games.csv``, ``win_rate.png``, ``knowledge.png``);
 3. sweeps the mine density on 9x9 boards (``out/demo/sweep/win_rate_vs_density.png``).
 
-Agents that cannot be built here (the solver or the shipped PPO checkpoint, if not installed)
-are skipped with a note.
+Agents that cannot be built here (the shipped network without ``[train]``) are skipped with a
+note; without ``[eval]`` (matplotlib) everything but the plots is written.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ CANDIDATES: tuple[str, ...] = (
     "logic:sentence-max",
     "logic:global",
     "solver",
-    "ppo",
+    "net",
 )
-"""Every agent the demo tries, weakest first (``ppo`` is the shipped checkpoint)."""
+"""Every agent the demo tries, weakest first (``net`` is the shipped Beginner network)."""
 SHOWCASE_PREFERENCE: tuple[str, ...] = ("solver", "logic:global", "logic")
 """The agent whose games are printed: the first of these that is available."""
 SWEEP_AGENTS: tuple[str, ...] = ("local", "logic", "logic:global", "solver")

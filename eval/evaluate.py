@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import signal
 from dataclasses import dataclass
@@ -122,6 +123,9 @@ def evaluate(
             log.close()
     summary = summarise_run(result)
     report = render_report(result, summary)
+    if out is not None and plots and importlib.util.find_spec("matplotlib") is None:
+        plots = False
+        report += f"\n\n{NO_PLOTS}"
     knowledge = None
     files: list[Path] = []
     if out is not None:
@@ -135,6 +139,10 @@ def evaluate(
         Manifest(argv, total, complete=True).write(out)
         files = [out / "results.json", out / GAMES, *files]
     return Evaluation(result, summary, report, knowledge, tuple(files))
+
+
+NO_PLOTS = "no plots: matplotlib is missing (pip install 'mswp-gym[eval]' adds it)"
+"""The report's last line when plots were asked for but matplotlib is not installed."""
 
 
 def _draw_plots(

@@ -80,8 +80,12 @@ def run_app(app: PlayApp, options: PlayOptions) -> int:
         print(f"saved {options.screenshot}")
     print(
         f"game {session.game + 1} (seed {session.game_seed}): {session.outcome.name.lower()}, "
-        f"{session.counts.reveals} moves, {session.counts.certain} certain, "
-        f"{session.counts.guessed} guessed"
+        f"{session.counts.reveals} moves, "
+        + (
+            f"{session.counts.ai} agent {session.move_kind}s"
+            if session.move_kind
+            else f"{session.counts.certain} certain, {session.counts.guessed} guessed"
+        )
     )
     if app.message and app.message_is_error:
         print(app.message, file=sys.stderr)

@@ -9,7 +9,7 @@ import platform
 import shlex
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -59,8 +59,13 @@ def _num(interval: Interval, digits: int = 1) -> str:
     return f"{interval.estimate:.{digits}f} [{interval.low:.{digits}f}, {interval.high:.{digits}f}]"
 
 
-def agent_table(summaries: Sequence[AgentSummary], score_mode: bool) -> str:
-    """The main table of one setting (every figure here is reproducible from the seed)."""
+def agent_table(
+    summaries: Sequence[AgentSummary], score_mode: bool, guessers: Collection[str] = ()
+) -> str:
+    """The main table of one setting (every figure here is reproducible from the seed).
+
+    ``guessers``: labels of agents that prove nothing (networks, random); their certain share
+    and guesses are shown as ``-`` (not applicable), not as 0% certain."""
     header = [
         "agent",
         "games",
@@ -85,6 +90,8 @@ def agent_table(summaries: Sequence[AgentSummary], score_mode: bool) -> str:
             f"{100 * s.certain_share:.1f}%",
             f"{s.guesses_per_game.estimate:.2f}",
         ]
+        if s.agent in guessers:
+            row[-2:] = ["-", "-"]
         if score_mode:
             assert s.mines_found is not None and s.score is not None
             row += [_num(s.mines_found), f"{100 * s.score.estimate:.1f}%"]
@@ -146,7 +153,8 @@ def render_report(result: RunResult, summary: RunSummary) -> str:
             f"== {setting.label} (density {setting.density:.3f}): "
             f"{config.games} games per agent, seed {config.seed} =="
         )
-        parts = [title, agent_table(mine, setting.score_mode)]
+        guessers = {spec.label for spec in config.agents if not spec.deduces}
+        parts = [title, agent_table(mine, setting.score_mode, guessers)]
         if pairs:
             parts += ["", "paired on the same seeds:", comparison_table(pairs)]
         parts += ["", "timings (vary run to run):", timing_table(mine)]

@@ -23,8 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from agents.solver.probability import analyse
 from mswp_gym.cli import OneLineParser
 from mswp_gym.env import MinesweeperEnv
-from train.agent import checkpoint_path
-from train.checkpoint import load_model
+from train.checkpoint import load_model, resolve_checkpoint
 from train.network import action_scores
 from train.policy import BoardPolicy
 
@@ -57,7 +56,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     parser.require_at_least(args, 1, "games")
     try:
-        path = checkpoint_path(args.checkpoint)
+        path = resolve_checkpoint(args.checkpoint)
         policy = load_model(path).policy
     except (FileNotFoundError, ValueError) as error:
         parser.error(f"--checkpoint {args.checkpoint!r}: {error}")

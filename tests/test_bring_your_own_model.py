@@ -93,11 +93,11 @@ def test_sb3_agent__clear_errors(models: dict[str, Path], tmp_path: Path) -> Non
         agents.make("sb3")
 
 
-def test_ppo_agent__ensemble_takes_only_mswp_train_networks(models: dict[str, Path]) -> None:
-    with pytest.raises(ValueError, match="is not one of mswp-train's networks"):
-        agents.make("ppo:generalist", ensemble=str(models["maskable"]))
-    with pytest.raises(TypeError, match="ensemble applies to mswp-train's own networks"):
-        agents.make(f"ppo:{models['maskable']}", ensemble="generalist")
+def test_ppo_agent__network_options_take_only_mswp_train_networks(
+    models: dict[str, Path],
+) -> None:
+    with pytest.raises(TypeError, match="symmetries applies to mswp-train's own networks"):
+        agents.make(f"net:{models['maskable']}", symmetries=2)
 
 
 def test_ppo_agent__a_board_policy_zip_still_gets_the_policy_agent() -> None:

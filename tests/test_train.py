@@ -22,7 +22,6 @@ from train import run as run_module
 from train.agent import PolicyAgent, load_ppo_agent
 from train.checkpoint import load_model, read_state
 from train.dataset import load_positions, save_positions
-from train.ppo_timing import IterationTimes, PPOClock
 from train.rollout import RolloutConfig, collect_positions
 from train.settings import read_toml, settings_from_args
 
@@ -60,35 +59,15 @@ def test_train__smoke_run_writes_checkpoint_state_and_curve(finished_run: Path) 
     assert (finished_run / "curve.csv").read_text().startswith("phase,iteration,wall_seconds")
 
 
-def test_train__ppo_iterations_log_where_the_time_went(finished_run: Path) -> None:
+def test_train__dagger_rounds_log_their_wall_time(finished_run: Path) -> None:
     with open(finished_run / "progress.csv") as handle:
-        rows = [row for row in csv.DictReader(handle) if row.get("time/iterations")]
-    assert rows, "no PPO iteration in progress.csv"
-    for column in ("time/engine_seconds", "time/network_play_seconds"):
-        assert all(float(row[column]) > 0.0 for row in rows), column
-    assert all(float(row["time/gradients_seconds"]) >= 0.0 for row in rows)
-
-
-def test_train__dagger_rounds_log_their_wall_time_by_part(finished_run: Path) -> None:
-    # each round's wall time: collection, saving, buffers, gradients and eval, and the rest
-    with open(finished_run / "progress.csv") as handle:
-        rows = [row for row in csv.DictReader(handle) if row.get("time/round_wall_seconds")]
+        rows = [row for row in csv.DictReader(handle) if row.get("imitation/round_seconds")]
     assert len(rows) == 1, "one DAgger round"
     (row,) = rows
-    parts = ("collect_wall", "saving", "buffers", "gradients", "eval", "other")
-    seconds = {part: float(row[f"time/{part}_seconds"]) for part in parts}
-    assert all(value >= 0.0 for value in seconds.values()), seconds
-    assert seconds["collect_wall"] > 0.0 and (finished_run / "positions-0001.npz").is_file()
-    assert sum(seconds.values()) == pytest.approx(float(row["time/round_wall_seconds"]))
-
-
-def test_ppo_clock__splits_rollout_and_update_time() -> None:
-    ticks = iter([0.0, 5.0, 9.0, 12.0])  # rollout 0-5 s, update + 1 s eval 5-9 s, rollout 9-12 s
-    clock = PPOClock(now=lambda: next(ticks))
-    clock.rollout_start(env_seconds=0.0, paused=0.0)
-    assert clock.rollout_end(env_seconds=2.0) == IterationTimes(2.0, 3.0, 0.0)
-    clock.rollout_start(env_seconds=2.0, paused=1.0)
-    assert clock.rollout_end(env_seconds=2.5) == IterationTimes(0.5, 2.5, 3.0)
+    parts = [float(row[f"imitation/{part}_seconds"]) for part in ("collection", "gradient")]
+    assert all(value > 0.0 for value in parts) and sum(parts) <= float(
+        row["imitation/round_seconds"]
+    )
 
 
 def test_checkpoint__save_load_round_trip_gives_same_actions(finished_run: Path) -> None:
@@ -303,7 +282,8 @@ def test_train__init_copies_the_network_to_any_board_and_rejects_another_shape(
     moved = load_model(other_board).policy
     assert moved.board == (6, 5, 4)
     assert all(th.equal(moved.state_dict()[key], source[key]) for key in network)
-    with pytest.raises(ValueError, match="another network shape"):
+    shapes = r"is a network of 4 channels x 1 blocks; this run builds 8 x 1: add --channels 4"
+    with pytest.raises(ValueError, match=shapes):
         tiny_run(tmp_path / "other", algo="ppo", channels=8, init=str(finished_run))
 
 
@@ -320,26 +300,78 @@ def test_agent__shipped_beginner_checkpoint_loads_by_name() -> None:
     assert result.steps >= 1
 
 
-def test_cli__help_lists_every_setting(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli__help_is_short_and_help_all_lists_every_setting_grouped(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     from train.cli import main
 
     with pytest.raises(SystemExit):
         main(["--help"])
-    text = capsys.readouterr().out
-    assert "--total-timesteps" in text and "--bc-learning-rate" in text and "10%" in text
+    short = capsys.readouterr().out
+    assert len(short.splitlines()) <= 60
+    assert "--time-budget-minutes" in short and "--board" in short and "--help-all" in short
+    assert "--bc-learning-rate" not in short
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help-all"])
+    assert exit_info.value.code == 0
+    full = capsys.readouterr().out
+    assert "--total-timesteps" in full and "--bc-learning-rate" in full and "10%" in full
+    assert "imitation (DAgger):" in full and "PPO:" in full
 
 
 def test_cli__help_shows_the_values_of_the_preset_given(capsys: pytest.CaptureFixture[str]) -> None:
     from train.cli import main
 
     with pytest.raises(SystemExit):
-        main(["--preset", "intermediate", "--help"])
+        main(["--preset", "intermediate", "--help-all"])
     text = " ".join(capsys.readouterr().out.split())
-    # the recipe's init: the 32x3 Beginner network
-    assert "(default 'train/checkpoints/beginner_32x3.zip', preset intermediate)" in text
+    assert "(default 'net:intermediate', preset intermediate)" in text
     with pytest.raises(SystemExit):
-        main(["--help"])
-    assert "(default '', preset beginner)" in " ".join(capsys.readouterr().out.split())
+        main(["--board", "10x10/15", "--help-all"])
+    assert "(default '', defaults)" in " ".join(capsys.readouterr().out.split())
+
+
+def test_settings__preset_trains_the_shipped_recipe_and_board_the_default_one() -> None:
+    beginner = settings_from_args(["--preset", "beginner"])
+    assert (beginner.init, beginner.channels, beginner.blocks) == ("net:intermediate", 48, 4)
+    assert beginner.move_weight == 1.0
+    board = settings_from_args(["--board", "10x12/20", "--seed", "3"])
+    assert (board.board, board.init, board.algo, board.seed) == ((10, 12, 20), "", "imitation", 3)
+    with pytest.raises(ValueError, match="expected ROWSxCOLS/MINES"):
+        settings_from_args(["--board", "10by12"])
+
+
+def test_settings__packaged_configs_load_by_name_from_any_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    quick = settings_from_args(["--config", "quickstart"])
+    assert (quick.time_budget_minutes, quick.channels, quick.blocks) == (2.0, 32, 3)
+    assert settings_from_args(["--config", "train/configs/beginner_rl.toml"]).algo == "ppo"
+    assert settings_from_args(["--config", "expert.toml"]).preset == "expert"
+    with pytest.raises(FileNotFoundError, match="packaged configs: beginner, beginner_rl"):
+        settings_from_args(["--config", "quickstrat"])
+
+
+def test_run_progress__names_the_budget_instead_of_all_the_rounds(tmp_path: Path) -> None:
+    state = run_module.RunState(name="r", settings={})
+    budget = run_module.Run(replace(TINY, time_budget_minutes=2.0), tmp_path / "a", state)
+    assert budget.progress(1, 60, "rounds").startswith("round 1, 0.0 of 2 budget minutes")
+    plain = run_module.Run(TINY, tmp_path / "b", state)
+    assert plain.progress(1, 60, "rounds") == "1/60 rounds"
+
+
+def test_run_clock__sb3_table_shows_the_run_clock_not_the_phase_clock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = run_module.RunState(name="r", settings={}, wall_seconds=300.0)
+    run = run_module.Run(TINY, tmp_path, state)
+    written: list[dict[str, object]] = []
+    monkeypatch.setattr(
+        run_module.HumanOutputFormat, "write", lambda self, values, *rest: written.append(values)
+    )
+    run_module.RunClockOutput(run).write({"time/time_elapsed": 0, "x": 1}, {})
+    assert written[0]["time/time_elapsed"] >= 300 and written[0]["x"] == 1  # type: ignore[operator]
 
 
 @pytest.mark.parametrize(

@@ -20,14 +20,13 @@ from train import run as run_module
 from train.agent import load_ppo_agent
 from train.checkpoint import (
     SHIPPED_DIR,
-    SHIPPED_NAMES,
     load_model,
     read_state,
+    resolve_checkpoint,
     shipped_checkpoint,
 )
 from train.dataset import PositionSet, no_moves
 from train.generalist import BoardWindow, parse_boards, split_games
-from train.imitation import RoundTimes
 from train.network import BoardTrunk, CellNet
 from train.settings import TrainSettings
 
@@ -39,7 +38,6 @@ MIX = replace(
     bc_batch_size=8,
     dagger_iterations=1,
     eval_games=4,
-    labels="truth",
     boards="5x5/3,4x7/5",
 )
 
@@ -151,56 +149,9 @@ def test_agent__refuses_what_it_cannot_play(generalist_run: Path) -> None:
         generalist.reset(0, GameSpec(9, 9, 10, clue_reveal_prob=0.5))
 
 
-def test_shipped_names__load_or_say_what_is_shipped() -> None:
-    if not (SHIPPED_DIR / "beginner.zip").is_file():
-        pytest.skip("no shipped Beginner checkpoint in this checkout")
-    assert agents.make("ppo:beginner").source == str(shipped_checkpoint("beginner"))
-    for name in ("intermediate", "expert", "generalist", "beginner-rl"):
-        if (SHIPPED_DIR / f"{name}.zip").is_file():
-            assert agents.make(f"ppo:{name}").source.endswith(f"{name}.zip")
-        else:
-            with pytest.raises(FileNotFoundError, match=r"shipped: .*beginner"):
-                agents.make(f"ppo:{name}")
-    with pytest.raises(ValueError, match="shipped names"):
-        shipped_checkpoint("nonsense")
-
-
-def test_round_times__shares_and_rate() -> None:
-    times = RoundTimes(
-        network=1.0, labels=2.0, collect=4.0, gradients=4.0, evaluation=2.0, position_gradients=800
-    )
-    line = times.describe()
-    assert times.engine == pytest.approx(1.0)
-    assert "network (gradients) 4.0s 40%" in line and "labels 2.0s 20%" in line
-    assert line.endswith("200 position-gradients/s")
-
-
-def test_round_times__wall_parts_and_the_rest() -> None:
-    # four workers: 16 core-seconds of collection in 5 wall seconds; 2 s of the round untimed
-    times = RoundTimes(
-        network=1.0,
-        labels=14.0,
-        collect=16.0,
-        gradients=6.0,
-        evaluation=1.0,
-        position_gradients=600,
-        collect_wall=5.0,
-        saving=4.0,
-        buffers=2.0,
-        wall=20.0,
-    )
-    assert times.other == pytest.approx(2.0)
-    assert times.describe_wall() == (
-        "wall 20.0s: collection 5.0s 25%, saving 4.0s 20%, buffers 2.0s 10%, "
-        "gradients 6.0s 30%, eval 1.0s 5%, other 2.0s 10%"
-    )
-    unmeasured = RoundTimes(1.0, 2.0, 4.0, 4.0, 2.0, 800)
-    assert unmeasured.wall == 0.0 and unmeasured.other == 0.0
-
-
 def test_eval_command__names_the_checkpoint_every_board_and_the_rules() -> None:
     line = run_module.eval_command(replace(MIX, first_click="opening"), Path("r/model.zip"))
-    assert line.count("python -m eval --agents ppo:r/model.zip,logic,logic:global,solver") == 2
+    assert line.count("python -m eval --agents net:r/model.zip,logic,logic:global,solver") == 2
     assert "--rows 4 --cols 7 --mines 5 --first-click opening --games 2000" in line
     preset_line = run_module.eval_command(TrainSettings(preset="expert"), Path("m.zip"))
     assert "--preset expert --first-click safe" in preset_line
@@ -227,10 +178,8 @@ def test_configs__every_recipe_is_valid(config: Path) -> None:
 
     settings = settings_from_args(["--config", str(config)])
     assert settings.check() == settings
-    if settings.init and settings.init not in SHIPPED_NAMES:  # a file, from the repository root
-        assert (config.parents[2] / settings.init).is_file(), settings.init
-    elif settings.init:
-        assert shipped_checkpoint(settings.init).is_file(), settings.init
+    if settings.init:  # a shipped name: the checkpoint ships with the package
+        assert resolve_checkpoint(settings.init).is_file(), settings.init
 
 
 def test_agent__uses_one_torch_thread_unless_told_otherwise(generalist_run: Path) -> None:

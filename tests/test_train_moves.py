@@ -220,8 +220,7 @@ def test_start_from__adds_or_drops_the_move_head(tmp_path: Path) -> None:
     ("changes", "message"),
     [
         ({"move_weight": -1.0}, "move_weight"),
-        ({"move_weight": 1.0, "labels": "truth"}, "needs labels 'solver'"),
-        ({"move_weight": 1.0, "algo": "ppo"}, "needs labels 'solver'"),
+        ({"move_weight": 1.0, "algo": "ppo"}, "needs algo imitation or imitation\\+ppo"),
     ],
 )
 def test_settings__bad_move_weight_is_refused(changes: dict[str, object], message: str) -> None:

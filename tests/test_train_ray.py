@@ -18,12 +18,11 @@ SPEC = GameSpec(5, 5, 3)
 CONFIG = RolloutConfig(labels="solver")
 
 
-def collect(collector: Collector, on_device: bool = False) -> PositionSet:
+def collect(collector: Collector) -> PositionSet:
     th.manual_seed(0)
     net = CellNet(BoardTrunk(3, 4, 1), th.nn.Conv2d(4, 2, 1)).eval()
-    play_on = "device" if on_device else "workers"
     try:
-        positions, _ = collector.collect(net, SPEC, 9, np.random.default_rng(5), CONFIG, play_on)
+        positions, _ = collector.collect(net, SPEC, 9, np.random.default_rng(5), CONFIG)
     finally:
         collector.close()
     return positions
@@ -35,19 +34,14 @@ def assert_same(first: PositionSet, second: PositionSet) -> None:
 
 
 def test_collector__ray_gives_the_same_positions_as_local_processes() -> None:
-    # Both ways of collecting: each job plays and labels, or this process plays and the jobs
-    # label (play_on device, train.played); one Ray start serves both.
     ray = pytest.importorskip("ray")
     local = collect(Collector(2))
-    local_labels = collect(Collector(2), on_device=True)
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         remote = collect(Collector(2, "ray"))
-        remote_labels = collect(Collector(2, "ray"), on_device=True)
     finally:
         ray.shutdown()
     assert_same(local, remote)
-    assert_same(local_labels, remote_labels)
 
 
 def test_collector__unknown_backend_is_refused() -> None:

@@ -14,7 +14,6 @@ from mswp_gym.constants import HIDDEN
 from mswp_gym.spec import GameSpec
 from train import run as run_module
 from train.agent import PolicyAgent, load_ppo_agent
-from train.checkpoint import SHIPPED_DIR
 from train.network import action_scores
 from train.symmetry import (
     VIEW_TIE_TOLERANCE,
@@ -134,25 +133,6 @@ def test_policy_agent__symmetries_option_averages_and_is_checked(tmp_path: Path)
     with pytest.raises(ValueError, match="symmetries must be one of"):
         load_ppo_agent(path, symmetries=3)
 
-    # sure_below: the board's own view alone when its move is sure enough, else every view
-    move = plain.act(board, legal)
-    own_risk = plain.explain().risk
-    assert own_risk is not None
-    chosen = float(own_risk.ravel()[move])
-    for sure_below, expected_risk in ((chosen + (1 - chosen) / 2, own_risk), (chosen / 2, risk)):
-        quick = load_ppo_agent(path, symmetries=8, sure_below=sure_below)
-        assert isinstance(quick, PolicyAgent)
-        quick.reset(0, spec)
-        assert quick.act(board, legal) == (
-            move if expected_risk is own_risk else averaged.act(board, legal)
-        )
-        shown = quick.explain().risk
-        assert shown is not None
-        assert np.allclose(shown[board == HIDDEN], expected_risk[board == HIDDEN], atol=1e-6)
-    for bad in (-0.1, 1.0, True):
-        with pytest.raises(ValueError, match=rf"sure_below must lie in \[0, 1\), got {bad!r}"):
-            load_ppo_agent(path, symmetries=8, sure_below=bad)
-
 
 class _FarCorner(th.nn.Module):
     """A 5x5 network whose own choice on every board is the far corner (4, 4)."""
@@ -257,14 +237,11 @@ def test_first_best__lowest_index_within_the_tolerance() -> None:
         first_best(np.array([-np.inf, -np.inf]), 0.0)
 
 
-_GENERALIST_48X4 = str(SHIPPED_DIR / "generalist_48x4.zip")
-
-
 @pytest.mark.parametrize("clue", [1, 2, 3])
 @pytest.mark.parametrize(
     ("checkpoint", "side", "mines"),
-    [("generalist", 20, 80), (_GENERALIST_48X4, 16, 40)],
-    ids=["generalist-20x20", "generalist_48x4-16x16"],
+    [("net:generalist", 20, 80), ("net:intermediate", 16, 40)],
+    ids=["generalist-20x20", "intermediate-16x16"],
 )
 def test_policy_agent__views_break_mirror_ties_by_the_lowest_index_not_by_rounding(
     clue: int, checkpoint: str, side: int, mines: int

@@ -58,10 +58,9 @@ TINY_RUN = replace(
     eval_games=4,
     eval_every_steps=64,
     time_budget_minutes=0.0,
-    labels="truth",
 )
 """Toy budgets on ``TINY_BOARD``: DAgger rounds of 12 games and 3 Adam steps, PPO runs of 192
-env steps (an evaluation and checkpoint every 64), DAgger labels from the true layout."""
+env steps (an evaluation and checkpoint every 64)."""
 
 
 TINY_SPEC = GameSpec(5, 5, 3)

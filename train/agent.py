@@ -1,31 +1,28 @@
-"""A trained checkpoint as an :class:`agents.base.Agent`: ``agents.make("ppo:PATH")``.
+"""A trained network as an :class:`agents.base.Agent`: ``agents.make("net:expert")``.
 
-Any PPO/MaskablePPO zip loads (see :func:`load_ppo_agent`); this module plays the project's own
-:class:`~train.policy.BoardPolicy` checkpoints, :mod:`train.sb3_agent` every other model.
-
-``agents.make("ppo")`` loads the Beginner checkpoint shipped in ``train/checkpoints/``;
-``agents.make("ppo:intermediate")`` (and the other names of :data:`train.checkpoint.SHIPPED_NAMES`)
-loads another shipped one. A generalist network (trained with ``--boards``) plays any board of
-the classic game, taking the size and mine count from the game's spec. The agent
+``net:NAME`` and ``rl:NAME`` load a shipped network (:data:`train.checkpoint.SHIPPED`: ``net:``
+imitates the solver, ``rl:`` learned from reward alone); ``net:PATH``, ``rl:PATH`` and
+``ppo:PATH`` load a checkpoint zip or a training run folder, and ``ppo:NAME`` is an older name of
+a shipped network. Any PPO/MaskablePPO zip loads (see :func:`load_ppo_agent`); this module plays
+the project's own :class:`~train.policy.BoardPolicy` checkpoints, :mod:`train.sb3_agent` every
+other model. A generalist network (trained with ``--boards``) plays any board of the classic
+game, taking the size and mine count from the game's spec. The agent
 sees only the visible board and the action mask; it plays the policy's deterministic action (the
 legal cell with the highest score) unless built with ``deterministic=False``, in which case it
 samples the policy's masked softmax with its own seeded Generator.
 
 The first click: the network never sees the game's first-click rule, and on the blank board
 (one position a game in its training data) it reads every cell as equally risky, so its own
-choice is poor: the networks without a move head open in the board's interior (the Expert
-generalist at (5, 3)), where a safe first click opens an area far less often than in a corner. By
+choice is poor: a network without a move head may open in the board's interior, where a safe
+first click opens an area far less often than in a corner. By
 default (``first_move="rule"``) the agent makes the solver's first click for the game's rule
 (:func:`agents.solver.agent.rule_first_click`: the corner under ``safe``, ``(2, 2)`` under
 ``opening``), a fixed move that depends on the rule only, and plays every later move by its
-network; ``first_move="network"`` lets the network choose that click too (docs/train.md measures
-both).
+network; ``first_move="network"`` lets the network choose that click too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, TypeVar
@@ -39,7 +36,7 @@ from mswp_gym.cells import to_index
 from mswp_gym.constants import is_unknown
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.spec import GameSpec
-from train.checkpoint import SHIPPED_NAMES, read_model, shipped_checkpoint
+from train.checkpoint import read_model, resolve_checkpoint
 from train.device import Device, resolve_device
 from train.network import MINE_HEAD, CellNet, action_scores
 from train.policy import BoardPolicy
@@ -52,18 +49,8 @@ from train.symmetry import (
     first_best,
 )
 
-NETWORK_OPTIONS = ("symmetries", "sure_below", "first_move", "boards", "ensemble", "device")
+NETWORK_OPTIONS = ("symmetries", "first_move", "boards", "device")
 """Keyword options of :func:`load_ppo_agent` that other SB3 models do not take."""
-ENSEMBLE_SEPARATOR = "+"
-"""Separates the checkpoints of the ``ensemble`` option (``ensemble=generalist+my.zip``)."""
-
-
-@dataclass(frozen=True)
-class Partner:
-    """A network of an ensemble and where it came from (for messages)."""
-
-    source: str
-    policy: BoardPolicy
 
 
 OptionT = TypeVar("OptionT", bound=StrEnum)
@@ -87,7 +74,7 @@ class Boards(StrEnum):
     ANY = "any"
     """Any board of the classic game: every layer is a convolution and the mine density is an
     input plane, so the weights run on any size; how well they play there is for ``python -m
-    eval`` to measure (docs/train.md: the Intermediate network on Expert)."""
+    eval`` to measure."""
 
 
 def option_value(kind: type[OptionT], value: OptionT | str, option: str) -> OptionT:
@@ -118,33 +105,23 @@ class PolicyAgent(SeededAgent):
             :data:`~train.symmetry.VIEW_TIE_TOLERANCE` of the best score as tied and plays the
             lowest cell index among them, so mirror-image cells of a symmetric position do not
             split by float rounding (one view plays the exact best, the lowest index on a tie).
-        sure_below: with several views, play by the board's own view alone when the legal cell
-            it scores best has a P(mine) below this by that view (most moves of a game are cells
-            the network is sure of), and average every view only for the other moves; 0 (the
-            default) averages every view on every move.
         first_move: who makes the first click (:class:`FirstMove`): the solver's click for the
             game's rule (default) or the network.
         boards: which boards a one-board network plays (:class:`Boards`): its own (default) or
             any, with the size and mine count taken from each game's spec like a generalist.
-        partners: more networks for an ensemble: each runs the same views of every board the
-            agent plays, and the agent plays by the mean of all the networks' view logits (every
-            network weighs the same). ``policy`` alone decides which boards are played, the move
-            scores' opening weight, the sampling temperature and, with ``sure_below``, the one
-            view that may play alone. Default: none.
-        device: where the networks run (:class:`train.device.Device`): ``cpu`` (the default),
-            ``cuda`` or ``auto`` (a CUDA GPU when torch sees one), for evaluations with many
-            views and many worker processes (not yet timed on a GPU). The logits differ from
-            the CPU's in the last bits,
-            so a move whose best scores lie that close can differ between devices (on one
-            device the same seed plays the same game).
+        device: where the network runs (:class:`train.device.Device`): ``cpu`` (the default),
+            ``cuda`` or ``auto`` (a CUDA GPU when torch sees one). The logits differ from the
+            CPU's in the last bits, so a move whose best scores lie that close can differ
+            between devices (on one device the same seed plays the same game).
 
     Raises:
-        ValueError: ``symmetries`` not allowed, ``sure_below`` outside ``[0, 1)``; an unknown
-            ``first_move``, ``boards`` or ``device``; ``cuda`` without a GPU; a partner whose
-            network has other output heads.
+        ValueError: ``symmetries`` not allowed; an unknown
+            ``first_move``, ``boards`` or ``device``; ``cuda`` without a GPU.
     """
 
-    name = "ppo"
+    name = "net"
+    move_kind = "network move"
+    """What a move is called where an agent that proves cells would say certain or a guess."""
 
     def __init__(
         self,
@@ -153,10 +130,8 @@ class PolicyAgent(SeededAgent):
         deterministic: bool = True,
         source: str = "policy",
         symmetries: int = 1,
-        sure_below: float = 0.0,
         first_move: FirstMove | str = FirstMove.RULE,
         boards: Boards | str = Boards.TRAINED,
-        partners: Sequence[Partner] = (),
         device: Device | str = Device.CPU,
     ) -> None:
         super().__init__(seed)
@@ -170,20 +145,8 @@ class PolicyAgent(SeededAgent):
         self._risk: np.ndarray | None = None
         self._beta = float(policy.action_net.log_beta.detach().exp())  # type: ignore[union-attr,operator]
         self.symmetries = symmetries
-        if isinstance(sure_below, bool) or not 0.0 <= float(sure_below) < 1.0:
-            raise ValueError(f"sure_below must lie in [0, 1), got {sure_below!r}")
-        self.sure_below = float(sure_below)
         self.first_move = option_value(FirstMove, first_move, "first_move")
         self._views: tuple[BoardView, ...] = board_views(symmetries)
-        self.partner_nets = tuple(self._placed(partner.policy) for partner in partners)
-        heads = self.net.cell_head.out_channels
-        for partner, partner_net in zip(partners, self.partner_nets, strict=True):
-            if partner_net.cell_head.out_channels != heads:
-                raise ValueError(
-                    f"ensemble partner {partner.source} has {partner_net.cell_head.out_channels} "
-                    f"output heads, {source} has {heads}: only networks with the same heads "
-                    f"average"
-                )
 
     def _placed(self, policy: BoardPolicy) -> CellNet:
         """``policy``'s network in eval mode on the agent's device: the policy's own modules on
@@ -217,8 +180,7 @@ class PolicyAgent(SeededAgent):
             return (
                 f"checkpoint {self.source} was trained on {self.rows}x{self.cols} with "
                 f"{self.mines} mines; it cannot play {spec.rows}x{spec.cols} with "
-                f"{spec.mines} (the generalist, agents.make('ppo:generalist'), plays any board; "
-                f"boards=any lets this network try)"
+                f"{spec.mines} (net:generalist plays any board; boards=any lets this network try)"
             )
         return None
 
@@ -256,7 +218,7 @@ class PolicyAgent(SeededAgent):
             raise ValueError(f"no legal reveal action in a mask of shape {np.shape(action_mask)}")
         with th.no_grad():
             board_tensor = th.as_tensor(board[None], dtype=th.float32, device=self.device)
-            logits = self._logits(board_tensor, legal).cpu()
+            logits = averaged_logits(self.net, board_tensor, self.mines, self._views).cpu()
             scores = action_scores(logits, self.policy.opening_weight)[0].numpy().astype(np.float64)
         unknown = is_unknown(board)
         risk = 1.0 / (1.0 + np.exp(-logits[0, MINE_HEAD].numpy().astype(np.float64)))
@@ -270,33 +232,6 @@ class PolicyAgent(SeededAgent):
             return first_best(scores, VIEW_TIE_TOLERANCE if len(self._views) > 1 else 0.0)
         weights = np.exp(self._beta * (scores - scores.max()))
         return int(self.rng.choice(cells, p=weights / weights.sum()))
-
-    def _logits(self, board: th.Tensor, legal: np.ndarray) -> th.Tensor:
-        """The logits the agent plays by: averaged over its views and networks, or the board's
-        own view by its own network alone when that move is sure (see ``sure_below``)."""
-        views = self._views
-        alone = len(views) == 1 and not self.partner_nets
-        if self.sure_below <= 0.0 or alone:
-            return self._partnered(averaged_logits(self.net, board, self.mines, views), board)
-        own: th.Tensor = self.net(board, self.mines)
-        scores = action_scores(own, self.policy.opening_weight)[0].cpu().numpy()
-        move = int(np.argmax(np.where(legal, scores, -np.inf)))
-        if float(th.sigmoid(own[0, MINE_HEAD].flatten()[move])) < self.sure_below:
-            return own
-        if len(views) == 1:
-            return self._partnered(own, board)
-        others = averaged_logits(self.net, board, self.mines, views[1:])
-        return self._partnered((own + others * (len(views) - 1)) / len(views), board)
-
-    def _partnered(self, own_mean: th.Tensor, board: th.Tensor) -> th.Tensor:
-        """``own_mean`` (this network's mean over the views) averaged with each partner's mean
-        over the same views; ``own_mean`` itself when there is no partner."""
-        if not self.partner_nets:
-            return own_mean
-        means = [own_mean] + [
-            averaged_logits(net, board, self.mines, self._views) for net in self.partner_nets
-        ]
-        return th.stack(means).mean(dim=0)
 
     def _rule_first_click(self, legal: np.ndarray) -> int | None:
         """The solver's first click for the game's rule, if ``first_move`` is ``rule``, the spec
@@ -312,34 +247,47 @@ class PolicyAgent(SeededAgent):
         return Explanation(risk=self._risk)
 
 
+def load_net_agent(path: str | None = None, **kwargs: Any) -> PolicyAgent | SB3Agent:
+    """``agents.make("net:NAME")``: a shipped imitation network, or ``net:PATH`` (a zip or a run
+    folder); ``net`` alone is ``net:beginner``. Options as :func:`load_ppo_agent`."""
+    return load_ppo_agent(f"net:{path}" if path else "net", **kwargs)
+
+
+def load_rl_agent(path: str | None = None, **kwargs: Any) -> PolicyAgent | SB3Agent:
+    """``agents.make("rl:NAME")``: a shipped network learned from reward alone, or ``rl:PATH``;
+    ``rl`` alone is ``rl:beginner``. Options as :func:`load_ppo_agent`."""
+    return load_ppo_agent(f"rl:{path}" if path else "rl", **kwargs)
+
+
+def load_ppo_named(path: str | None = None, **kwargs: Any) -> PolicyAgent | SB3Agent:
+    """``agents.make("ppo:NAME")``: the older names (``ppo:expert`` is ``net:expert``,
+    ``ppo:beginner-rl`` is ``rl:beginner``) and ``ppo:PATH``."""
+    return load_ppo_agent(f"ppo:{path}" if path else "ppo", **kwargs)
+
+
 def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent | SB3Agent:
-    """An agent for a shipped name, a checkpoint zip or a run folder.
+    """An agent for a shipped name, a checkpoint zip or a training run folder.
 
     A :class:`~train.policy.BoardPolicy` checkpoint (what ``mswp-train`` writes) becomes a
     :class:`PolicyAgent` (with a risk map); any other PPO or MaskablePPO zip whose observation
     space is a Minesweeper env's becomes a :class:`~train.sb3_agent.SB3Agent`.
 
     Args:
-        path: a shipped name (``beginner``, ``intermediate``, ``expert``, ``generalist``,
-            ``beginner-rl``: see :data:`train.checkpoint.SHIPPED_NAMES`; names win over files,
-            so write ``./beginner`` for a file of that name), a ``.zip`` (``mswp-train``'s
-            ``model*.zip`` or your own model), a run folder, or None (the shipped Beginner
-            network).
+        path: anything :func:`train.checkpoint.resolve_checkpoint` takes: a shipped name
+            (``net:expert``, ``rl:beginner``, or an older name such as ``expert``), a ``.zip``
+            (``mswp-train`` writes ``RUN/model-final.zip``, ``RUN/model-dagger0007.zip``...),
+            a run folder (its last committed model), or None (``net:beginner``).
         **kwargs: ``seed``, ``deterministic``, and for a :class:`PolicyAgent` ``symmetries``
-            (test-time averaging over board symmetries, default 1), ``first_move`` (``rule``,
-            the default, or ``network``), ``boards`` (``trained``, the default, or ``any``),
-            ``device`` (``cpu``, the default, ``cuda`` or ``auto``) and ``ensemble`` (more
-            checkpoints, shipped names or zips joined by ``+``, whose networks play beside this
-            one: see :class:`PolicyAgent`'s ``partners``); ``torch_threads`` (default 1): the
-            process's torch thread count is set to it, since one board at a time runs fastest
-            on one thread (1.2 ms a Beginner move against 5.5 ms with two threads on a busy
-            2-core machine); None leaves torch's setting alone.
+            (test-time averaging over board symmetries, default 1),
+            ``first_move`` (``rule``, the default, or ``network``), ``boards`` (``trained``, the
+            default, or ``any``) and ``device`` (``cpu``, the default, ``cuda`` or ``auto``);
+            ``torch_threads`` (default 1): the process's torch thread count is set to it, since
+            one board at a time runs fastest on one thread; None leaves torch's setting alone.
 
     Raises:
-        FileNotFoundError: no checkpoint at ``path`` (or at an ``ensemble`` entry), or a shipped
-            name not packaged yet.
-        ValueError: not a readable PPO/MaskablePPO zip, or not a Minesweeper model; an
-            ``ensemble`` entry that is not one of this project's networks.
+        ValueError: an unknown shipped name (the message lists them); not a readable
+            PPO/MaskablePPO zip, or not a Minesweeper model.
+        FileNotFoundError: no checkpoint at ``path``.
         TypeError: an unknown keyword argument.
     """
     accepted = ("seed", "deterministic", *NETWORK_OPTIONS, "torch_threads")
@@ -352,12 +300,10 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
     threads = kwargs.pop("torch_threads", 1)
     if threads is not None:
         th.set_num_threads(int(threads))
-    target = checkpoint_path(path)
+    target = resolve_checkpoint(path)
     model = read_model(target)
     if isinstance(model.policy, BoardPolicy):
-        ensemble = kwargs.pop("ensemble", None)
-        partners = ensemble_policies(ensemble) if ensemble is not None else ()
-        return PolicyAgent(model.policy, source=str(target), partners=partners, **kwargs)
+        return PolicyAgent(model.policy, source=str(target), **kwargs)
     extras = sorted(set(NETWORK_OPTIONS) & set(kwargs))
     if extras:
         raise TypeError(
@@ -365,43 +311,5 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
             f"model"
         )
     return SB3Agent(model, source=str(target), **kwargs)
-
-
-def checkpoint_path(path: str | Path | None) -> Path:
-    """The file of a shipped name (names win over files), of ``path`` itself, or of the shipped
-    Beginner network for None.
-
-    Raises:
-        FileNotFoundError: a shipped name not packaged yet.
-    """
-    if path is None:
-        return shipped_checkpoint("beginner")
-    if str(path) in SHIPPED_NAMES:
-        return shipped_checkpoint(str(path))
-    return Path(path)
-
-
-def ensemble_policies(ensemble: str) -> tuple[Partner, ...]:
-    """The networks of an ``ensemble`` option: shipped names or zips joined by ``+``.
-
-    Raises:
-        ValueError: an empty entry, or one that is not a :class:`~train.policy.BoardPolicy`.
-        FileNotFoundError: an entry with no checkpoint.
-    """
-    entries = str(ensemble).split(ENSEMBLE_SEPARATOR)
-    if not all(entry.strip() for entry in entries):
-        raise ValueError(
-            f"ensemble must be checkpoints (shipped names or zips) joined by "
-            f"{ENSEMBLE_SEPARATOR!r}, e.g. generalist+expert, got {ensemble!r}"
-        )
-    partners = []
-    for entry in entries:
-        target = checkpoint_path(entry.strip())
-        policy = read_model(target).policy
-        if not isinstance(policy, BoardPolicy):
-            raise ValueError(
-                f"ensemble entry {entry!r} ({target}) is not one of mswp-train's networks; only "
-                f"those average their logits"
-            )
-        partners.append(Partner(str(target), policy))
-    return tuple(partners)
+    target = resolve_checkpoint(path)
+    model = read_model(target)

@@ -57,13 +57,28 @@ __all__ = [
 ]
 
 SHIPPED_DIR = Path(__file__).with_name("checkpoints")
-SHIPPED_NAMES: tuple[str, ...] = ("beginner", "intermediate", "expert", "generalist", "beginner-rl")
-"""Names of the checkpoints packaged with the code: ``agents.make("ppo:<name>")`` loads
-``train/checkpoints/<name>.zip``. The board names and ``generalist`` imitate the solver;
-``beginner-rl`` learned from the env's reward alone (MaskablePPO, no solver, no imitation:
-``train/configs/beginner_ppo_bandit_gpu.toml``)."""
-SHIPPED_BEGINNER = SHIPPED_DIR / "beginner.zip"
-"""The Beginner checkpoint packaged with the code (``agents.make("ppo")``)."""
+SHIPPED: dict[str, str] = {
+    "net:beginner": "beginner.zip",
+    "net:intermediate": "intermediate.zip",
+    "net:expert": "expert.zip",
+    "net:generalist": "generalist.zip",
+    "rl:beginner": "beginner-rl.zip",
+}
+"""The networks packaged with the code: agent name -> file in ``train/checkpoints/``. ``net:``
+networks imitate the exact solver (DAgger); ``rl:`` networks learned by MaskablePPO from the
+env's reward alone. Shipping another network is one line here (and its file)."""
+ALIASES: dict[str, str] = {
+    "net": "net:beginner",
+    "rl": "rl:beginner",
+    "ppo": "net:beginner",
+    **{"ppo:" + name.partition(":")[2]: name for name in SHIPPED if name.startswith("net:")},
+    "ppo:beginner-rl": "rl:beginner",
+}
+"""Other names of the shipped networks: the bare families and the ``ppo:NAME`` names."""
+FAMILIES: tuple[str, ...] = ("net", "rl", "ppo")
+"""Agent names that load a network: ``FAMILY:NAME`` (shipped) or ``FAMILY:PATH``."""
+SHIPPED_BEGINNER = SHIPPED_DIR / SHIPPED["net:beginner"]
+"""The Beginner network packaged with the code (``agents.make("net")``)."""
 KILL_HOOK = "MSWP_TRAIN_KILL_AFTER_COMMITS"
 """Fault injection for the kill tests: with this environment variable set to N, the process
 SIGKILLs itself right after its N-th committed checkpoint (0 = right after creating its folder)."""
@@ -71,26 +86,53 @@ SIGKILLs itself right after its N-th committed checkpoint (0 = right after creat
 _commits = 0
 
 
+def shipped_name(text: str) -> str | None:
+    """The key of :data:`SHIPPED` that ``text`` names (itself, an alias such as ``ppo:expert``,
+    or a bare name such as ``expert`` or ``beginner-rl``), or None."""
+    for candidate in (text, f"ppo:{text}"):
+        candidate = ALIASES.get(candidate, candidate)
+        if candidate in SHIPPED:
+            return candidate
+    return None
+
+
 def shipped_checkpoint(name: str) -> Path:
-    """The packaged checkpoint called ``name`` (one of :data:`SHIPPED_NAMES`).
+    """The packaged file of the shipped network ``name`` (any name :func:`shipped_name` takes).
 
     Raises:
-        ValueError: ``name`` is not a shipped name.
-        FileNotFoundError: the name is known but its checkpoint is not packaged yet.
+        ValueError: not a shipped name (the message lists them).
+        FileNotFoundError: the name is known but its file is not packaged.
     """
-    if name not in SHIPPED_NAMES:
-        raise ValueError(
-            f"no shipped checkpoint called {name!r}; shipped names: {', '.join(SHIPPED_NAMES)}"
-        )
-    path = SHIPPED_DIR / f"{name}.zip"
+    key = shipped_name(name)
+    if key is None:
+        raise ValueError(f"no shipped network called {name!r}; shipped: {', '.join(SHIPPED)}")
+    path = SHIPPED_DIR / SHIPPED[key]
     if not path.is_file():
-        available = [n for n in SHIPPED_NAMES if (SHIPPED_DIR / f"{n}.zip").is_file()]
-        raise FileNotFoundError(
-            f"the {name!r} checkpoint is not shipped in this version (shipped: "
-            f"{', '.join(available) or 'none'}); train one as docs/train.md shows and load it "
-            f"with agents.make('ppo:PATH')"
-        )
+        raise FileNotFoundError(f"the file of {key} is missing from this install ({path})")
     return path
+
+
+def resolve_checkpoint(text: str | Path | None) -> Path:
+    """The checkpoint zip that ``text`` names: a shipped name (names win over files: write
+    ``./expert`` for a file of that name), ``FAMILY:PATH`` or a path, where a path is a zip or a
+    training run folder (its last committed model); None is ``net:beginner``.
+
+    Raises:
+        ValueError: a name that is neither shipped nor a path (the message lists the shipped ones).
+        FileNotFoundError: nothing at the path, or a folder with no committed model.
+    """
+    text = "net" if text is None else str(text)
+    key = shipped_name(text)
+    if key is not None:
+        return shipped_checkpoint(key)
+    family, sep, rest = text.partition(":")
+    path = Path(rest if sep and family in FAMILIES else text)
+    if not path.exists() and path.suffix != ".zip" and len(path.parts) == 1:
+        raise ValueError(
+            f"unknown network {text!r}; shipped: {', '.join(SHIPPED)} (or give a checkpoint "
+            f".zip or a training run folder)"
+        )
+    return resolve_model_path(path)
 
 
 def save_model_atomic(model: MaskablePPO, path: Path) -> None:
@@ -194,13 +236,18 @@ def kill_point(count: int) -> None:
 
 
 def resolve_model_path(path: str | Path) -> Path:
-    """A model zip from a zip path or a run folder (its committed model).
+    """A model zip from a zip path or a run folder (its last committed ``model-*.zip``).
 
     Raises:
-        FileNotFoundError: nothing there, naming the path.
+        FileNotFoundError: nothing there, or a folder with no committed model (naming the run
+            folders inside a parent folder such as a trainer's ``--out``).
     """
     path = Path(path)
     if path.is_dir():
+        if not (path / STATE_FILE).is_file():
+            runs = sorted(str(p.parent) for p in path.glob(f"*/{STATE_FILE}"))
+            inside = f"; its run folders: {', '.join(runs)}" if runs else ""
+            raise FileNotFoundError(f"{str(path)!r} is not a training run folder{inside}")
         state = read_state(path)
         if not state.model_file:
             raise FileNotFoundError(f"run folder {str(path)!r} has no checkpoint yet")

@@ -1,9 +1,8 @@
 """Imitation by DAgger: the learner plays, the expert labels, the network fits the labels.
 
-Each round: the current network plays ``games_per_iteration`` games (in ``workers`` processes,
-or all in this process on the training device with ``play_on`` device), every visited position
-is labelled with the expert's per-cell mine probabilities (:mod:`train.rollout`,
-:mod:`train.played`), the positions join a buffer of the most recent ``buffer_positions``, and
+Each round: the current network plays ``games_per_iteration`` games (in ``workers`` processes),
+every visited position is labelled with the expert's per-cell mine probabilities
+(:mod:`train.rollout`), the positions join a buffer of the most recent ``buffer_positions``, and
 the network takes ``gradient_steps_per_iteration`` Adam steps on a masked per-cell binary
 cross-entropy (mine head + opening head), with random board symmetries as augmentation. The
 network is the PPO policy's own trunk and cell head, so the result is a PPO checkpoint.
@@ -27,7 +26,6 @@ from mswp_gym.spec import GameSpec
 from train.dataset import MOVE_NONE, PositionSet
 from train.generalist import split_games
 from train.network import MINE_HEAD, MOVE_HEAD, OPENING_HEAD, CellNet
-from train.played import PLAY_PLACES, PlayedPositions, label_played, play_unlabelled
 from train.precision import Precision, autocast
 from train.rollout import RolloutConfig, collect_positions
 
@@ -85,7 +83,7 @@ class Collector:
                     start_reaper()
                 ray.init(address=ray_address, include_dashboard=False, log_to_driver=False)
             self._ray = ray
-            self._remote = {job: ray.remote(job) for job in (_collect_job, label_played)}
+            self._remote = {_collect_job: ray.remote(_collect_job)}
         elif workers > 1:
             self._pool = ProcessPoolExecutor(
                 workers,
@@ -101,52 +99,16 @@ class Collector:
         games: int,
         rng: np.random.Generator,
         config: RolloutConfig,
-        play_on: str = "workers",
     ) -> tuple[PositionSet, dict[str, float]]:
         """Play ``games`` games with ``net`` and label every position; seeds for the jobs are
-        drawn from ``rng``.
-
-        ``play_on`` (:data:`~train.played.PLAY_PLACES`): ``workers``, each job plays its share
-        of the games on a copy of ``net`` and labels them; ``device``, this process plays every
-        game on ``net``'s device and the jobs only label (:mod:`train.played`), the same
-        positions for any number of workers and either backend. The stats' labels and total
-        seconds are summed over the jobs.
-
-        Raises:
-            ValueError: an unknown ``play_on``.
-        """
-        if play_on not in PLAY_PLACES:
-            raise ValueError(f"unknown play_on {play_on!r}; choose one of {', '.join(PLAY_PLACES)}")
-        if play_on == "device":
-            played, stats = play_unlabelled(net, spec, games, rng, config)
-            return self._label_in_jobs(played, stats, spec, config)
+        drawn from ``rng``. Each job plays its share of the games on a copy of ``net`` and
+        labels them; the stats are summed over the jobs."""
         shares = split_games(games, self.workers)
         seeds = [int(s) for s in rng.integers(0, 2**63 - 1, size=self.workers)]
         jobs = [(net, spec, n, s, config) for n, s in zip(shares, seeds, strict=True) if n > 0]
         results = self._run(_collect_job, jobs)
         positions = PositionSet.concatenate([r[0] for r in results])
         stats = {key: sum(r[1][key] for r in results) for key in results[0][1]}
-        return positions, stats
-
-    def _label_in_jobs(
-        self,
-        played: PlayedPositions,
-        stats: dict[str, float],
-        spec: GameSpec,
-        config: RolloutConfig,
-    ) -> tuple[PositionSet, dict[str, float]]:
-        """Label ``played`` in ``workers`` jobs; ``stats`` (the play's) gain the jobs' seconds."""
-        jobs = [(chunk, spec, config) for chunk in played.chunks(self.workers)]
-        results = self._run(label_played, jobs) if jobs else []
-        labelled = [part for part, _ in results]
-        positions = (
-            PositionSet.interleave(labelled)
-            if labelled
-            else PositionSet.empty(spec.rows, spec.cols)
-        )
-        label_seconds = sum(seconds for _, seconds in results)
-        stats["total_seconds"] += label_seconds - stats["label_seconds"]
-        stats["label_seconds"] = label_seconds
         return positions, stats
 
     def _run(self, job: Callable[..., _Result], jobs: list[tuple[Any, ...]]) -> list[_Result]:
@@ -163,98 +125,6 @@ class Collector:
         if self._pool is not None:
             self._pool.shutdown()
             self._pool = None
-
-
-@dataclass(frozen=True)
-class RoundTimes:
-    """Where one DAgger round's wall time went, in seconds.
-
-    Collection seconds are summed over worker processes (CPU time when ``workers > 1``).
-    """
-
-    network: float
-    """The learner choosing moves while collecting (batched forward passes)."""
-    labels: float
-    """The expert labelling positions (the exact solver, or the truth)."""
-    collect: float
-    """All of collection: network, labels, and the game engine with bookkeeping."""
-    gradients: float
-    """The Adam steps."""
-    evaluation: float
-    """The fixed-seed evaluation after the round."""
-    position_gradients: int
-    """Positions back-propagated in the round (steps x batch size)."""
-    collect_wall: float = 0.0
-    """Wall seconds of collection: play and labels, over all the workers."""
-    saving: float = 0.0
-    """Wall seconds the round waited, after its evaluation, for its positions to be written to
-    the run folder (they are written beside the gradient steps)."""
-    buffers: float = 0.0
-    """Wall seconds adding them to the windows and building the training buffers."""
-    wall: float = 0.0
-    """The round's wall seconds, from its start to the evaluation's end (0: not measured)."""
-
-    @property
-    def other(self) -> float:
-        """Wall seconds of the round in none of its timed parts."""
-        timed = self.collect_wall + self.saving + self.buffers + self.gradients + self.evaluation
-        return max(self.wall - timed, 0.0)
-
-    @property
-    def engine(self) -> float:
-        """Collection time outside the network and the labels: the game engine and bookkeeping."""
-        return max(self.collect - self.network - self.labels, 0.0)
-
-    def describe(self) -> str:
-        """One line: each part's seconds and share, and position-gradients per second."""
-        total = self.collect + self.gradients + self.evaluation
-        parts = (
-            ("network (play)", self.network),
-            ("network (gradients)", self.gradients),
-            ("labels", self.labels),
-            ("engine", self.engine),
-            ("eval", self.evaluation),
-        )
-        rate = self.position_gradients / max(self.gradients, 1e-9)
-        return f"time: {_shares(parts, total)}; {rate:,.0f} position-gradients/s"
-
-    def describe_wall(self) -> str:
-        """One line: the round's wall seconds and each timed part's seconds and share of them
-        (collection counts its workers once, unlike :meth:`describe`)."""
-        parts = (
-            ("collection", self.collect_wall),
-            ("saving", self.saving),
-            ("buffers", self.buffers),
-            ("gradients", self.gradients),
-            ("eval", self.evaluation),
-            ("other", self.other),
-        )
-        return f"wall {self.wall:.1f}s: {_shares(parts, self.wall)}"
-
-    def columns(self) -> tuple[tuple[str, float], ...]:
-        """The round's ``progress.csv`` timing columns and their seconds."""
-        return tuple(
-            (f"time/{key}_seconds", seconds)
-            for key, seconds in (
-                ("network_play", self.network),
-                ("labels", self.labels),
-                ("engine", self.engine),
-                ("gradients", self.gradients),
-                ("eval", self.evaluation),
-                ("collect_wall", self.collect_wall),
-                ("saving", self.saving),
-                ("buffers", self.buffers),
-                ("other", self.other),
-                ("round_wall", self.wall),
-            )
-        )
-
-
-def _shares(parts: tuple[tuple[str, float], ...], total: float) -> str:
-    """``NAME Xs Y%`` for each ``(name, seconds)`` of ``parts``, ``Y`` its share of ``total``."""
-    return ", ".join(
-        f"{name} {seconds:.1f}s {seconds / max(total, 1e-9):.0%}" for name, seconds in parts
-    )
 
 
 def symmetries(square: bool) -> list[Callable[[th.Tensor], th.Tensor]]:
@@ -309,52 +179,11 @@ def guess_positions(positions: PositionSet) -> np.ndarray:
     return ~certain.reshape(len(positions), -1).any(axis=1)
 
 
-def sampling_weights(positions: PositionSet, guess_weight: float) -> np.ndarray | None:
-    """Minibatch sampling probabilities ``(N,)``: ``guess_weight`` times as likely for a guess
-    position (:func:`guess_positions`) as for the others; None when ``guess_weight`` is 1
-    (uniform sampling)."""
-    if guess_weight == 1.0 or len(positions) == 0:
-        return None
-    weights = np.where(guess_positions(positions), guess_weight, 1.0)
-    return weights / weights.sum()
-
-
 def masked_bce(logits: th.Tensor, targets: th.Tensor, masks: th.Tensor) -> th.Tensor:
     """Mean binary cross-entropy over the cells where ``masks`` is True."""
     losses = functional.binary_cross_entropy_with_logits(logits, targets, reduction="none")
     weight = masks.to(losses.dtype)
     return (losses * weight).sum() / weight.sum().clamp(min=1.0)
-
-
-def count_error(logits: th.Tensor, targets: th.Tensor, masks: th.Tensor) -> th.Tensor:
-    """How far the mine head's beliefs are from the mine count, per hidden cell.
-
-    Per position, ``(sum P(mine) - sum target)**2 / hidden cells`` over the cells where ``masks``
-    is True, averaged over the positions that have a revealed cell and a hidden one. There the
-    targets (exact probabilities, or the layout's 0/1) sum to the mines left among the hidden
-    cells, so this is zero when the network's probabilities add up to the mine count, which is
-    public; a per-cell loss leaves errors that all lean one way nearly unpunished, this squares
-    their sum. (Before the first click every cell is hidden, and under ``safe`` and ``opening``
-    every target is 0: the first click cannot hit a mine. Those positions are left out.)
-    """
-    weight = masks.to(logits.dtype)
-    hidden = weight.sum(dim=(1, 2))
-    gap = ((th.sigmoid(logits) - targets) * weight).sum(dim=(1, 2))
-    cells = masks.shape[1] * masks.shape[2]
-    present = (hidden > 0) & (hidden < cells)
-    per_position = gap.pow(2) / hidden.clamp(min=1.0)
-    return (per_position * present).sum() / present.sum().clamp(min=1)
-
-
-def undecided(targets: th.Tensor, masks: th.Tensor) -> th.Tensor:
-    """The cells of ``masks`` whose exact probability is strictly between 0 and 1.
-
-    With solver labels these are the hidden cells no proof settles: late in a game most hidden
-    cells are settled mines, and the mine count decides how many the undecided ones hold. A
-    count loss over them (``count_error(logits, targets, undecided(targets, masks))``) is not
-    dominated by the settled ones. (With 0/1 targets no cell is undecided.)
-    """
-    return masks & (targets > 0.0) & (targets < 1.0)
 
 
 @dataclass(frozen=True)
@@ -373,11 +202,7 @@ def train_steps(
     batch_size: int,
     rng: np.random.Generator,
     move_weight: float = 0.0,
-    guess_weight: float = 1.0,
-    count_weight: float = 0.0,
-    count_undecided: bool = False,
     precision: Precision = Precision.FLOAT32,
-    all_views: bool = False,
 ) -> float:
     """``steps`` Adam steps on random minibatches; returns the mean loss.
 
@@ -387,16 +212,8 @@ def train_steps(
             proportional to its number of positions.
         move_weight: weight of the move loss (:func:`move_cross_entropy` of the move head against
             the move labels) beside the mine and opening losses; 0: no move loss.
-        guess_weight: a guess position is this many times as likely to be drawn as any other
-            (:func:`sampling_weights`); 1: uniform, and the draws are those of earlier versions.
-        count_weight: weight of :func:`count_error` of the mine head beside the other losses;
-            0: none, and the steps are those of earlier versions.
-        count_undecided: the count loss sums over the :func:`undecided` cells only (exact
-            labels strictly between 0 and 1) instead of every hidden cell.
         precision: the forward pass's arithmetic (:class:`~train.precision.Precision`); the
             losses are computed in float32 either way.
-        all_views: draw each minibatch's symmetry from all 8 on every board (a board that is not
-            square is transposed too) instead of those that keep its shape.
 
     Raises:
         ValueError: ``move_weight`` > 0 for a network without a move head.
@@ -408,18 +225,12 @@ def train_steps(
     if isinstance(buffers, PositionSet):
         buffers = [BoardBuffer(net.trunk.mines, buffers)]
     sizes = np.array([len(b.positions) for b in buffers], dtype=np.float64)
-    weights = [sampling_weights(b.positions, guess_weight) for b in buffers]
     total = 0.0
     for _ in range(steps):
         which = 0 if len(buffers) == 1 else int(rng.choice(len(buffers), p=sizes / sizes.sum()))
         buffer = buffers[which].positions
-        p = weights[which]
-        index = (
-            rng.integers(0, len(buffer), size=batch_size)
-            if p is None
-            else rng.choice(len(buffer), size=batch_size, p=p)
-        )
-        transforms = symmetries(all_views or buffer.boards.shape[1] == buffer.boards.shape[2])
+        index = rng.integers(0, len(buffer), size=batch_size)
+        transforms = symmetries(buffer.boards.shape[1] == buffer.boards.shape[2])
         transform = transforms[int(rng.integers(len(transforms)))]
         arrays = [
             array[index]
@@ -443,9 +254,6 @@ def train_steps(
         )
         if move_weight > 0:
             loss = loss + move_weight * move_cross_entropy(logits[:, MOVE_HEAD], tensors[5], mine_m)
-        if count_weight > 0:
-            count_m = undecided(mine_t, mine_m) if count_undecided else mine_m
-            loss = loss + count_weight * count_error(logits[:, MINE_HEAD], mine_t, count_m)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()

@@ -25,9 +25,8 @@ N_INPUT_PLANES = len(CHANNEL_CODES) + 2
 """One-hot code planes, the mine-density plane and the on-board plane."""
 COMPUTE_LAYOUT = th.channels_last
 """Memory layout the trunk's convolutions run in. Channels-last runs them faster on CPU than the
-default layout, forward and backward (``benchmarks/bench_memory_format.py`` measures both); the
-trunk still returns features in the default (contiguous) layout, and the values agree with it up
-to float rounding."""
+default layout, forward and backward; the trunk still returns features in the default
+(contiguous) layout, and the values agree with it up to float rounding."""
 MINE_HEAD, OPENING_HEAD, MOVE_HEAD = 0, 1, 2
 """Output channels of :class:`CellNet`: P(mine) and P(safe with clue 0) logits, and (networks with
 a move head only) the logit of each cell being the expert's move."""
@@ -68,32 +67,6 @@ class ResidualBlock(nn.Module):
         return th.relu(x + self.conv2(th.relu(self.conv1(x))))
 
 
-class GlobalPool(nn.Module):
-    """Board-wide context as a per-channel bias: ``(B, C, rows, cols) -> (B, C, rows, cols)``.
-
-    Each channel's mean and maximum over the board go through a small MLP whose output is added
-    to every cell's features. A convolution sees only its receptive field; this lets every cell
-    see what the whole board holds, e.g. how many of the mines the rest of the board has already
-    accounted for, which is what decides an endgame's last cells. The MLP's last layer starts at
-    zero, so a trunk that gains this layer computes exactly what it did before until it trains.
-    Pooling is over the whole board, so it runs on any size and commutes with flips and
-    transposes.
-    """
-
-    def __init__(self, channels: int) -> None:
-        super().__init__()
-        self.hidden = nn.Linear(2 * channels, channels)
-        self.out = nn.Linear(channels, channels)
-        nn.init.zeros_(self.out.weight)
-        nn.init.zeros_(self.out.bias)
-
-    def forward(self, x: th.Tensor) -> th.Tensor:
-        """See the class docstring."""
-        pooled = th.cat((x.mean(dim=(2, 3)), x.amax(dim=(2, 3))), dim=1)
-        bias = self.out(th.relu(self.hidden(pooled)))
-        return x + bias[:, :, None, None]
-
-
 class BoardTrunk(nn.Module):
     """Board codes -> per-cell features ``(B, channels, rows, cols)``.
 
@@ -101,25 +74,18 @@ class BoardTrunk(nn.Module):
         mines: the board's mine count (feeds the density plane).
         channels: feature maps per layer.
         blocks: residual blocks; each adds 4 to the receptive field (5x5 stem + 4 per block).
-        global_pool: a :class:`GlobalPool` before the last block, so every cell's last block
-            sees board-wide context (needs ``blocks >= 1``).
 
     Raises:
-        ValueError: ``channels < 1``, ``blocks < 0``, or ``global_pool`` with no block.
+        ValueError: ``channels < 1`` or ``blocks < 0``.
     """
 
-    def __init__(
-        self, mines: int, channels: int = 64, blocks: int = 4, global_pool: bool = False
-    ) -> None:
+    def __init__(self, mines: int, channels: int = 64, blocks: int = 4) -> None:
         super().__init__()
         if channels < 1 or blocks < 0:
             raise ValueError(f"channels must be >= 1 and blocks >= 0, got {channels}, {blocks}")
-        if global_pool and blocks < 1:
-            raise ValueError("global_pool needs blocks >= 1 (it feeds the last block), got 0")
         self.mines = int(mines)
         self.stem = nn.Conv2d(N_INPUT_PLANES, channels, 5, padding=2)
         self.blocks = nn.Sequential(*(ResidualBlock(channels) for _ in range(blocks)))
-        self.global_pool = GlobalPool(channels) if global_pool else None
 
     def forward(self, board: th.Tensor, mines: int | th.Tensor | None = None) -> th.Tensor:
         """``(B, rows, cols)`` codes -> ``(B, channels, rows, cols)`` features.
@@ -128,13 +94,7 @@ class BoardTrunk(nn.Module):
         """
         count = self.mines if mines is None else mines
         planes = board_planes(board, count).contiguous(memory_format=COMPUTE_LAYOUT)
-        x = th.relu(self.stem(planes))
-        last = len(self.blocks) - 1
-        for index, block in enumerate(self.blocks):
-            if index == last and self.global_pool is not None:
-                x = self.global_pool(x)
-            x = block(x)
-        return x.contiguous()
+        return self.blocks(th.relu(self.stem(planes))).contiguous()
 
 
 def safety_scores(cell_logits: th.Tensor, opening_weight: float) -> th.Tensor:

@@ -66,7 +66,7 @@ def board_policy_kwargs(env: Any, **extractor_kwargs: Any) -> dict[str, Any]:
 
     Args:
         env: the training env (any form :func:`env_mines` reads).
-        **extractor_kwargs: ``channels``, ``blocks``, ``global_pool`` of :class:`BoardFeatures`.
+        **extractor_kwargs: ``channels`` and ``blocks`` of :class:`BoardFeatures`.
     """
     return {"features_extractor_kwargs": {"mines": env_mines(env), **extractor_kwargs}}
 
@@ -81,8 +81,6 @@ class BoardFeatures(BaseFeaturesExtractor):
             ``policy_kwargs=board_policy_kwargs(env)``.
         channels: feature maps per layer.
         blocks: residual blocks.
-        global_pool: board-wide context before the last block
-            (:class:`~train.network.GlobalPool`).
 
     Raises:
         ValueError: no ``mines`` (the message shows how to pass it), or not a board space.
@@ -94,7 +92,6 @@ class BoardFeatures(BaseFeaturesExtractor):
         mines: int | None = None,
         channels: int = 48,
         blocks: int = 4,
-        global_pool: bool = False,
     ) -> None:
         if mines is None:
             raise ValueError(
@@ -106,7 +103,7 @@ class BoardFeatures(BaseFeaturesExtractor):
         rows, cols = board_shape(observation_space)
         super().__init__(observation_space, features_dim=channels * rows * cols)
         self.rows, self.cols, self.channels, self.mines = rows, cols, channels, int(mines)
-        self.trunk = BoardTrunk(mines, channels, blocks, global_pool)
+        self.trunk = BoardTrunk(mines, channels, blocks)
 
     def forward(self, observations: th.Tensor) -> th.Tensor:
         """See the class docstring."""

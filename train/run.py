@@ -19,6 +19,7 @@ import csv
 import io
 import os
 import shutil
+import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -31,8 +32,13 @@ import numpy as np
 import torch as th
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.logger import CSVOutputFormat, Logger, configure
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
+from stable_baselines3.common.logger import (
+    CSVOutputFormat,
+    HumanOutputFormat,
+    Logger,
+    configure,
+)
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 from tqdm import tqdm
 
 from mswp_gym.atomic import check_output_folder, remove_stale_temporaries, write_text_atomic
@@ -42,30 +48,26 @@ from mswp_gym.lifetime import die_with_parent
 from mswp_gym.presets import preset
 from mswp_gym.spec import GameSpec
 from train.checkpoint import (
-    SHIPPED_NAMES,
     RuntimeFromOtherCode,
     commit,
     kill_point,
     load_model,
+    resolve_checkpoint,
     restore_runtime,
     save_model_atomic,
     save_runtime,
-    shipped_checkpoint,
 )
 from train.dataset import load_positions, save_positions
-from train.deepen import added_blocks, block_count, start_as_identity
 from train.device import resolve_device
 from train.evaluate import WinRate, evaluate_agent, evaluate_net
 from train.generalist import board_tag, parse_boards, spec_from_meta, split_games, windows_for
-from train.imitation import BoardBuffer, Collector, RoundTimes, guess_positions, train_steps
+from train.imitation import BoardBuffer, Collector, guess_positions, train_steps
 from train.network import MINE_HEAD, MOVE_HEAD
 from train.policy import BoardPolicy
-from train.ppo_timing import PPOClock, TimedVecMonitor
 from train.precision import Precision
 from train.rollout import RolloutConfig, solver_labeller
 from train.settings import REWARD_CONFIGS, TrainSettings, resumed_settings, saved_settings
 from train.state import RunState, read_state
-from train.truth_aux import TruthRecorder, auxiliary_steps, find_recorder
 
 CURVE_FIELDS = (
     "phase",
@@ -136,8 +138,7 @@ def run_name(settings: TrainSettings, now: datetime) -> str:
 
 def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
     """``n_envs`` board envs (DummyVecEnv, SubprocVecEnv, or the batched native
-    :class:`mswp_gym.vector.sb3_vec.MinesweeperSB3VecEnv`), with episode stats and the seconds spent
-    in the env (:class:`~train.ppo_timing.TimedVecMonitor`)."""
+    :class:`mswp_gym.vector.sb3_vec.MinesweeperSB3VecEnv`), with episode stats."""
 
     parent = os.getpid()
 
@@ -152,12 +153,10 @@ def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
         from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
 
         native: VecEnv = MinesweeperSB3VecEnv(settings.n_envs, config=config)
-        if settings.aux_steps > 0:
-            native = TruthRecorder(native)
-        return TimedVecMonitor(native, info_keywords=("is_success",))
+        return VecMonitor(native, info_keywords=("is_success",))
     makers: list[Callable[[], gym.Env]] = [factory] * settings.n_envs
     env: VecEnv = DummyVecEnv(makers) if settings.vec_env == "dummy" else SubprocVecEnv(makers)
-    return TimedVecMonitor(env, info_keywords=("is_success",))
+    return VecMonitor(env, info_keywords=("is_success",))
 
 
 def eval_command(settings: TrainSettings, model_path: Path) -> str:
@@ -170,7 +169,7 @@ def eval_command(settings: TrainSettings, model_path: Path) -> str:
             where.append(f"--preset {settings.preset}")
         else:
             where.append(f"--rows {spec.rows} --cols {spec.cols} --mines {spec.mines}")
-    agents_list = f"ppo:{model_path},logic,logic:global,solver"
+    agents_list = f"net:{model_path},logic,logic:global,solver"
     return " ; ".join(
         f"python -m eval --agents {agents_list} {board} --first-click "
         f"{settings.first_click} --games 2000"
@@ -187,7 +186,6 @@ def build_model(
             "mines": spec.mines,
             "channels": settings.channels,
             "blocks": settings.blocks,
-            "global_pool": settings.global_pool,
         },
         "opening_weight": settings.opening_weight,
         "beta": settings.beta,
@@ -236,7 +234,8 @@ class Run:
         """Checkpoints this process committed after doing work (rounds, PPO updates)."""
         progress = run_dir / "progress.csv"
         earlier = progress.read_text() if progress.is_file() else ""
-        self.logger: Logger = configure(str(run_dir), ["stdout", "csv", "tensorboard"])
+        self.logger: Logger = configure(str(run_dir), ["csv", "tensorboard"])
+        self.logger.output_formats.append(RunClockOutput(self))
         if earlier:
             keep_csv_log(self.logger, earlier)
 
@@ -274,6 +273,16 @@ class Run:
         if budget > 0:
             left = min(left, max(budget - self.wall_seconds, 0.0))
         return str(timedelta(seconds=round(left)))
+
+    def progress(self, done: int, total: int, unit: str) -> str:
+        """``3/60 rounds``, or under a time budget, which usually ends the run first,
+        ``round 3, 1.4 of 2 budget minutes``."""
+        budget = self.settings.time_budget_minutes
+        if budget <= 0:
+            return f"{done}/{total} {unit}"
+        return (
+            f"{unit.rstrip('s')} {done}, {self.wall_seconds / 60:.1f} of {budget:g} budget minutes"
+        )
 
     def say(self, message: str) -> None:
         """One log line, prefixed with the run's wall time."""
@@ -326,6 +335,31 @@ class Run:
             self.progress_checkpoints += 1
 
 
+class RunClockOutput(HumanOutputFormat):
+    """SB3's terminal table with ``time/time_elapsed`` on the run's clock (across phases and
+    resumes), not the seconds since this ``learn`` call began."""
+
+    def __init__(self, run: Run) -> None:
+        super().__init__(sys.stdout)
+        self.run = run
+
+    def write(self, key_values: dict[str, Any], key_excluded: Any, step: int = 0) -> None:
+        """See :class:`~stable_baselines3.common.logger.HumanOutputFormat`."""
+        if "time/time_elapsed" in key_values:
+            key_values = {**key_values, "time/time_elapsed": round(self.run.wall_seconds)}
+        super().write(key_values, key_excluded, step)
+
+
+def baseline_comparison(run: Run, games: int) -> str:
+    """``; logic 80.2%, solver 90.1% on the same seeds`` (with ``eval_baselines``), for the
+    final evaluation's line; empty otherwise."""
+    if not run.settings.eval_baselines:
+        return ""
+    results = [evaluate_agent(name, run.spec, games) for name in ("logic", "solver")]
+    found = [f"{r.name} {r.rate:.1%}" for r in results if r is not None]
+    return f"; {', '.join(found)} on the same seeds" if found else ""
+
+
 def keep_csv_log(logger: Logger, earlier: str) -> None:
     """Put the rows of an earlier session back at the top of the logger's new ``progress.csv``
     (SB3 opens it for writing; a resumed run appends)."""
@@ -363,10 +397,7 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
     settings, state = run.settings, run.state
     policy = model.policy
     assert isinstance(policy, BoardPolicy)
-    labels = settings.labels
-    if labels == "solver" and solver_labeller() is None:
-        run.say("agents.solver.mine_probabilities not importable: labelling by the true layout")
-        labels = "truth"
+    labels = "solver" if solver_labeller() is not None else "truth"
     config = RolloutConfig(
         settings.epsilon,
         settings.rescue,
@@ -389,7 +420,7 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
     collector = Collector(settings.workers, settings.backend, settings.ray_address or None)
     # a round's positions are written beside its gradient steps (zlib lets go of the GIL)
     saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="save-positions")
-    bar = progress_bar(settings.dagger_iterations, state.iteration, "dagger", "round")
+    bar = progress_bar(run, settings.dagger_iterations, state.iteration, "dagger", "round")
     try:
         while (
             state.iteration < settings.dagger_iterations
@@ -398,19 +429,15 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
         ):
             iteration = state.iteration + 1
             round_started = time.perf_counter()
-            on_device = settings.play_on == "device"
-            learner = policy.cell_net_copy(policy.device if on_device else "cpu")
+            learner = policy.cell_net_copy("cpu")
             round_positions = round_guesses = 0
-            wins = clean = network_seconds = label_seconds = collect_seconds = 0.0
-            collect_wall = buffering = 0.0
+            wins = clean = collect_wall = 0.0
             saves: list[Future[None]] = []
             for spec, games in zip(
                 specs, split_games(settings.games_per_iteration, len(specs)), strict=True
             ):
                 tick = time.perf_counter()
-                positions, stats = collector.collect(
-                    learner, spec, games, rng, config, settings.play_on
-                )
+                positions, stats = collector.collect(learner, spec, games, rng, config)
                 collect_wall += time.perf_counter() - tick
                 name = (
                     f"positions-{iteration:04d}.npz"
@@ -425,22 +452,15 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
                     "labels": labels,
                 }
                 saves.append(saver.submit(save_positions, run.run_dir / name, positions, meta))
-                tick = time.perf_counter()
                 windows[spec].add(name, positions, limit)
-                buffering += time.perf_counter() - tick
                 round_positions += len(positions)
                 round_guesses += int(guess_positions(positions).sum())
                 wins += stats["wins"]
                 clean += stats["clean_games"]
-                network_seconds += stats["network_seconds"]
-                label_seconds += stats["label_seconds"]
-                collect_seconds += stats["total_seconds"]
             files = [name for window in windows.values() for name in window.files]
-            tick = time.perf_counter()
             buffers = [
                 BoardBuffer(spec.mines, window.positions()) for spec, window in windows.items()
             ]
-            buffering += time.perf_counter() - tick
             buffered = sum(len(b.positions) for b in buffers)
             fraction = (iteration - 1) / max(settings.dagger_iterations - 1, 1)
             fraction = min(max(fraction, run.budget_spent()), 1.0)
@@ -455,11 +475,7 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
                 settings.bc_batch_size,
                 rng,
                 settings.move_weight,
-                settings.guess_weight,
-                settings.count_weight,
-                settings.count_cells == "undecided",
                 Precision(settings.precision),
-                all_views=settings.augment == "all",
             )
             gradient_seconds = time.perf_counter() - tick
             state.iteration = iteration
@@ -467,40 +483,29 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
             state.positions_seen += round_positions
             state.gradient_samples += settings.gradient_steps_per_iteration * settings.bc_batch_size
             run.say(
-                f"dagger {iteration}/{settings.dagger_iterations}: {round_positions} new "
+                f"dagger {run.progress(iteration, settings.dagger_iterations, 'rounds')}: "
+                f"{round_positions} new "
                 f"positions ({round_guesses} need a guess), buffer {buffered}, loss {loss:.4f}, "
                 f"clean wins {wins:.0f}/{clean:.0f}"
             )
-            tick = time.perf_counter()
             result = run.evaluate(policy, "imitation", {"loss": loss})
-            evaluation_seconds = time.perf_counter() - tick
-            tick = time.perf_counter()
             for save in saves:
                 save.result()  # the round's positions are on disk before its checkpoint names them
-            saving = time.perf_counter() - tick
-            times = RoundTimes(
-                network_seconds,
-                label_seconds,
-                collect_seconds,
-                gradient_seconds,
-                evaluation_seconds,
-                settings.gradient_steps_per_iteration * settings.bc_batch_size,
-                collect_wall,
-                saving,
-                buffering,
-                time.perf_counter() - round_started,
+            round_seconds = time.perf_counter() - round_started
+            run.say(
+                f"round {round_seconds:.1f}s: collection {collect_wall:.1f}s, gradients "
+                f"{gradient_seconds:.1f}s; ETA {run.eta(iteration, settings.dagger_iterations)}"
             )
-            run.say(f"{times.describe()}; ETA {run.eta(iteration, settings.dagger_iterations)}")
-            run.say(f"time: {times.describe_wall()}")
             bar.set_postfix(win=f"{result.rate:.1%}", loss=f"{loss:.3f}")
             bar.update(1)
-            for column, seconds in times.columns():
-                run.logger.record(column, seconds)
             for key, value in (
                 ("loss", loss),
                 ("win_rate", result.rate),
                 ("buffer", buffered),
                 ("wall_seconds", run.wall_seconds),
+                ("round_seconds", round_seconds),
+                ("collection_seconds", collect_wall),
+                ("gradient_seconds", gradient_seconds),
             ):
                 run.logger.record(f"imitation/{key}", value)
             run.logger.dump(iteration)
@@ -514,11 +519,12 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
         collector.close()
 
 
-def progress_bar(total: int, done: int, what: str, unit: str) -> tqdm:
-    """A terminal progress bar (rounds or env steps, the latest win rate, ETA); silent when
-    stderr is not a terminal, where the log lines already say the same."""
+def progress_bar(run: Run, total: int, done: int, what: str, unit: str) -> tqdm:
+    """A terminal progress bar (rounds or env steps, the latest win rate, ETA; no total under a
+    time budget, which usually ends the run first); silent when stderr is not a terminal, where
+    the log lines already say the same."""
     return tqdm(
-        total=total,
+        total=None if run.settings.time_budget_minutes > 0 else total,
         initial=min(done, total),
         desc=what,
         unit=unit,
@@ -529,29 +535,22 @@ def progress_bar(total: int, done: int, what: str, unit: str) -> tqdm:
 
 
 class PPOProgress(BaseCallback):
-    """Evaluates, checkpoints (at rollout starts: right after an update), enforces the budget and
-    logs each iteration's time split (:mod:`train.ppo_timing`) to ``progress.csv``."""
+    """Evaluates, checkpoints (at rollout starts: right after an update) and enforces the
+    budget."""
 
     def __init__(self, run: Run) -> None:
         super().__init__()
         self.run = run
         self.last_eval = run.state.ppo_last_eval
         self.sitting_done = False
-        self.clock = PPOClock()
         self.bar = progress_bar(
-            run.settings.total_timesteps, run.state.num_timesteps, "ppo", "step"
+            run, run.settings.total_timesteps, run.state.num_timesteps, "ppo", "step"
         )
 
     def _on_training_end(self) -> None:
         self.bar.close()
 
-    def _env_seconds(self) -> float:
-        env = self.training_env
-        return env.env_seconds if isinstance(env, TimedVecMonitor) else 0.0
-
     def _on_rollout_end(self) -> None:
-        for column, seconds in self.clock.rollout_end(self._env_seconds()).as_record():
-            self.logger.record(column, seconds)
         self._follow_budget()
 
     def _follow_budget(self) -> None:
@@ -564,31 +563,7 @@ class PPOProgress(BaseCallback):
             schedule.spent = self.run.budget_spent() if follows else 0.0
 
     def _on_rollout_start(self) -> None:
-        self._auxiliary_steps()  # part of the update: timed as gradients
-        paused = time.perf_counter()
         self._evaluate_and_checkpoint()
-        self.clock.rollout_start(self._env_seconds(), time.perf_counter() - paused)
-
-    def _auxiliary_steps(self) -> None:
-        """The auxiliary mine loss on the last rollout's positions (``aux_steps`` > 0), right
-        after PPO's update and before the next rollout or checkpoint."""
-        recorder = find_recorder(self.training_env)
-        if recorder is None:
-            return
-        settings = self.run.settings
-        policy = self.model.policy
-        assert isinstance(policy, BoardPolicy)
-        loss = auxiliary_steps(
-            policy.cell_net(),
-            policy.optimizer,
-            recorder.take(),
-            settings.aux_steps,
-            settings.batch_size,
-            settings.seed,
-            int(self.model.num_timesteps),
-        )
-        if loss is not None:
-            self.logger.record("train/aux_loss", loss)
 
     def _evaluate_and_checkpoint(self) -> None:
         steps = int(self.model.num_timesteps)
@@ -629,11 +604,17 @@ def read_init(checkpoint: str) -> MaskablePPO:
         FileNotFoundError: nothing at ``checkpoint``.
         ValueError: not a readable checkpoint.
     """
-    return load_model(shipped_checkpoint(checkpoint) if checkpoint in SHIPPED_NAMES else checkpoint)
+    return load_model(resolve_checkpoint(checkpoint))
 
 
 CELL_HEAD_KEYS = ("mlp_extractor.cell_head.weight", "mlp_extractor.cell_head.bias")
 """The per-cell head's parameters: 2 output channels, or 3 with a move head."""
+
+
+def network_shape(policy: BoardPolicy) -> tuple[int, int]:
+    """``(channels, blocks)`` of ``policy``'s trunk."""
+    trunk = policy.cell_net().trunk
+    return trunk.stem.out_channels, len(trunk.blocks)
 
 
 def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
@@ -647,22 +628,24 @@ def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
     a sharp policy, e.g. ``--beta 100``. A move head is added or dropped freely: the mine and
     opening outputs are copied, and a new move output starts as the negated mine output (move
     logit = log-odds that the cell is safe), so the network starts by playing the safest cell, as
-    the network without a move head did, instead of at random. A run with ``global_pool`` may
-    start from a network without it: the pool's last layer starts at zero, so the new network
-    plays exactly as the old one until it trains. A run with more ``blocks`` than the checkpoint
-    grows it: the new blocks go last and start as the identity (:mod:`train.deepen`); a
-    checkpoint with a global pool is not grown (the pool sits before the last block).
+    the network without a move head did, instead of at random.
 
     Returns:
         A one-line note of what was copied (and from which board).
 
     Raises:
-        ValueError: the checkpoint's network has another shape (other channels, more blocks),
-            or has a global pool and this run more blocks.
+        ValueError: the checkpoint's network has other channels or blocks (the message gives
+            both shapes and the flags that match the checkpoint).
     """
     target = model.policy
     policy = source.policy
     assert isinstance(policy, BoardPolicy) and isinstance(target, BoardPolicy)
+    (channels, blocks), wanted = network_shape(policy), network_shape(target)
+    if (channels, blocks) != wanted:
+        raise ValueError(
+            f"--init {checkpoint!r} is a network of {channels} channels x {blocks} blocks; this "
+            f"run builds {wanted[0]} x {wanted[1]}: add --channels {channels} --blocks {blocks}"
+        )
     note = f"network initialised from {checkpoint}"
     if policy.board != target.board:
         note += f" (trained on rows, cols, mines = {policy.board}; this run plays {target.board})"
@@ -681,35 +664,12 @@ def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
                 # The safest cell first: the network starts by playing its old ranking.
                 merged[MOVE_HEAD] = -weights[key][MINE_HEAD]
             weights[key] = merged
-    try:
-        result = target.load_state_dict(weights, strict=False)
-    except RuntimeError as exc:
-        first = str(exc).strip().splitlines()[0]
-        raise ValueError(
-            f"--init {checkpoint!r} has another network shape (channels/blocks): {first}"
-        ) from None
-    pooled = [key for key in result.missing_keys if ".global_pool." in key]
-    grown = added_blocks(result.missing_keys, weights)
-    missing = [
-        key
-        for key in result.missing_keys
-        if not key.startswith("action_net.") and key not in pooled and key not in grown
-    ]
-    if pooled:
-        note += " (its new global pool starts at zero)"
-    if grown and any(".global_pool." in key for key in weights):
-        raise ValueError(
-            f"--init {checkpoint!r} has a global pool before its last block; more blocks would "
-            f"move it, so the grown network would not play as the old one (grow a network "
-            f"without a pool, or keep its {block_count(list(weights))} blocks)"
-        )
-    if grown:
-        start_as_identity(target, grown)
-        note += f" (its {block_count(grown)} new last blocks start as the identity)"
+    result = target.load_state_dict(weights, strict=False)
+    missing = [key for key in result.missing_keys if not key.startswith("action_net.")]
     if missing or result.unexpected_keys:
         raise ValueError(
-            f"--init {checkpoint!r} has another network shape (channels/blocks): "
-            f"missing {missing[:3]}, unexpected {result.unexpected_keys[:3]}"
+            f"--init {checkpoint!r} is not a network of this kind: missing {missing[:3]}, "
+            f"unexpected {result.unexpected_keys[:3]}"
         )
     return note
 
@@ -889,7 +849,7 @@ def _train(
                 "win_rate": result.rate,
                 "interval": list(result.interval),
             }
-            run.say(f"final evaluation: {result}")
+            run.say(f"final evaluation: {result}{baseline_comparison(run, result.games)}")
             commit(run.run_dir, state)
         run.say(f"done: {run_dir / state.model_file}")
         run.say(f"compare it: {eval_command(settings, run_dir / state.model_file)}")

@@ -66,6 +66,7 @@ class SB3Agent(SeededAgent):
     """
 
     name = "sb3"
+    move_kind = "network move"
 
     def __init__(
         self,

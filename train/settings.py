@@ -1,8 +1,11 @@
 """Training settings: one dataclass (a docstring per field), per-preset TOML files, and the CLI.
 
-Precedence, lowest first: the dataclass defaults, ``train/configs/<preset>.toml``, a ``--config``
-file, then command-line flags. Every field is a flag: ``total_timesteps`` is
-``--total-timesteps``; booleans take ``true``/``false``.
+Precedence, lowest first: the dataclass defaults (a small DAgger recipe that suits any board),
+then either a ``--config`` file (a whole recipe: a path, or the name of a packaged config such
+as ``quickstart``) or, without ``--config`` and ``--board``, ``train/configs/<preset>.toml`` (the
+recipe of the shipped network for that preset), then command-line flags. Every field is a flag:
+``total_timesteps`` is ``--total-timesteps``; booleans take ``true``/``false``. ``--help`` lists
+the essential ones, ``--help-all`` every one, grouped.
 """
 
 from __future__ import annotations
@@ -26,17 +29,11 @@ from mswp_gym.presets import PRESETS, preset
 from mswp_gym.rewards import RewardConfig
 from train.device import DEVICES
 from train.generalist import parse_boards
-from train.played import PLAY_PLACES
 from train.precision import Precision
 
 CONFIG_DIR = Path(__file__).with_name("configs")
 ALGOS: tuple[str, ...] = ("ppo", "imitation", "imitation+ppo")
 VEC_ENVS: tuple[str, ...] = ("dummy", "subproc", "native")
-LABELS: tuple[str, ...] = ("solver", "truth")
-COUNT_CELLS: tuple[str, ...] = ("hidden", "undecided")
-"""Which cells the mine-count loss sums over (train.imitation.count_error)."""
-AUGMENTS: tuple[str, ...] = ("shape", "all")
-"""Which board symmetries imitation's minibatches are drawn under (train.imitation.symmetries)."""
 PRECISIONS: tuple[str, ...] = tuple(p.value for p in Precision)
 """The arithmetic of imitation's training steps (train.precision)."""
 REWARD_CONFIGS: dict[str, Callable[[], RewardConfig]] = {
@@ -62,8 +59,6 @@ FLOAT_RANGES: tuple[tuple[str, float, float, bool, bool], ...] = (
     ("epsilon", 0.0, 1.0, False, False),
     ("rescue", 0.0, 1.0, False, False),
     ("move_weight", 0.0, math.inf, False, True),
-    ("guess_weight", 0.0, math.inf, True, True),
-    ("count_weight", 0.0, math.inf, False, True),
     ("learning_rate", 0.0, math.inf, True, True),
     ("gamma", 0.0, 1.0, False, False),
     ("gae_lambda", 0.0, 1.0, False, False),
@@ -79,7 +74,8 @@ class TrainSettings:
     """Everything one training run depends on."""
 
     preset: str = "beginner"
-    """Board preset (beginner, intermediate, expert); rows/cols/mines override it."""
+    """Board preset (beginner, intermediate, expert), with the recipe of its shipped network
+    (train/configs/PRESET.toml); rows/cols/mines override the board."""
     rows: int = 0
     """Board rows; 0 takes the preset's."""
     cols: int = 0
@@ -88,7 +84,7 @@ class TrainSettings:
     """Mine count; 0 takes the preset's."""
     first_click: str = "safe"
     """First-click rule of the env (any, safe, opening)."""
-    algo: str = "imitation+ppo"
+    algo: str = "imitation"
     """ppo (from scratch), imitation (DAgger only) or imitation+ppo (DAgger, then PPO
     fine-tuning)."""
     seed: int = 0
@@ -98,9 +94,9 @@ class TrainSettings:
     resume: str = ""
     """A run folder to continue (same step count, optimizer state and schedules)."""
     init: str = ""
-    """Start a new run from this checkpoint's network (a zip, a run folder or a shipped name
-    such as beginner), e.g. PPO fine-tuning of a DAgger-trained policy, or a bigger board from a
-    smaller one's network: any board, but channels and blocks must match."""
+    """Start from this network's weights: a shipped name (net:beginner, rl:beginner...), a zip
+    or a training run folder; any board, but channels and blocks must match. Use it for PPO
+    fine-tuning of an imitation network, or a bigger board from a smaller one's network."""
     time_budget_minutes: float = 0.0
     """Stop the whole run (both phases) after this much wall time; 0 = no limit. The imitation
     rate decays by whichever of the rounds and this budget is further along (PPO's too, with
@@ -119,24 +115,19 @@ class TrainSettings:
     DAgger's collection and every evaluation run on CPU copies of the network; PPO's rollouts
     run on this device."""
     torch_threads: int = 1
-    """torch.set_num_threads in the main process (workers use 1). On a shared 2-core machine 1
-    was 2-3x faster than 2 (OpenMP threads spin against other processes)."""
+    """torch.set_num_threads in the main process (workers use 1); more threads than free cores
+    slow training down (OpenMP threads spin against other processes)."""
 
     channels: int = 32
     """Feature maps per convolution."""
     blocks: int = 3
     """Residual blocks (receptive field 5 + 4 * blocks cells)."""
-    global_pool: bool = False
-    """Board-wide context before the last block (:class:`train.network.GlobalPool`: each
-    channel's mean and maximum over the board, through a small MLP, added to every cell), so a
-    cell can see what the whole board holds, e.g. how many mines the rest of it has accounted
-    for. With --init from a network without it, the pool starts at zero (the same play)."""
     opening_weight: float = 0.05
     """Weight of P(opening) in a cell's score, next to log P(safe)."""
     beta: float = 3.0
     """Initial inverse temperature of the PPO policy's softmax over cell scores (with --init too:
-    imitation never trains it). Fine-tuning an imitation network wants a sharp policy: the
-    shipped Beginner network wins 51% of 400 games sampling at beta 3, 83% at 100, 87% greedily."""
+    imitation never trains it). Fine-tuning an imitation network wants a sharp policy (e.g. 100):
+    an imitation network sampled at beta 3 plays far worse than greedily."""
 
     dagger_iterations: int = 60
     """Imitation: collect-then-train rounds."""
@@ -162,41 +153,16 @@ class TrainSettings:
     """Imitation: chance of a random legal move while collecting."""
     rescue: float = 0.8
     """Imitation: chance that a losing move is replaced by a truly safe one while collecting."""
-    labels: str = "solver"
-    """Imitation: mine targets from the exact solver ("solver") or the true layout ("truth")."""
     move_weight: float = 0.0
     """Imitation: weight of a move loss (> 0 adds a move head, trained on the solver player's
     moves, guesses included, and the network plays by it); 0: the network plays its safest
-    cell. Needs solver labels."""
-    guess_weight: float = 1.0
-    """Imitation: how much likelier a *guess position* (no hidden cell certainly safe: the
-    positions where games are lost) is drawn into a minibatch than any other position; 1: every
-    position equally likely (below 1: guess positions rarer)."""
-    count_weight: float = 0.0
-    """Imitation: weight of a mine-count loss beside the per-cell ones: per position, the squared
-    gap between the mine head's summed P(mine) over the hidden cells and the mines they hold,
-    over the number of hidden cells (train.imitation.count_error); 0: none."""
-    count_cells: str = "hidden"
-    """Imitation, count_weight > 0: the cells the count loss sums over: hidden (every hidden
-    cell: late in a game mostly settled mines) or undecided (hidden cells whose solver label is
-    strictly between 0 and 1, where the mine count decides; needs labels solver)."""
-    augment: str = "shape"
-    """Imitation: the board symmetries a minibatch is drawn under (one per minibatch): shape (the
-    ones that keep the board's shape: all 8 of a square board, the 4 flips of any other; the
-    draws of earlier versions) or all (all 8 on every board: a board that is not square is
-    transposed too, the 30x16 views that ``symmetries=8`` plays on Expert)."""
+    cell."""
     precision: str = "float32"
     """Imitation: the arithmetic of the training steps' forward pass: float32, or bfloat16
-    (autocast: convolutions in bfloat16, weights, Adam and losses in float32; about twice the
-    position-gradients/s of float32 on a CPU with AVX-512 bfloat16, see
-    benchmarks/bench_network_size.py --precisions). Play and evaluation stay float32."""
+    (autocast: convolutions in bfloat16, weights, Adam and losses in float32; faster on a CPU
+    with AVX-512 bfloat16 or a GPU). Play and evaluation stay float32."""
     workers: int = 2
     """Imitation: collection jobs per round, run in parallel (1 = in process, local backend)."""
-    play_on: str = "workers"
-    """Imitation: where the learner plays while collecting: workers (each collection job plays
-    its share of the games on a CPU copy of the network, then labels them) or device (this
-    process plays every game in one batch on the training device, e.g. a GPU, and the jobs only
-    label; train.played)."""
     backend: str = "local"
     """Imitation: where collection jobs run: local (processes) or ray (a Ray cluster; the same
     seed gives the same data under both)."""
@@ -208,8 +174,7 @@ class TrainSettings:
     n_envs: int = 16
     """PPO: parallel envs."""
     vec_env: str = "dummy"
-    """PPO: dummy, subproc or native (the batched mswp_gym.vector.sb3_vec env); see
-    benchmarks/bench_vecenv.py for which is fastest on 2 cores."""
+    """PPO: dummy, subproc or native (the batched mswp_gym.vector.sb3_vec env, the fastest)."""
     rewards: str = "shaped"
     """PPO: the env's rewards: shaped (the default RewardConfig: +1 win, -1 loss, +0.3 an
     informed safe reveal, -0.3 a blind guess or a no-op), sparse (+1 win, -1 loss, nothing
@@ -235,10 +200,6 @@ class TrainSettings:
     """PPO: entropy bonus."""
     vf_coef: float = 0.5
     """PPO: value loss weight."""
-    aux_steps: int = 0
-    """PPO: Adam steps (minibatches of batch_size) of an auxiliary mine loss after each update,
-    on the rollout's positions against the env's true layouts (train.truth_aux; needs vec_env
-    native); 0: PPO from reward alone. No solver either way."""
 
     eval_games: int = 300
     """Games per periodic evaluation (fixed seeds, never used in training)."""
@@ -280,9 +241,6 @@ class TrainSettings:
         preset(self.preset)
         choose("algo", self.algo, ALGOS)
         choose("vec_env", self.vec_env, VEC_ENVS)
-        choose("labels", self.labels, LABELS)
-        choose("count_cells", self.count_cells, COUNT_CELLS)
-        choose("augment", self.augment, AUGMENTS)
         choose("precision", self.precision, PRECISIONS)
         choose("rewards", self.rewards, REWARDS)
         choose("first_click", self.first_click, FIRST_CLICKS)
@@ -294,7 +252,6 @@ class TrainSettings:
                     f"{name} must be >= 0 (0 takes the preset's), got {getattr(self, name)}"
                 )
         choose("backend", self.backend, ("local", "ray"))
-        choose("play_on", self.play_on, PLAY_PLACES)
         if self.ray_address and self.backend != "ray":
             raise ValueError(
                 f"ray_address={self.ray_address!r} needs backend ray, got {self.backend!r}"
@@ -312,25 +269,15 @@ class TrainSettings:
                     f"boards={self.boards!r} (a generalist run) needs algo imitation, "
                     f"got {self.algo!r}"
                 )
-        if self.move_weight > 0 and (self.labels != "solver" or self.algo == "ppo"):
+        if self.move_weight > 0 and self.algo == "ppo":
             raise ValueError(
-                f"move_weight={self.move_weight} (move labels) needs labels 'solver' and algo "
-                f"imitation or imitation+ppo, got labels {self.labels!r}, algo {self.algo!r}"
-            )
-        if self.count_cells == "undecided" and self.labels != "solver":
-            raise ValueError(
-                f"count_cells='undecided' needs labels 'solver' (exact probabilities tell which "
-                f"cells are undecided), got labels {self.labels!r}"
+                f"move_weight={self.move_weight} (move labels) needs algo imitation or "
+                f"imitation+ppo, got algo {self.algo!r}"
             )
         if self.precision != Precision.FLOAT32 and self.algo == "ppo":
             raise ValueError(
                 f"precision={self.precision!r} applies to imitation's training steps; algo "
                 f"'ppo' trains in float32 (choose precision 'float32' or an imitation algo)"
-            )
-        if self.aux_steps > 0 and ("ppo" not in self.algo or self.vec_env != "native"):
-            raise ValueError(
-                f"aux_steps={self.aux_steps} (the auxiliary mine loss) needs a PPO algo and "
-                f"vec_env native, got algo {self.algo!r}, vec_env {self.vec_env!r}"
             )
         rows, cols, mines = self.board
         GameConfig(rows, cols, mines, first_click=self.first_click)  # the envs' own checks
@@ -343,7 +290,6 @@ class TrainSettings:
             "eval_games",
             "final_eval_games",
             "blocks",
-            "aux_steps",
         ):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
@@ -363,10 +309,6 @@ class TrainSettings:
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
-        if self.global_pool and self.blocks < 1:
-            raise ValueError(
-                f"global_pool needs blocks >= 1 (it feeds the last block), got {self.blocks}"
-            )
         for name, low, high, low_open, high_open in FLOAT_RANGES:
             in_range(name, getattr(self, name), low, high, low_open, high_open)
 
@@ -437,16 +379,39 @@ def field_docs() -> dict[str, str]:
     return docs
 
 
+def packaged_configs() -> list[str]:
+    """The names of the configs packaged in ``train/configs/``."""
+    return sorted(path.stem for path in CONFIG_DIR.glob("*.toml"))
+
+
+def config_file(text: str | Path) -> Path:
+    """The config file ``text`` names: a path, or a packaged config by name (``quickstart``,
+    ``beginner.toml``, ``train/configs/beginner.toml`` from any folder).
+
+    Raises:
+        FileNotFoundError: neither (the message lists the packaged names).
+    """
+    path = Path(text)
+    if path.is_file():
+        return path
+    packaged = CONFIG_DIR / f"{path.stem}.toml"
+    parent = path.parent.as_posix()
+    if packaged.is_file() and path.suffix in ("", ".toml") and parent in (".", "train/configs"):
+        return packaged
+    raise FileNotFoundError(
+        f"no config file at {str(path)!r}; packaged configs: {', '.join(packaged_configs())}"
+    )
+
+
 def read_toml(path: str | Path) -> dict[str, Any]:
-    """Settings from a TOML file (top-level keys, or a ``[train]`` table).
+    """Settings from a TOML file (top-level keys, or a ``[train]`` table); ``path`` as
+    :func:`config_file` takes it.
 
     Raises:
         FileNotFoundError: no such file.
         ValueError: unparsable TOML or an unknown key (named).
     """
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"no config file at {str(path)!r}")
+    path = config_file(path)
     try:
         data = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as exc:
@@ -493,7 +458,6 @@ RESUME_REFUSED: tuple[str, ...] = (
     "preset",
     "channels",
     "blocks",
-    "global_pool",
     "out",
 )
 """Flags refused outright with ``--resume`` (they define a new run, they cannot continue one)."""
@@ -555,59 +519,125 @@ def flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
+ESSENTIAL: tuple[str, ...] = (
+    "preset",
+    "algo",
+    "seed",
+    "out",
+    "time_budget_minutes",
+    "init",
+    "resume",
+    "sitting_minutes",
+    "device",
+    "workers",
+    "channels",
+    "blocks",
+    "first_click",
+)
+"""The settings ``--help`` shows; ``--help-all`` shows every one."""
+GROUPS: tuple[tuple[str, str], ...] = (
+    ("Imitation:", "imitation (DAgger)"),
+    ("PPO:", "PPO"),
+    ("", "run, board, network and evaluation"),
+)
+"""``--help-all``'s groups: a field goes to the first whose prefix starts its docstring."""
+
+
 def build_parser(
-    defaults: TrainSettings | None = None, source: str = ""
+    defaults: TrainSettings | None = None, source: str = "", full: bool = False
 ) -> argparse.ArgumentParser:
-    """The CLI: one flag per settings field, plus ``--config``.
+    """The CLI: one flag per settings field, plus ``--config``, ``--board`` and ``--help-all``.
 
     Args:
-        defaults: the values ``--help`` shows (the dataclass defaults if None), e.g. with the
+        defaults: the values the help shows (the dataclass defaults if None), e.g. with the
             preset's file and a ``--config`` file applied.
-        source: where those values come from, shown in ``--help`` (e.g. ``preset intermediate``).
+        source: where those values come from, shown in the help (e.g. ``preset intermediate``).
+        full: help for every field, grouped (``--help-all``); else the :data:`ESSENTIAL` ones,
+            each with its first sentence (the others are accepted all the same).
     """
     shown = defaults if defaults is not None else TrainSettings()
     parser = OneLineParser(
         prog="mswp-train",
-        description="Train a learned Minesweeper agent (DAgger imitation of the exact solver "
-        "and/or MaskablePPO) with a fully-convolutional policy.",
+        description="Train a learned Minesweeper agent: DAgger imitation of the exact solver "
+        "and/or MaskablePPO, with a fully-convolutional policy. Quick start: mswp-train "
+        "--config quickstart",
+        epilog=None if full else "More options: mswp-train --help-all",
     )
-    parser.add_argument("--config", default=None, help="TOML file of settings (after the preset's)")
+    parser.add_argument("--help-all", action="store_true", help="show every option, grouped")
+    parser.add_argument(
+        "--config",
+        default=None,
+        help=f"TOML file of settings, or a packaged one by name ({', '.join(packaged_configs())})",
+    )
+    parser.add_argument(
+        "--board",
+        default=None,
+        help="ROWSxCOLS/MINES, e.g. 16x30/99: train on this board with the default recipe "
+        "(no preset file)",
+    )
+    groups = {title: parser.add_argument_group(title) for _, title in GROUPS} if full else {}
     docs = field_docs()
+    kinds: dict[str, Callable[[str], Any]] = {"bool": _parse_bool, "int": int, "float": float}
+    where = f", {source}" if source else ""
     for item in fields(TrainSettings):
-        flag = "--" + item.name.replace("_", "-")
-        kinds: dict[str, Callable[[str], Any]] = {"bool": _parse_bool, "int": int, "float": float}
-        kind = kinds.get(str(item.type), str)
-        where = f", {source}" if source else ""
-        parser.add_argument(
-            flag,
+        doc = docs.get(item.name, "")
+        if full:
+            title = next(title for prefix, title in GROUPS if doc.startswith(prefix))
+            target: Any = groups[title]
+            text = f"{doc} (default {getattr(shown, item.name)!r}{where})".replace("%", "%%")
+        else:
+            target = parser
+            first = doc.split(". ")[0].rstrip(".")
+            text = (
+                f"{first} (default {getattr(shown, item.name)!r})".replace("%", "%%")
+                if item.name in ESSENTIAL
+                else argparse.SUPPRESS
+            )
+        target.add_argument(
+            flag(item.name),
             dest=item.name,
-            type=kind,
+            type=kinds.get(str(item.type), str),
             default=None,
-            help=f"{docs.get(item.name, '')} (default {getattr(shown, item.name)!r}"
-            f"{where})".replace("%", "%%"),
+            help=text,
         )
     return parser
 
 
+def board_values(text: str, first_click: str) -> dict[str, int]:
+    """``rows``, ``cols`` and ``mines`` of a ``--board ROWSxCOLS/MINES``.
+
+    Raises:
+        ValueError: not one board of that form, or one the first-click rule cannot play.
+    """
+    boards = parse_boards(text, first_click)
+    if len(boards) != 1:
+        raise ValueError(f"--board takes one board ROWSxCOLS/MINES, got {text!r}")
+    return {"rows": boards[0].rows, "cols": boards[0].cols, "mines": boards[0].mines}
+
+
 def help_defaults(argv: list[str] | None) -> tuple[TrainSettings | None, str]:
-    """The values ``--help`` should show: the dataclass defaults with the file of the preset
-    named in ``argv`` (default beginner) and any ``--config`` file applied; None when those
-    cannot be read (the real parse then reports the problem)."""
+    """The values the help should show: the dataclass defaults with the ``--config`` file, or
+    else the file of the preset named in ``argv`` (default beginner; none with ``--board``),
+    applied; None when those cannot be read (the real parse then reports the problem)."""
     early = argparse.ArgumentParser(add_help=False)
     early.add_argument("--preset", default=TrainSettings.preset)
     early.add_argument("--config", default=None)
+    early.add_argument("--board", default=None)
     known, _ = early.parse_known_args(argv)
     if str(known.preset).lower() not in PRESETS:
         return None, ""
     try:
-        values = preset_config(known.preset)
-        if known.config:
-            values.update(read_toml(known.config))
+        values = (
+            read_toml(known.config)
+            if known.config
+            else ({} if known.board else preset_config(known.preset))
+        )
         shown = replace(TrainSettings(), **values)
     except (ValueError, FileNotFoundError, TypeError, OSError):
         return None, ""
-    source = f"preset {known.preset}" + (f" + {known.config}" if known.config else "")
-    return shown, source
+    if known.config:
+        return shown, f"config {known.config}"
+    return shown, "defaults" if known.board else f"preset {known.preset}"
 
 
 def settings_from_args(argv: list[str] | None = None) -> TrainSettings:
@@ -615,16 +645,23 @@ def settings_from_args(argv: list[str] | None = None) -> TrainSettings:
 
     With ``--resume DIR`` the settings are the run's saved ones, with the flags given applied
     through :func:`resumed_settings` (the notices are printed by :func:`train.run.train`).
+    ``--help-all`` prints every option and exits.
 
     Raises:
         ValueError / FileNotFoundError: a bad value or config file, or a flag refused with
             ``--resume``, named.
     """
-    args = vars(build_parser(*help_defaults(argv)).parse_args(argv))
+    defaults, source = help_defaults(argv)
+    args = vars(build_parser(defaults, source).parse_args(argv))
+    if args.pop("help_all"):
+        build_parser(defaults, source, full=True).print_help()
+        raise SystemExit(0)
     config_path = args.pop("config")
+    board = args.pop("board")
     given = {k: v for k, v in args.items() if v is not None}
     if "resume" in given:
         refused = [flag(n) for n in RESUME_REFUSED if n in given or (n == "config" and config_path)]
+        refused += ["--board"] if board else []
         if refused:
             raise ValueError(
                 f"{', '.join(refused)} cannot be used with --resume: a resumed run "
@@ -638,8 +675,10 @@ def settings_from_args(argv: list[str] | None = None) -> TrainSettings:
     name = given.get("preset", TrainSettings.preset)
     if name.lower() not in PRESETS:
         preset(name)
-    values: dict[str, Any] = preset_config(name)
-    if config_path:
-        values.update(read_toml(config_path))
+    values: dict[str, Any] = (
+        read_toml(config_path) if config_path else ({} if board else preset_config(name))
+    )
     values.update(given)
+    if board:
+        values.update(board_values(board, values.get("first_click", TrainSettings.first_click)))
     return replace(TrainSettings(), **values).check()

@@ -314,7 +314,8 @@ class PlayApp:
             self._say(f"saved {path}")
 
     def ai_move(self) -> None:
-        """One agent move; says whether it was certain or a guess (or why it could not move)."""
+        """One agent move; says whether it was certain, a guess or a network's move (or why it
+        could not move)."""
         if self.session.over:
             self._say("the game is over: press New game")
             return
@@ -481,7 +482,12 @@ class PlayApp:
             draw_text(
                 screen,
                 fonts,
-                f"Agent moves: {counts.ai}  ({counts.certain} certain, {counts.guessed} guessed)",
+                f"Agent moves: {counts.ai}  "
+                + (
+                    f"({session.move_kind}s: it proves nothing)"
+                    if session.move_kind
+                    else f"({counts.certain} certain, {counts.guessed} guessed)"
+                ),
                 (x, y),
                 20,
             )
@@ -489,9 +495,9 @@ class PlayApp:
         )
         last = session.last_ai
         if last is not None:
-            kind = "certain" if last.certain else "a guess"
+            kind = "certain" if last.certain else (session.move_kind or "a guess")
             if last.risk is not None:
-                kind += f", P(mine) {last.risk:.3f}"
+                kind += f", solver's P(mine) {last.risk:.3f}"
             draw_text(
                 screen,
                 fonts,

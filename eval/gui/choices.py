@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from agents.base import Agent
-from eval.agent_specs import PATH_AGENTS, AgentSpec, parse_agent_spec
+from eval.agent_specs import AgentSpec, parse_agent_spec
 from mswp_gym.choices import FirstClick
 from mswp_gym.config import GameConfig
 from mswp_gym.presets import PRESETS
@@ -67,22 +66,15 @@ def board_setups(start: BoardSetup) -> list[BoardSetup]:
     return setups
 
 
-def check_checkpoint(spec: AgentSpec) -> None:
-    """Raise FileNotFoundError if ``spec`` loads a checkpoint file that does not exist."""
-    name, _, path = spec.make_name.partition(":")
-    if name in PATH_AGENTS and path and not Path(path).exists():
-        raise FileNotFoundError(f"checkpoint {path!r} of agent {spec.label!r} does not exist")
-
-
 def build_agent(spec: AgentSpec) -> Agent:
-    """``agents.make`` for ``spec``, after checking its checkpoint file exists.
+    """``agents.make`` for ``spec``: every agent name resolves as in ``agents.make`` and
+    ``python -m eval`` (shipped networks such as ``net:expert`` included).
 
     Raises:
         FileNotFoundError: a missing checkpoint.
         ValueError: unknown agent or bad options (from ``agents.make``).
         ImportError: the agent's optional dependency is missing.
     """
-    check_checkpoint(spec)
     try:
         agent: Any = spec.build()
     except TypeError as err:  # a keyword the agent does not take

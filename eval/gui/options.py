@@ -20,7 +20,8 @@ from mswp_gym.presets import PRESETS
 DEFAULT_AGENT = "logic:global"
 AGENT_HELP = (
     "agent spec: logic (CS50 logic, random guesses), logic:sentence-max, logic:global, solver, "
-    "solver:0 (no look-ahead), ppo:PATH (a trained checkpoint), random, local"
+    "solver:0 (no look-ahead), net:beginner / net:intermediate / net:expert / net:generalist / "
+    "rl:beginner (shipped networks), net:PATH (a checkpoint zip or run folder), random, local"
 )
 
 

@@ -255,6 +255,13 @@ class GameSession:
         self.last_ai = move
         return move
 
+    @property
+    def move_kind(self) -> str | None:
+        """What the agent's moves are called when it proves nothing (``network move``); None for
+        agents whose moves are certain or a guess."""
+        kind = getattr(self.agent, "move_kind", None)
+        return kind if isinstance(kind, str) else None
+
     def plan(self) -> Plan | None:
         """What the agent would play next and what it knows now, computed on a copy of the agent
         (cached per board; ``ai_move`` then plays exactly this move). None once the game is over."""

@@ -35,9 +35,8 @@ from mswp_gym.atomic import write_npz_atomic
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 COMPRESS_LEVEL = 1
-"""zlib level of the saved arrays: about 4x faster to write than ``numpy.savez_compressed``'s
-level 6, for files about 1.7x larger (``benchmarks/bench_save_positions.py``; docs/train.md,
-*Where the time goes*)."""
+"""zlib level of the saved arrays: several times faster to write than
+``numpy.savez_compressed``'s level 6, for somewhat larger files."""
 _ARRAYS = ("boards", "mine_targets", "mine_masks", "open_targets", "open_masks", "move_cells")
 MOVE_ANY_SAFE = -1
 """``move_cells`` value: the expert plays any certainly safe cell (every one is as good)."""
