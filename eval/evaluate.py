@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 import signal
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
 from eval.agent_specs import AgentSpec
+from eval.backends import WORKER_DIED
 from eval.config import EvalConfig, game_seeds
 from eval.games import GameRecord
 from eval.journal import GAMES, PLOTS, GameLog, Manifest, read_games
@@ -41,16 +43,31 @@ def knowledge_agent_for(config: EvalConfig) -> AgentSpec:
     return AgentSpec(DEFAULT_KNOWLEDGE_AGENT, DEFAULT_KNOWLEDGE_AGENT)
 
 
+def kept(played: int, total: int, out: Path | None) -> str:
+    """Where the games played so far are, and how to finish the run."""
+    if played == 0 and out is None:
+        return "before any game was played"
+    where = (
+        f"kept in {out / GAMES}; finish with: mswp-eval --resume {out}"
+        if out is not None
+        else "not kept (no --out)"
+    )
+    return f"after {played} of {total} games; they are {where}"
+
+
 class EvalInterrupted(KeyboardInterrupt):
     """Ctrl-C stopped an evaluation; the games finished so far are kept."""
 
     def __init__(self, played: int, total: int, out: Path | None) -> None:
-        where = (
-            f"kept in {out / GAMES}; finish with: mswp-eval --resume {out}"
-            if out is not None
-            else "not kept (no --out)"
-        )
-        super().__init__(f"interrupted after {played} of {total} games; they are {where}")
+        super().__init__(f"interrupted {kept(played, total, out)}")
+        self.played, self.total, self.out = played, total, out
+
+
+class EvalWorkerDied(RuntimeError):
+    """A worker process was killed mid-run; the games finished so far are kept."""
+
+    def __init__(self, played: int, total: int, out: Path | None) -> None:
+        super().__init__(f"{WORKER_DIED}: stopped {kept(played, total, out)}")
         self.played, self.total, self.out = played, total, out
 
 
@@ -117,6 +134,8 @@ def evaluate(
         )
     except KeyboardInterrupt:
         raise EvalInterrupted(min(played[0], total), total, out) from None
+    except BrokenProcessPool:
+        raise EvalWorkerDied(min(played[0], total), total, out) from None
     finally:
         if log is not None:
             log.close()

@@ -26,6 +26,7 @@ from mswp_gym.presets import PRESETS, preset
 from mswp_gym.rewards import RewardConfig
 from train.device import DEVICES
 from train.generalist import parse_boards
+from train.limits import check_limits
 from train.played import PLAY_PLACES
 from train.precision import Precision
 
@@ -360,6 +361,7 @@ class TrainSettings:
             )
         for name, low, high, low_open, high_open in FLOAT_RANGES:
             in_range(name, getattr(self, name), low, high, low_open, high_open)
+        check_limits(self)
 
     def _check_ppo_batches(self) -> None:
         """Batch shapes that would make SB3 divide by zero or normalise over one sample."""
