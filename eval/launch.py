@@ -6,7 +6,9 @@ imported inside the guard, which takes seconds.
 
 from __future__ import annotations
 
+import atexit
 import importlib
+import os
 import sys
 
 INTERRUPTED = 130
@@ -17,12 +19,21 @@ def launch(module: str, prog: str) -> int:
     """Import ``module`` and return what its ``main()`` returns.
 
     Ctrl-C before ``main`` handles it itself (while ``module`` is imported) prints
-    ``prog: interrupted before it started; nothing was done`` and returns :data:`INTERRUPTED`.
+    ``prog: interrupted before it started; nothing was done`` and exits with
+    :data:`INTERRUPTED`. After Ctrl-C the process exits at once with that status: Python would
+    otherwise end by killing itself with SIGINT (status -2) when the interrupt had passed
+    through code some extension module ran (an import), even though it was handled.
     """
     try:
         main = importlib.import_module(module).main
     except KeyboardInterrupt:
         print(f"{prog}: interrupted before it started; nothing was done", file=sys.stderr)
-        return INTERRUPTED
-    status: int = main()
+        status = INTERRUPTED
+    else:
+        status = main()
+    if status == INTERRUPTED:
+        atexit._run_exitfuncs()  # e.g. multiprocessing's: release the worker pools' semaphores
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
     return status

@@ -855,7 +855,13 @@ def open_model(run: Run, source: MaskablePPO | None) -> MaskablePPO:
             run.say(start_from(model, source, settings.init))
         run.checkpoint(model, "start")
         return model
-    model = load_model(run_dir / state.model_file, env=env, device=resolve_device(settings.device))
+    try:
+        model = load_model(
+            run_dir / state.model_file, env=env, device=resolve_device(settings.device)
+        )
+    except ValueError as exc:
+        env.close()
+        raise damaged(run_dir / state.model_file, exc) from None
     model.tensorboard_log = str(run_dir / "tb")
     if state.runtime_file:
         try:
