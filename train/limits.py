@@ -8,10 +8,7 @@ whole process.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from train.settings import TrainSettings
+from collections.abc import Mapping
 
 GIB = 2**30
 MEMORY_LIMIT = 16 * GIB
@@ -31,8 +28,12 @@ ROLLOUT_BYTES = 8
 """Bytes per cell of one PPO rollout step (float32 observation and action mask)."""
 
 
-def check_limits(settings: TrainSettings) -> None:
+def check_limits(board: tuple[int, int, int], counts: Mapping[str, int]) -> None:
     """Refuse settings whose run cannot fit (see the module docstring).
+
+    Args:
+        board: ``(rows, cols, mines)`` of the run.
+        counts: the integer settings by name (``channels``, ``n_envs``, ...).
 
     Raises:
         ValueError: one line naming the setting, its limit and the largest value allowed.
@@ -42,12 +43,12 @@ def check_limits(settings: TrainSettings) -> None:
         ("blocks", MAX_BLOCKS),
         ("workers", MAX_WORKERS),
     ):
-        if getattr(settings, name) > most:
-            raise ValueError(f"{name} must be at most {most}, got {getattr(settings, name)}")
-    rows, cols, mines = settings.board
+        if counts[name] > most:
+            raise ValueError(f"{name} must be at most {most}, got {counts[name]}")
+    rows, cols, mines = board
     cells = rows * cols
     # every layer's activations of one game, kept for backpropagation: two per block, stem, head
-    activations = cells * settings.channels * 4 * (2 * settings.blocks + 4)
+    activations = cells * counts["channels"] * 4 * (2 * counts["blocks"] + 4)
     per_unit = {
         # a round's games visit at most one position per safe cell
         "games_per_iteration": cells * (cells - mines) * POSITION_BYTES,
@@ -56,10 +57,10 @@ def check_limits(settings: TrainSettings) -> None:
         "final_eval_games": GAME_BYTES + activations,
         "bc_batch_size": activations,
         "batch_size": activations,
-        "n_envs": GAME_BYTES + activations + settings.n_steps * cells * ROLLOUT_BYTES,
+        "n_envs": GAME_BYTES + activations + counts["n_steps"] * cells * ROLLOUT_BYTES,
     }
     for name, each in per_unit.items():
-        value = getattr(settings, name)
+        value = counts[name]
         if value * each > MEMORY_LIMIT:
             raise ValueError(
                 f"{name}={value} needs about {value * each / GIB:,.0f} GiB on a {rows}x{cols} "

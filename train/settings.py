@@ -361,7 +361,7 @@ class TrainSettings:
             )
         for name, low, high, low_open, high_open in FLOAT_RANGES:
             in_range(name, getattr(self, name), low, high, low_open, high_open)
-        check_limits(self)
+        check_limits(self.board, {f.name: getattr(self, f.name) for f in fields(self)})
 
     def _check_ppo_batches(self) -> None:
         """Batch shapes that would make SB3 divide by zero or normalise over one sample."""
