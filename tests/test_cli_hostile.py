@@ -253,24 +253,36 @@ DAGGER = (
 EVAL_LONG = ("eval", "--agents", "logic", "--games", "20000", "--workers", "2", "--out", "NEW")
 
 
+def loaded(pid: int, library: str) -> bool:
+    """Whether process ``pid`` has mapped a shared library whose path holds ``library``."""
+    try:
+        return library in Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return False
+
+
 @pytest.mark.parametrize(
-    ("command", "after", "says"),
+    ("command", "moment", "says"),
     [
-        (("eval", "--games", "50", "--out", "NEW"), 0.3, "interrupted before"),
-        (("eval", "--games", "50", "--out", "NEW"), 1.0, "interrupted before"),
-        (("train", *TINY_TRAIN, "--out", "NEW"), 0.5, "interrupted before"),
-        (("train", *TINY_TRAIN, "--out", "NEW"), 2.5, "interrupted before"),
+        (("eval", "--games", "50", "--out", "NEW"), "_multiarray_umath", "interrupted before"),
+        (("train", *TINY_TRAIN, "--out", "NEW"), "_multiarray_umath", "interrupted before"),
+        (("train", *TINY_TRAIN, "--out", "NEW"), "libtorch", "interrupted before"),
+        (("train", *TINY_TRAIN, "--out", "NEW"), "folder", "interrupted"),
         (DAGGER, "collecting", "--resume"),
     ],
 )
 def test_cli__ctrl_c_at_any_moment_is_one_line_and_status_130(
-    command: tuple[str, ...], after: float | str, says: str, tmp_path: Path
+    command: tuple[str, ...], moment: str, says: str, tmp_path: Path
 ) -> None:
+    """Ctrl-C while the command imports NumPy, while it imports torch, once the run has made its
+    folder, and while DAgger's two workers collect."""
     process = start(fill(command, tmp_path), tmp_path)
-    if isinstance(after, str):
+    if moment == "collecting":
         collecting(process, tmp_path)
+    elif moment == "folder":  # the run has made its folder
+        wait_for(lambda: (tmp_path / "NEW").exists(), 50)
     else:
-        time.sleep(after)
+        wait_for(lambda: loaded(process.pid, moment), 50)
     os.killpg(process.pid, signal.SIGINT)
     status, err = finish(process)
     assert status == 130
