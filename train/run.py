@@ -730,7 +730,8 @@ def phase_after_resume(settings: TrainSettings, state: RunState) -> str:
 
 
 def open_run(settings: TrainSettings) -> tuple[TrainSettings, Path, RunState, MaskablePPO | None]:
-    """Check everything a run needs, then create (or reopen) its folder.
+    """Check everything a run needs (the settings, ``--out``, ``--init``, the Ray address, or a
+    resumed run's files), creating nothing: :func:`train` makes a new run's folder.
 
     Returns:
         The settings to run with, the folder, its state and the ``--init`` checkpoint (if any).
