@@ -14,11 +14,15 @@ A cluster given by ``--ray-address`` is not ours to stop: its tasks run to their
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Sequence
+import socket
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any
 
 from eval.games import Chunk, GameRecord, mark_pool_worker, play_chunk
 from mswp_gym.lifetime import die_with_parent, start_reaper
@@ -38,10 +42,41 @@ def _finished(done: list[GameRecord], progress: Progress | None, sink: Sink | No
         progress(len(done))
 
 
+RAY_CONNECT_SECONDS = 5.0
+"""How long to wait for a Ray cluster given by ``--ray-address`` to answer."""
+WORKER_DIED = (
+    "a worker process died (killed by a signal, e.g. by the out-of-memory killer: "
+    "fewer workers need less memory)"
+)
+"""What a ``BrokenProcessPool`` means here: our workers never exit on their own."""
+
+
+@contextlib.contextmanager
+def sigint_blocked() -> Iterator[None]:
+    """Hold Ctrl-C back while worker processes start: they inherit the blocked signal, so one
+    that arrives while a worker imports is never raised there (:func:`ignore_sigint` then drops
+    it); this process gets it when the block ends."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def ignore_sigint() -> None:
+    """In a worker: ignore Ctrl-C (the parent stops the workers), dropping one held back by
+    :func:`sigint_blocked`."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def init_pool_worker(parent: int) -> None:
     """Pool initializer: die with ``parent``, leave Ctrl-C to it, share the cores politely."""
     die_with_parent(parent)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_sigint()
     mark_pool_worker()
 
 
@@ -96,7 +131,8 @@ def run_local(
         initargs=(os.getpid(),),
     )
     try:
-        futures = [pool.submit(play_chunk, chunk) for chunk in chunks]
+        with sigint_blocked():  # the workers start here
+            futures = [pool.submit(play_chunk, chunk) for chunk in chunks]
         for future in as_completed(futures):
             done = future.result()
             records.extend(done)
@@ -124,6 +160,62 @@ def import_ray() -> object:
     return ray
 
 
+def check_ray_address(address: str, timeout: float = RAY_CONNECT_SECONDS) -> None:
+    """Refuse a ``HOST:PORT`` (or ``ray://HOST:PORT``) address where nothing answers within
+    ``timeout`` seconds; other forms (``auto``) are left to Ray.
+
+    Raises:
+        ValueError: one line naming the address and why.
+    """
+    host, colon, port = address.split("://", 1)[-1].rpartition(":")
+    if not colon or not port.isdigit():
+        return
+    failure: list[str] = []
+
+    def probe() -> None:  # a thread: name lookups ignore socket timeouts
+        try:
+            socket.create_connection((host.strip("[]"), int(port)), timeout).close()
+        except (OSError, OverflowError) as exc:
+            failure.append(getattr(exc, "strerror", None) or str(exc) or type(exc).__name__)
+        else:
+            failure.append("")
+
+    thread = threading.Thread(target=probe, daemon=True)
+    thread.start()
+    thread.join(timeout)
+    reason = failure[0] if failure else f"no answer within {timeout:g} s"
+    if reason:
+        raise ValueError(
+            f"cannot reach a Ray cluster at --ray-address {address!r} ({reason}); start one "
+            f"there (ray start --head) or give its address"
+        )
+
+
+def connect_ray(address: str | None) -> object:
+    """The ``ray`` module, connected: to ``address`` (checked first, see
+    :func:`check_ray_address`), or to a local instance started (or reused) here, with a reaper
+    for what would outlive a killed driver.
+
+    Raises:
+        ImportError: Ray is not installed.
+        ValueError: the cluster cannot be reached (one line naming the address).
+    """
+    ray: Any = import_ray()
+    if ray.is_initialized():
+        return ray
+    if address is None:
+        start_reaper()
+    else:
+        check_ray_address(address)
+    try:
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    except (ConnectionError, TimeoutError, RuntimeError) as exc:
+        raise ValueError(
+            f"cannot connect to the Ray cluster at --ray-address {address!r} ({exc})"
+        ) from None
+    return ray
+
+
 def run_ray(
     chunks: Sequence[Chunk],
     address: str | None = None,
@@ -139,18 +231,14 @@ def run_ray(
     Raises:
         ImportError: Ray is not installed.
     """
-    ray = import_ray()
-    if not ray.is_initialized():  # type: ignore[attr-defined]
-        if address is None:  # a local instance: some of its agents outlive a killed driver
-            start_reaper()
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)  # type: ignore[attr-defined]
-    remote_play = ray.remote(play_chunk)  # type: ignore[attr-defined]
+    ray: Any = connect_ray(address)
+    remote_play = ray.remote(play_chunk)
     pending = [remote_play.remote(chunk) for chunk in chunks]
     records: list[GameRecord] = []
     while pending:
-        ready, pending = ray.wait(pending, num_returns=1)  # type: ignore[attr-defined]
+        ready, pending = ray.wait(pending, num_returns=1)
         for ref in ready:
-            done = ray.get(ref)  # type: ignore[attr-defined]
+            done = ray.get(ref)
             records.extend(done)
             _finished(done, progress, sink)
     return records

@@ -17,20 +17,21 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from eval.agent_specs import parse_agent_list
-from eval.backends import BACKENDS, default_workers
+from eval.backends import BACKENDS, connect_ray, default_workers
 from eval.config import DEFAULT_SEED, EvalConfig
-from eval.evaluate import EvalInterrupted, evaluate
+from eval.evaluate import EvalInterrupted, EvalWorkerDied, evaluate
 from eval.journal import Manifest
 from eval.pairing import DEFAULT_PAIRING, PAIRINGS
 from eval.report import command_line
 from eval.runner import EvalSetupError, validate
 from eval.settings import build_settings, parse_float_list
-from mswp_gym.atomic import check_output_folder
+from mswp_gym.atomic import check_output_folder, first_missing
 from mswp_gym.cli import INTERRUPTED, OneLineParser, report_error
 
 PROG = "mswp-eval"
@@ -194,7 +195,7 @@ def config_from_args(args: argparse.Namespace, argv: Sequence[str] | None = None
             f"is {args.backend!r})"
         )
     agents = parse_agent_list(args.agents)
-    presets = [p.strip() for p in args.preset.split(",")] if args.preset else None
+    presets = None if args.preset is None else [p.strip() for p in args.preset.split(",")]
     densities = parse_float_list(args.density, "--density") if args.density else None
     settings = build_settings(
         presets,
@@ -225,11 +226,18 @@ def config_from_args(args: argparse.Namespace, argv: Sequence[str] | None = None
     )
 
 
+def _discard(folder: Path | None) -> None:
+    """Remove the folder this run created (None: it created none)."""
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (2 for bad input, before any game is played; 130
     after Ctrl-C, keeping the games played)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
+    made: Path | None = None  # the folder this run creates, removed if it ends with no game
     try:
         args = parser.parse_args(argv)
         resuming = args.resume is not None  # the saved arguments parsed below lack --resume
@@ -239,17 +247,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.out = folder
         config = config_from_args(args, argv)
         if args.out is not None:
-            check_output_folder(args.out)
-        if args.backend == "ray":
-            from eval.backends import import_ray
-
-            import_ray()
+            check_output_folder(args.out, create=False)
         validate(config)
         if args.calibration:
             from eval.calibration import calibration_report
 
             print(calibration_report(config))
             return 0
+        if args.backend == "ray":
+            connect_ray(config.ray_address)
+        made = None if args.out is None else first_missing(args.out)
         evaluation = evaluate(
             config,
             args.out,
@@ -259,13 +266,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             argv=argv,
             resume=resuming,
         )
-    except EvalInterrupted as exc:
+    except (EvalInterrupted, EvalWorkerDied) as exc:
+        if made is not None and exc.played == 0:
+            shutil.rmtree(made, ignore_errors=True)
+            exc = type(exc)(0, exc.total, None)
         print(f"{PROG}: {exc}", file=sys.stderr)
-        return INTERRUPTED
+        return INTERRUPTED if isinstance(exc, EvalInterrupted) else 1
     except KeyboardInterrupt:
+        _discard(made)
         print(f"{PROG}: interrupted before any game was played", file=sys.stderr)
         return INTERRUPTED
     except (ValueError, TypeError, FileNotFoundError, ImportError, EvalSetupError) as exc:
+        _discard(made)
         return report_error(PROG, exc)
     try:
         print(evaluation.report)

@@ -12,6 +12,9 @@ from eval.settings import Setting
 
 DEFAULT_GAMES = 200
 DEFAULT_SEED = 0
+MAX_GAMES = 10_000_000
+"""Most games in one evaluation (settings x agents x games): every game's record is held in
+memory (about 0.5 KB) until the tables are made."""
 SEED_RULE = "numpy.random.SeedSequence(seed).generate_state(games, dtype=uint32)"
 """How game seeds are derived from ``--seed``: recorded in results.json so a run can be redone."""
 
@@ -50,6 +53,14 @@ class EvalConfig:
             raise ValueError(f"seed must be an integer >= 0, got {self.seed!r}")
         if isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 1:
             raise ValueError(f"workers must be an integer >= 1, got {self.workers!r}")
+        pairs = len(self.agents) * len(self.settings)
+        if self.games * pairs > MAX_GAMES:
+            raise ValueError(
+                f"games={self.games} makes {self.games * pairs:,} games ({len(self.settings)} "
+                f"settings x {len(self.agents)} agents), more than the {MAX_GAMES:,} one "
+                f"evaluation may hold in memory; play at most {MAX_GAMES // pairs:,} games per "
+                f"agent and setting"
+            )
         labels = {agent.label for agent in self.agents}
         for a, b in self.compare:
             for label in (a, b):

@@ -5,10 +5,12 @@ from __future__ import annotations
 import importlib.util
 import os
 import signal
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
 from eval.agent_specs import AgentSpec
+from eval.backends import WORKER_DIED
 from eval.config import EvalConfig, game_seeds
 from eval.games import GameRecord
 from eval.journal import GAMES, PLOTS, GameLog, Manifest, read_games
@@ -42,16 +44,31 @@ def knowledge_agent_for(config: EvalConfig) -> AgentSpec:
     return AgentSpec(DEFAULT_KNOWLEDGE_AGENT, DEFAULT_KNOWLEDGE_AGENT)
 
 
+def kept(played: int, total: int, out: Path | None) -> str:
+    """Where the games played so far are, and how to finish the run."""
+    if played == 0 and out is None:
+        return "before any game was played"
+    where = (
+        f"kept in {out / GAMES}; finish with: mswp-eval --resume {out}"
+        if out is not None
+        else "not kept (no --out)"
+    )
+    return f"after {played} of {total} games; they are {where}"
+
+
 class EvalInterrupted(KeyboardInterrupt):
     """Ctrl-C stopped an evaluation; the games finished so far are kept."""
 
     def __init__(self, played: int, total: int, out: Path | None) -> None:
-        where = (
-            f"kept in {out / GAMES}; finish with: mswp-eval --resume {out}"
-            if out is not None
-            else "not kept (no --out)"
-        )
-        super().__init__(f"interrupted after {played} of {total} games; they are {where}")
+        super().__init__(f"interrupted {kept(played, total, out)}")
+        self.played, self.total, self.out = played, total, out
+
+
+class EvalWorkerDied(RuntimeError):
+    """A worker process was killed mid-run; the games finished so far are kept."""
+
+    def __init__(self, played: int, total: int, out: Path | None) -> None:
+        super().__init__(f"{WORKER_DIED}: stopped {kept(played, total, out)}")
         self.played, self.total, self.out = played, total, out
 
 
@@ -118,27 +135,41 @@ def evaluate(
         )
     except KeyboardInterrupt:
         raise EvalInterrupted(min(played[0], total), total, out) from None
+    except BrokenProcessPool:
+        raise EvalWorkerDied(min(played[0], total), total, out) from None
     finally:
         if log is not None:
             log.close()
     summary = summarise_run(result)
     report = render_report(result, summary)
-    if out is not None and plots and importlib.util.find_spec("matplotlib") is None:
+    if out is None:
+        return Evaluation(result, summary, report, None, ())
+    if plots and importlib.util.find_spec("matplotlib") is None:
         plots = False
         report += f"\n\n{NO_PLOTS}"
+    knowledge, files = _write_results(out, config, result, summary, plots)
+    Manifest(argv, total, complete=True).write(out)
+    return Evaluation(result, summary, report, knowledge, files)
+
+
+def _write_results(
+    out: Path, config: EvalConfig, result: RunResult, summary: RunSummary, plots: bool
+) -> tuple[KnowledgeTrace | None, tuple[Path, ...]]:
+    """Write ``results.json``, ``games.csv`` and (with ``plots``) the PNGs into ``out``.
+
+    Returns:
+        The traced knowledge game (None without plots) and the files written.
+    """
+    document = results_document(result, summary)
     knowledge = None
-    files: list[Path] = []
-    if out is not None:
-        document = results_document(result, summary)
-        if plots:
-            knowledge, files = _draw_plots(out, config, summary)
-            document["knowledge_game"] = knowledge.as_dict()
-        _remove_stale_plots(out, files)
-        write_json(out / "results.json", document)
-        write_csv(out / GAMES, result.records)
-        Manifest(argv, total, complete=True).write(out)
-        files = [out / "results.json", out / GAMES, *files]
-    return Evaluation(result, summary, report, knowledge, tuple(files))
+    drawn: list[Path] = []
+    if plots:
+        knowledge, drawn = _draw_plots(out, config, summary)
+        document["knowledge_game"] = knowledge.as_dict()
+    _remove_stale_plots(out, drawn)
+    write_json(out / "results.json", document)
+    write_csv(out / GAMES, result.records)
+    return knowledge, (out / "results.json", out / GAMES, *drawn)
 
 
 NO_PLOTS = "no plots: matplotlib is missing (pip install 'mswp-gym[eval]' adds it)"

@@ -90,10 +90,11 @@ def remove_stale_temporaries(folder: str | Path) -> list[Path]:
     return removed
 
 
-def check_output_folder(path: str | Path, what: str = "--out") -> Path:
+def check_output_folder(path: str | Path, what: str = "--out", *, create: bool = True) -> Path:
     """Make sure ``path`` is (or can be made) a writable folder, before any work starts.
 
-    The folder is created if missing; nothing else is written.
+    The folder is created if missing (with ``create=False``, nothing is created: its nearest
+    existing parent must be a writable folder); nothing else is written.
 
     Raises:
         ValueError: one line naming ``what`` and the path: it is a file, cannot be created, or
@@ -104,6 +105,15 @@ def check_output_folder(path: str | Path, what: str = "--out") -> Path:
         raise ValueError(
             f"{what} {str(folder)!r} is a file; give a folder (it is created if missing)"
         )
+    if not create:
+        parent = next(p for p in (folder, *folder.absolute().parents) if p.exists())
+        if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+            kind = "a file" if not parent.is_dir() else "not writable"
+            raise ValueError(
+                f"{what} {str(folder)!r} cannot be made: {str(parent)!r} is {kind}; "
+                f"give a writable folder"
+            )
+        return folder
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=folder, prefix=f".probe{TEMP_MARK}"):
@@ -114,6 +124,17 @@ def check_output_folder(path: str | Path, what: str = "--out") -> Path:
             f"{what} {str(folder)!r} cannot be written ({reason}); give a writable folder"
         ) from None
     return folder
+
+
+def first_missing(path: str | Path) -> Path | None:
+    """The outermost folder of ``path`` (``path`` itself included) that does not exist yet, which
+    :func:`check_output_folder` would create; None when ``path`` exists."""
+    missing = None
+    for folder in (Path(path), *Path(path).parents):
+        if folder.exists():
+            break
+        missing = folder
+    return missing
 
 
 def check_output_file(path: str | Path, what: str, suffixes: tuple[str, ...] = ()) -> Path:

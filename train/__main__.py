@@ -1,9 +1,16 @@
-"""``python -m train``: see :mod:`train.cli`."""
+"""``python -m train`` and ``mswp-train``: see :mod:`train.cli`."""
 
 from __future__ import annotations
 
 import sys
 
-from train.cli import main
+from eval.launch import launch
 
-sys.exit(main())
+
+def main() -> int:
+    """:func:`train.cli.main`, with Ctrl-C one line even while it loads."""
+    return launch("train.cli", "mswp-train")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

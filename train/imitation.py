@@ -21,7 +21,8 @@ import numpy as np
 import torch as th
 from torch.nn import functional
 
-from mswp_gym.lifetime import die_with_parent, start_reaper
+from eval.backends import connect_ray, ignore_sigint, sigint_blocked, stop_pool
+from mswp_gym.lifetime import die_with_parent
 from mswp_gym.spec import GameSpec
 from train.dataset import MOVE_NONE, PositionSet
 from train.generalist import split_games
@@ -34,6 +35,7 @@ _Result = TypeVar("_Result")
 
 def _init_worker(parent: int) -> None:
     die_with_parent(parent)  # a killed run leaves no collectors behind
+    ignore_sigint()  # Ctrl-C is the run's to handle: it stops the pool
     th.set_num_threads(1)
 
 
@@ -75,13 +77,7 @@ class Collector:
         self._pool: ProcessPoolExecutor | None = None
         self._remote: dict[Callable[..., Any], Any] = {}
         if backend == "ray":
-            from eval.backends import import_ray
-
-            ray: Any = import_ray()
-            if not ray.is_initialized():
-                if ray_address is None:  # a local instance: reap what outlives a killed run
-                    start_reaper()
-                ray.init(address=ray_address, include_dashboard=False, log_to_driver=False)
+            ray: Any = connect_ray(ray_address)
             self._ray = ray
             self._remote = {_collect_job: ray.remote(_collect_job)}
         elif workers > 1:
@@ -118,12 +114,14 @@ class Collector:
             return list(self._ray.get([self._remote[job].remote(*args) for args in jobs]))
         if self._pool is None:
             return [job(*args) for args in jobs]
-        return list(self._pool.map(job, *zip(*jobs, strict=True)))
+        with sigint_blocked():  # the workers start here
+            futures = [self._pool.submit(job, *args) for args in jobs]
+        return [future.result() for future in futures]
 
     def close(self) -> None:
-        """Stop the worker processes (a Ray instance is left to its owner)."""
+        """Stop the worker processes now, idle or not (a Ray instance is left to its owner)."""
         if self._pool is not None:
-            self._pool.shutdown()
+            stop_pool(self._pool)
             self._pool = None
 
 

@@ -21,8 +21,10 @@ import os
 import shutil
 import sys
 import time
+import zipfile
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -41,7 +43,14 @@ from stable_baselines3.common.logger import (
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 from tqdm import tqdm
 
-from mswp_gym.atomic import check_output_folder, remove_stale_temporaries, write_text_atomic
+from eval.backends import WORKER_DIED, check_ray_address
+from mswp_gym.atomic import (
+    check_output_folder,
+    first_missing,
+    remove_stale_temporaries,
+    write_text_atomic,
+)
+from mswp_gym.cli import one_line
 from mswp_gym.config import GameConfig
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.lifetime import die_with_parent
@@ -408,7 +417,10 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
     specs = training_boards(settings)
     windows = windows_for(specs)
     for name in state.positions_files:
-        positions, meta = load_positions(run.run_dir / name)
+        try:
+            positions, meta = load_positions(run.run_dir / name)
+        except (ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
+            raise damaged(run.run_dir / name, exc) from None
         spec = spec_from_meta(meta, settings.first_click)
         if spec not in windows:
             raise ValueError(f"{name!r} holds {board_tag(spec)} positions, not a board of this run")
@@ -686,7 +698,8 @@ def phase_after_resume(settings: TrainSettings, state: RunState) -> str:
 
 
 def open_run(settings: TrainSettings) -> tuple[TrainSettings, Path, RunState, MaskablePPO | None]:
-    """Check everything a run needs, then create (or reopen) its folder.
+    """Check everything a run needs (the settings, ``--out``, ``--init``, the Ray address, or a
+    resumed run's files), creating nothing: :func:`train` makes a new run's folder.
 
     Returns:
         The settings to run with, the folder, its state and the ``--init`` checkpoint (if any).
@@ -713,12 +726,16 @@ def open_run(settings: TrainSettings) -> tuple[TrainSettings, Path, RunState, Ma
             raise FileNotFoundError(
                 f"run {str(run_dir)!r} is damaged: its state names missing files {missing}"
             )
+        check_run_files(run_dir, state)
         return settings, run_dir, state, None
     settings.check()
-    out = check_output_folder(settings.out)
+    out = check_output_folder(settings.out, create=False)
     source = read_init(settings.init) if settings.init else None
+    if settings.backend == "ray" and settings.ray_address:
+        check_ray_address(settings.ray_address)
     run_dir = out / run_name(settings, datetime.now(UTC))
-    run_dir.mkdir(exist_ok=False)
+    if run_dir.exists():
+        raise ValueError(f"{str(run_dir)!r} exists already; start the run again in a second")
     phase = "imitation" if settings.algo.startswith("imitation") else "ppo"
     state = RunState(name=run_dir.name, settings=settings.to_dict(), phase=phase)
     return settings, run_dir, state, source
@@ -733,14 +750,19 @@ def train(settings: TrainSettings) -> Path:
     """
     settings, run_dir, state, source = open_run(settings)
     resumed = bool(settings.resume)
+    made = None if resumed else first_missing(run_dir)  # the folders this run creates
     try:
+        if made is not None:
+            check_output_folder(run_dir)
         return _train(settings, run_dir, state, source, resumed)
     except BaseException as exc:
         committed = (run_dir / "state.json").is_file()
-        if not resumed and not committed:
-            shutil.rmtree(run_dir, ignore_errors=True)  # nothing to resume: leave no junk folder
+        if made is not None and not committed:
+            shutil.rmtree(made, ignore_errors=True)  # nothing to resume: leave no junk folder
         if isinstance(exc, KeyboardInterrupt) and committed:
             raise RunInterrupted(run_dir) from None
+        if isinstance(exc, BrokenProcessPool):
+            raise RunWorkerDied(run_dir if committed or resumed else None) from None
         raise
 
 
@@ -750,6 +772,44 @@ class RunInterrupted(KeyboardInterrupt):
     def __init__(self, run_dir: Path) -> None:
         super().__init__(f"interrupted: resume with --resume {run_dir}")
         self.run_dir = run_dir
+
+
+class RunWorkerDied(BrokenProcessPool):
+    """A collection worker was killed mid-round (``run_dir``: the run to resume, if any)."""
+
+    def __init__(self, run_dir: Path | None) -> None:
+        then = (
+            f"the run keeps its last checkpoint: resume with python -m train --resume {run_dir}"
+            if run_dir is not None
+            else "nothing was kept: start the run again"
+        )
+        super().__init__(f"{WORKER_DIED}; {then}")
+
+
+def damaged(path: Path, exc: BaseException) -> ValueError:
+    """The one-line error for a run file that cannot be read back."""
+    return ValueError(
+        f"{str(path)!r} is damaged ({type(exc).__name__}: {one_line(exc)}); the run cannot "
+        f"resume from it: put back a copy of the file, or start the run again without --resume"
+    )
+
+
+def check_run_files(run_dir: Path, state: RunState) -> None:
+    """Refuse a run whose zip files (the model, the positions) are torn or corrupt: every
+    member's checksum is read (``zipfile.testzip``), before anything else is done.
+
+    Raises:
+        ValueError: naming the file and what to do.
+    """
+    for name in sorted(state.files()):
+        if name.endswith((".zip", ".npz")):
+            try:
+                with zipfile.ZipFile(run_dir / name) as archive:
+                    bad = archive.testzip()
+            except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+                raise damaged(run_dir / name, exc) from None
+            if bad is not None:
+                raise damaged(run_dir / name, ValueError(f"member {bad!r} fails its checksum"))
 
 
 def open_model(run: Run, source: MaskablePPO | None) -> MaskablePPO:
@@ -764,9 +824,13 @@ def open_model(run: Run, source: MaskablePPO | None) -> MaskablePPO:
             run.say(start_from(model, source, settings.init))
         run.checkpoint(model, "start")
         return model
-    model = load_model(
-        run_dir / state.model_file, env, resolve_device(settings.device), schedules(settings)
-    )
+    try:
+        model = load_model(
+            run_dir / state.model_file, env, resolve_device(settings.device), schedules(settings)
+        )
+    except ValueError as exc:
+        env.close()
+        raise damaged(run_dir / state.model_file, exc) from None
     model.tensorboard_log = str(run_dir / "tb")
     if state.runtime_file:
         try:
@@ -776,6 +840,14 @@ def open_model(run: Run, source: MaskablePPO | None) -> MaskablePPO:
                 f"warning: {exc}; this sitting starts fresh episodes (the model, optimizer and "
                 f"step count go on; the run is no longer bit-identical to one sitting)"
             )
+        except Exception as exc:  # garbage unpickles into anything, or fails anyhow
+            raise damaged(run_dir / state.runtime_file, exc) from None
+    elif state.phase == "ppo" and settings.vec_env == "subproc":
+        run.say(
+            "notice: vec_env subproc keeps its envs in worker processes, which a checkpoint "
+            "does not save: this sitting starts fresh episodes, so the run is not bit-identical "
+            "to one sitting"
+        )
     return model
 
 

@@ -29,6 +29,7 @@ from mswp_gym.presets import PRESETS, preset
 from mswp_gym.rewards import RewardConfig
 from train.device import DEVICES
 from train.generalist import parse_boards
+from train.limits import check_limits
 from train.precision import Precision
 
 CONFIG_DIR = Path(__file__).with_name("configs")
@@ -311,6 +312,7 @@ class TrainSettings:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
         for name, low, high, low_open, high_open in FLOAT_RANGES:
             in_range(name, getattr(self, name), low, high, low_open, high_open)
+        check_limits(self.board, {f.name: getattr(self, f.name) for f in fields(self)})
 
     def _check_ppo_batches(self) -> None:
         """Batch shapes that would make SB3 divide by zero or normalise over one sample."""

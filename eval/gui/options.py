@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -176,8 +177,8 @@ def parse_options(argv: list[str] | None = None) -> PlayOptions:
         ValueError: inconsistent flags (see :func:`board_from_args`, :func:`agent_from_args`).
     """
     args = build_parser().parse_args(argv)
-    if args.speed < 0:
-        raise ValueError(f"--speed must be >= 0, got {args.speed}")
+    if not 0 <= args.speed < math.inf:  # NaN fails every comparison
+        raise ValueError(f"--speed must be a finite number >= 0 (0 = max), got {args.speed}")
     if args.moves is not None and args.moves < 0:
         raise ValueError(f"--moves must be >= 0, got {args.moves}")
     if args.seed is not None and args.seed < 0:

@@ -1,0 +1,68 @@
+"""Upper bounds on training settings: a run that cannot fit is refused before it starts.
+
+Sizes are refused by an estimate of the bytes the setting makes a run hold at once, against
+:data:`MEMORY_LIMIT`; the message names the setting, the estimate and the largest value that fits
+this board. The estimates are upper bounds of the arrays that grow with the setting, not of the
+whole process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+GIB = 2**30
+MEMORY_LIMIT = 16 * GIB
+"""The most bytes one setting may make a run hold (positions, games in play, a rollout)."""
+MAX_CHANNELS = 1024
+"""Most feature maps per convolution (a 3-block network of this width has 57M weights)."""
+MAX_BLOCKS = 64
+"""Most residual blocks."""
+MAX_WORKERS = 256
+"""Most collection jobs per round (each a process)."""
+POSITION_BYTES = 11
+"""Bytes per cell of one labelled position (:mod:`train.dataset`: int8 board, two float32
+targets, two bool masks)."""
+GAME_BYTES = 16_384
+"""Bytes of one env in play, besides its network activations."""
+ROLLOUT_BYTES = 8
+"""Bytes per cell of one PPO rollout step (float32 observation and action mask)."""
+
+
+def check_limits(board: tuple[int, int, int], counts: Mapping[str, int]) -> None:
+    """Refuse settings whose run cannot fit (see the module docstring).
+
+    Args:
+        board: ``(rows, cols, mines)`` of the run.
+        counts: the integer settings by name (``channels``, ``n_envs``, ...).
+
+    Raises:
+        ValueError: one line naming the setting, its limit and the largest value allowed.
+    """
+    for name, most in (
+        ("channels", MAX_CHANNELS),
+        ("blocks", MAX_BLOCKS),
+        ("workers", MAX_WORKERS),
+    ):
+        if counts[name] > most:
+            raise ValueError(f"{name} must be at most {most}, got {counts[name]}")
+    rows, cols, mines = board
+    cells = rows * cols
+    # every layer's activations of one game, kept for backpropagation: two per block, stem, head
+    activations = cells * counts["channels"] * 4 * (2 * counts["blocks"] + 4)
+    per_unit = {
+        # a round's games visit at most one position per safe cell
+        "games_per_iteration": cells * (cells - mines) * POSITION_BYTES,
+        # an evaluation plays all its games at once
+        "eval_games": GAME_BYTES + activations,
+        "final_eval_games": GAME_BYTES + activations,
+        "bc_batch_size": activations,
+        "batch_size": activations,
+        "n_envs": GAME_BYTES + activations + counts["n_steps"] * cells * ROLLOUT_BYTES,
+    }
+    for name, each in per_unit.items():
+        value = counts[name]
+        if value * each > MEMORY_LIMIT:
+            raise ValueError(
+                f"{name}={value} needs about {value * each / GIB:,.0f} GiB on a {rows}x{cols} "
+                f"board, over the {MEMORY_LIMIT // GIB} GiB limit: at most {MEMORY_LIMIT // each:,}"
+            )
