@@ -12,9 +12,21 @@ from eval.config import EvalConfig, game_seeds
 from eval.games import GameRecord
 from eval.journal import GAMES, PLOTS, GameLog, Manifest, read_games
 from eval.knowledge import KnowledgeTrace, trace_knowledge
-from eval.plots import plot_knowledge, plot_win_rate_vs_density, plot_win_rates
+from eval.plots import (
+    plot_knowledge,
+    plot_win_rate_by_bbbv,
+    plot_win_rate_vs_density,
+    plot_win_rates,
+)
 from eval.progress import progress_bar_factory
-from eval.report import render_report, results_document, write_csv, write_json
+from eval.report import (
+    BandRate,
+    rates_by_bbbv,
+    render_report,
+    results_document,
+    write_csv,
+    write_json,
+)
 from eval.runner import RunResult, run, validate
 from eval.summary import RunSummary, summarise_run
 from mswp_gym.atomic import check_output_folder
@@ -67,6 +79,7 @@ def evaluate(
     skip_validation: bool = False,
     argv: list[str] | None = None,
     resume: bool = False,
+    by: str | None = None,
 ) -> Evaluation:
     """Validate, play every game, summarise, and write ``out/{results.json,games.csv,*.png}``.
 
@@ -82,6 +95,8 @@ def evaluate(
         skip_validation: the caller already validated ``config``.
         argv: the command's arguments, stored in ``run.json`` for ``--resume``.
         resume: keep the games already in ``out/games.csv`` and play only the others.
+        by: ``"3bv"`` adds each agent's win rate per 3BV band (a table in the report, the rates
+            in results.json and ``win_rate_by_3bv.png``); None adds nothing.
 
     Raises:
         ValueError: ``out`` is not a writable folder (before any game).
@@ -121,13 +136,14 @@ def evaluate(
         if log is not None:
             log.close()
     summary = summarise_run(result)
-    report = render_report(result, summary)
+    bands = rates_by_bbbv(result.records) if by == "3bv" else None
+    report = render_report(result, summary, bands)
     knowledge = None
     files: list[Path] = []
     if out is not None:
-        document = results_document(result, summary)
+        document = results_document(result, summary, bands)
         if plots:
-            knowledge, files = _draw_plots(out, config, summary)
+            knowledge, files = _draw_plots(out, config, summary, bands)
             document["knowledge_game"] = knowledge.as_dict()
         _remove_stale_plots(out, files)
         write_json(out / "results.json", document)
@@ -138,7 +154,7 @@ def evaluate(
 
 
 def _draw_plots(
-    out: Path, config: EvalConfig, summary: RunSummary
+    out: Path, config: EvalConfig, summary: RunSummary, bands: list[BandRate] | None
 ) -> tuple[KnowledgeTrace, list[Path]]:
     """Draw the PNG plots into ``out``: the traced knowledge game and the files drawn."""
     knowledge = trace_knowledge(
@@ -151,6 +167,9 @@ def _draw_plots(
         out / "win_rate_vs_density.png", config.settings, labels, summary.agents
     ):
         files.append(out / "win_rate_vs_density.png")
+    if bands:
+        files.append(out / "win_rate_by_3bv.png")
+        plot_win_rate_by_bbbv(files[-1], bands)
     files.append(out / "knowledge.png")
     plot_knowledge(files[-1], knowledge)
     return knowledge, files
