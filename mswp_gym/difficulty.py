@@ -43,9 +43,14 @@ def difficulty(layout: np.ndarray) -> Difficulty:
     zeros = safe & ~g.spread(bits)
     lone = safe & ~g.spread(zeros)  # clues that no opening reveals
     openings = 0
+    w = g.width
     while zeros:
         region = zeros & -zeros  # the lowest zero left: flood its opening's zeros
-        while (grown := g.spread(region) & zeros) != region:
+        while True:
+            h = region | region << 1 | region >> 1
+            grown = (h | h << w | h >> w) & zeros
+            if grown == region:
+                break
             region = grown
         zeros ^= region
         openings += 1
