@@ -3,6 +3,9 @@ board through every entry point, and the rule's limits and errors."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -113,3 +116,13 @@ def test_bench_noguess__proof_and_bias_parts_run(capsys: pytest.CaptureFixture[s
         "opening",
         "no-guess",
     ]
+
+
+def test_train__an_imitation_run_on_no_guess_boards_writes_a_checkpoint(tmp_path: Path) -> None:
+    from tiny_training import TINY_IMITATION
+
+    from train import run as run_module
+
+    settings = replace(TINY_IMITATION, first_click="no-guess", out=str(tmp_path)).check()
+    run_module.train(settings)
+    assert list(tmp_path.rglob("*.zip"))
