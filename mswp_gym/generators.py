@@ -238,30 +238,38 @@ class NoGuessFirstClick:
             ValueError: no first click, or too many mines to clear its block.
             RuntimeError: no no-guess layout found in :data:`NO_GUESS_DRAWS` draws.
         """
+        if first_click is None:
+            raise ValueError(f"the {self.name!r} generator needs the first click")
         g = grid(rows, cols)
+        start = g.bit(first_click)
         for _ in range(NO_GUESS_DRAWS):
-            bits: int | None = g.to_bits(
-                _opening_layout(rows, cols, mines, rng, first_click, self.name)
-            )
-            assert first_click is not None
-            start = g.bit(first_click)
-            for _ in range(NO_GUESS_PASSES):
-                assert bits is not None
-                safe, known = settle(g, bits, start, 0)
-                repairs = 0
-                while bits is not None and safe | known != g.valid:
-                    bits = _repair(g, bits, safe, known, rng)
-                    repairs += 1
-                    if bits is not None:
-                        safe, known = settle(g, bits, safe, known)
-                if bits is None:
-                    break
-                if repairs == 0:
-                    return g.from_bits(bits)
+            drawn = _opening_layout(rows, cols, mines, rng, first_click, self.name)
+            accepted = _repaired(g, g.to_bits(drawn), start, rng)
+            if accepted is not None:
+                return g.from_bits(accepted)
         raise RuntimeError(
             f"no no-guess layout of {mines} mines on {rows}x{cols} found in {NO_GUESS_DRAWS} "
             f"draws from first click {first_click}"
         )
+
+
+def _repaired(g: Grid, layout: int, start: int, rng: np.random.Generator) -> int | None:
+    """``layout`` repaired until a fresh solve from ``start`` settles every cell without a repair.
+
+    Returns:
+        That layout, or None after :data:`NO_GUESS_PASSES` passes or a repair that finds no room.
+    """
+    for _ in range(NO_GUESS_PASSES):
+        safe, known = settle(g, layout, start, 0)
+        if safe | known == g.valid:
+            return layout
+        while safe | known != g.valid:
+            repaired = _repair(g, layout, safe, known, rng)
+            if repaired is None:
+                return None
+            layout = repaired
+            safe, known = settle(g, layout, safe, known)
+    return None
 
 
 def _repair(g: Grid, layout: int, safe: int, known: int, rng: np.random.Generator) -> int | None:
