@@ -28,7 +28,7 @@ from eval.config import DEFAULT_SEED, EvalConfig
 from eval.evaluate import EvalInterrupted, EvalWorkerDied, evaluate
 from eval.journal import Manifest
 from eval.pairing import DEFAULT_PAIRING, PAIRINGS
-from eval.report import command_line
+from eval.report import BY_CHOICES, command_line
 from eval.runner import EvalSetupError, validate
 from eval.settings import build_settings, parse_float_list
 from mswp_gym.atomic import check_output_folder, first_missing
@@ -37,7 +37,7 @@ from mswp_gym.cli import INTERRUPTED, OneLineParser, report_error
 PROG = "mswp-eval"
 DEFAULT_AGENTS = "random,local,logic"
 DEFAULT_CLI_GAMES = 100
-FIRST_CLICK_RULES = ("any", "safe", "opening")
+FIRST_CLICK_RULES = ("any", "safe", "opening", "no-guess")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -129,6 +129,12 @@ def build_parser() -> argparse.ArgumentParser:
     output = parser.add_argument_group("output")
     output.add_argument("--out", type=Path, help="write results.json, games.csv and PNG plots here")
     output.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    output.add_argument(
+        "--by",
+        choices=BY_CHOICES,
+        help="also split each agent's win rate by 3BV band (the quartiles of each setting's "
+        "boards): a table with Wilson intervals, results.json and win_rate_by_3bv.png",
+    )
     output.add_argument("--quiet", action="store_true", help="no progress bar")
     output.add_argument(
         "--resume",
@@ -265,6 +271,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             skip_validation=True,
             argv=argv,
             resume=resuming,
+            by=args.by,
         )
     except (EvalInterrupted, EvalWorkerDied) as exc:
         if made is not None and exc.played == 0:

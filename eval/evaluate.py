@@ -15,9 +15,21 @@ from eval.config import EvalConfig, game_seeds
 from eval.games import GameRecord
 from eval.journal import GAMES, PLOTS, GameLog, Manifest, read_games
 from eval.knowledge import KnowledgeTrace, trace_knowledge
-from eval.plots import plot_knowledge, plot_win_rate_vs_density, plot_win_rates
+from eval.plots import (
+    plot_knowledge,
+    plot_win_rate_by_bbbv,
+    plot_win_rate_vs_density,
+    plot_win_rates,
+)
 from eval.progress import progress_bar_factory
-from eval.report import render_report, results_document, write_csv, write_json
+from eval.report import (
+    BandRate,
+    rates_by_bbbv,
+    render_report,
+    results_document,
+    write_csv,
+    write_json,
+)
 from eval.runner import RunResult, run, validate
 from eval.summary import RunSummary, summarise_run
 from mswp_gym.atomic import check_output_folder
@@ -85,6 +97,7 @@ def evaluate(
     skip_validation: bool = False,
     argv: list[str] | None = None,
     resume: bool = False,
+    by: str | None = None,
 ) -> Evaluation:
     """Validate, play every game, summarise, and write ``out/{results.json,games.csv,*.png}``.
 
@@ -100,6 +113,8 @@ def evaluate(
         skip_validation: the caller already validated ``config``.
         argv: the command's arguments, stored in ``run.json`` for ``--resume``.
         resume: keep the games already in ``out/games.csv`` and play only the others.
+        by: ``"3bv"`` adds each agent's win rate per 3BV band (a table in the report, the rates
+            in results.json and ``win_rate_by_3bv.png``); None adds nothing.
 
     Raises:
         ValueError: ``out`` is not a writable folder (before any game).
@@ -141,30 +156,36 @@ def evaluate(
         if log is not None:
             log.close()
     summary = summarise_run(result)
-    report = render_report(result, summary)
+    bands = rates_by_bbbv(result.records) if by == "3bv" else None
+    report = render_report(result, summary, bands)
     if out is None:
         return Evaluation(result, summary, report, None, ())
     if plots and importlib.util.find_spec("matplotlib") is None:
         plots = False
         report += f"\n\n{NO_PLOTS}"
-    knowledge, files = _write_results(out, config, result, summary, plots)
+    knowledge, files = _write_results(out, config, result, summary, bands, plots)
     Manifest(argv, total, complete=True).write(out)
     return Evaluation(result, summary, report, knowledge, files)
 
 
 def _write_results(
-    out: Path, config: EvalConfig, result: RunResult, summary: RunSummary, plots: bool
+    out: Path,
+    config: EvalConfig,
+    result: RunResult,
+    summary: RunSummary,
+    bands: list[BandRate] | None,
+    plots: bool,
 ) -> tuple[KnowledgeTrace | None, tuple[Path, ...]]:
     """Write ``results.json``, ``games.csv`` and (with ``plots``) the PNGs into ``out``.
 
     Returns:
         The traced knowledge game (None without plots) and the files written.
     """
-    document = results_document(result, summary)
+    document = results_document(result, summary, bands)
     knowledge = None
     drawn: list[Path] = []
     if plots:
-        knowledge, drawn = _draw_plots(out, config, summary)
+        knowledge, drawn = _draw_plots(out, config, summary, bands)
         document["knowledge_game"] = knowledge.as_dict()
     _remove_stale_plots(out, drawn)
     write_json(out / "results.json", document)
@@ -177,7 +198,7 @@ NO_PLOTS = "no plots: matplotlib is missing (pip install 'mswp-gym[eval]' adds i
 
 
 def _draw_plots(
-    out: Path, config: EvalConfig, summary: RunSummary
+    out: Path, config: EvalConfig, summary: RunSummary, bands: list[BandRate] | None
 ) -> tuple[KnowledgeTrace, list[Path]]:
     """Draw the PNG plots into ``out``: the traced knowledge game and the files drawn."""
     knowledge = trace_knowledge(
@@ -190,6 +211,9 @@ def _draw_plots(
         out / "win_rate_vs_density.png", config.settings, labels, summary.agents
     ):
         files.append(out / "win_rate_vs_density.png")
+    if bands:
+        files.append(out / "win_rate_by_3bv.png")
+        plot_win_rate_by_bbbv(files[-1], bands)
     files.append(out / "knowledge.png")
     plot_knowledge(files[-1], knowledge)
     return knowledge, files

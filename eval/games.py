@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
-from dataclasses import asdict, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -18,6 +18,7 @@ import numpy as np
 from eval.agent_specs import AgentSpec
 from eval.settings import Setting
 from mswp_gym.constants import Outcome
+from mswp_gym.difficulty import bbbv
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,8 @@ class GameRecord:
     """Seconds for the whole game (agent and env)."""
     agent_time: float
     """Seconds inside the agent."""
+    bbbv: int = -1
+    """3BV of the final layout (:mod:`mswp_gym.difficulty`); -1 when no mine was placed."""
 
     @classmethod
     def field_names(cls) -> list[str]:
@@ -91,6 +94,8 @@ class GameRecord:
         values: dict[str, Any] = {}
         for item in fields(cls):
             text = row.get(item.name)
+            if text is None and item.default is not MISSING:
+                continue  # a column added later: older files get its default
             if text is None:
                 raise ValueError(f"games.csv row lacks column {item.name!r}")
             kind = str(item.type)
@@ -142,6 +147,7 @@ def record_game(setting: Setting, agent_label: str, game: int, result: Any) -> G
         board_hash=layout_hash(result.layout),
         wall_time=float(result.wall_time),
         agent_time=float(result.agent_time),
+        bbbv=-1 if result.layout is None else bbbv(result.layout),
     )
 
 

@@ -24,7 +24,12 @@ from mswp_gym.atomic import write_text_atomic
 
 MANIFEST = "run.json"
 GAMES = "games.csv"
-PLOTS: tuple[str, ...] = ("win_rate.png", "win_rate_vs_density.png", "knowledge.png")
+PLOTS: tuple[str, ...] = (
+    "win_rate.png",
+    "win_rate_vs_density.png",
+    "win_rate_by_3bv.png",
+    "knowledge.png",
+)
 """Every PNG an evaluation may write (removed when a rerun does not write them)."""
 
 

@@ -4,6 +4,7 @@
   intervals.
 * ``win_rate_vs_density.png``: the same against mine density for every board size swept over
   two or more densities (the CS520 report's density figure).
+* ``win_rate_by_3bv.png`` (``--by 3bv``): win rate per 3BV band, one panel per setting.
 * ``knowledge.png``: known safes, known mines and sentences per move of one game (the CS280
   report's knowledge chart).
 """
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from eval.knowledge import KnowledgeTrace
+from eval.report import BandRate
 from eval.settings import Setting
 from eval.stats import Interval
 from eval.summary import AgentSummary
@@ -135,6 +137,37 @@ def plot_win_rate_vs_density(
         fig.savefig(temporary, dpi=DPI)
     plt.close(fig)
     return True
+
+
+def plot_win_rate_by_bbbv(path: Path, rates: Sequence[BandRate]) -> None:
+    """Win rate per 3BV band with Wilson 95% intervals, one panel per setting, a line per agent."""
+    plt = _pyplot()
+    settings = list(dict.fromkeys(r.setting for r in rates))
+    fig, axes = plt.subplots(1, len(settings), figsize=(5.5 * len(settings), 4.2), squeeze=False)
+    for ax, setting in zip(axes[0], settings, strict=True):
+        mine = [r for r in rates if r.setting == setting]
+        bands = sorted(dict.fromkeys((r.low, r.band) for r in mine))
+        where = {band: i for i, (_, band) in enumerate(bands)}
+        agents = list(dict.fromkeys(r.agent for r in mine))
+        for j, agent in enumerate(agents):
+            points = [r for r in mine if r.agent == agent]
+            xs = [where[r.band] + 0.06 * (j - (len(agents) - 1) / 2) for r in points]
+            ys = [r.win_rate.estimate for r in points]
+            low = [max(0.0, y - r.win_rate.low) for y, r in zip(ys, points, strict=True)]
+            high = [max(0.0, r.win_rate.high - y) for y, r in zip(ys, points, strict=True)]
+            ax.errorbar(xs, ys, yerr=[low, high], marker="o", capsize=3, label=agent)
+        ax.set_xticks(range(len(bands)))
+        ax.set_xticklabels([band for _, band in bands])
+        ax.set_xlabel("3BV band")
+        ax.set_ylabel("win rate")
+        ax.set_ylim(0, 1.02)
+        ax.set_title(f"{setting} (Wilson 95% CI)", fontsize=9)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    with atomic_path(path) as temporary:
+        fig.savefig(temporary, dpi=DPI)
+    plt.close(fig)
 
 
 def plot_knowledge(path: Path, trace: KnowledgeTrace) -> None:

@@ -10,13 +10,16 @@ import shlex
 import subprocess
 import sys
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from eval.config import SEED_RULE, game_seeds
 from eval.games import GameRecord
 from eval.runner import RunResult
-from eval.stats import Interval
+from eval.stats import Interval, wilson_interval
 from eval.summary import AgentSummary, Comparison, RunSummary
 from mswp_gym.atomic import write_text_atomic
 
@@ -99,6 +102,85 @@ def agent_table(
     return format_table(header, rows)
 
 
+BY_CHOICES: tuple[str, ...] = ("3bv",)
+"""What ``--by`` can split win rates by."""
+BANDS = 4
+"""3BV bands per setting: the quartiles of its boards' 3BV."""
+
+
+@dataclass(frozen=True)
+class BandRate:
+    """One agent's win rate over one setting's games whose 3BV lies in ``[low, high]``."""
+
+    setting: str
+    agent: str
+    low: int
+    high: int
+    games: int
+    win_rate: Interval
+    """Wilson 95% interval."""
+
+    @property
+    def band(self) -> str:
+        """``low-high`` (``low`` alone for a one-value band)."""
+        return str(self.low) if self.low == self.high else f"{self.low}-{self.high}"
+
+    def as_dict(self) -> dict[str, Any]:
+        """For JSON."""
+        return {
+            "setting": self.setting,
+            "agent": self.agent,
+            "bbbv_low": self.low,
+            "bbbv_high": self.high,
+            "games": self.games,
+            "win_rate": self.win_rate.as_dict(),
+        }
+
+
+def rates_by_bbbv(records: Sequence[GameRecord], bands: int = BANDS) -> list[BandRate]:
+    """Each agent's win rate per 3BV band of each setting (games without a layout left out).
+
+    The bands split the 3BV of every game of the setting (all agents together) at its
+    quantiles, into at most ``bands`` integer ranges; every agent is then cut at the same edges.
+    """
+    rates = []
+    settings = dict.fromkeys(r.setting for r in records)
+    for setting in settings:
+        games = [r for r in records if r.setting == setting and r.bbbv >= 0]
+        if not games:
+            continue
+        values = np.array([r.bbbv for r in games])
+        edges = np.unique(np.quantile(values, np.linspace(0, 1, bands + 1), method="nearest"))
+        lows = [int(edges[0]), *(int(e) + 1 for e in edges[1:-1])]
+        highs = [int(e) for e in edges[1:]] or lows
+        for agent in dict.fromkeys(r.agent for r in games):
+            for low, high in zip(lows, highs, strict=True):
+                won = [r.won for r in games if r.agent == agent and low <= r.bbbv <= high]
+                if won:
+                    interval = wilson_interval(sum(won), len(won))
+                    rates.append(BandRate(setting, agent, low, high, len(won), interval))
+    return rates
+
+
+def band_table(rates: Sequence[BandRate]) -> str:
+    """Per setting, a table of win rates: one row per agent, one column per 3BV band."""
+    blocks = []
+    for setting in dict.fromkeys(r.setting for r in rates):
+        mine = [r for r in rates if r.setting == setting]
+        bands = list(dict.fromkeys((r.low, r.high, r.band) for r in mine))
+        bands.sort()
+        by_key = {(r.agent, r.band): r for r in mine}
+        rows = []
+        for agent in dict.fromkeys(r.agent for r in mine):
+            cells = [by_key.get((agent, band)) for _, _, band in bands]
+            rows.append(
+                [agent, *("" if c is None else f"{_pct(c.win_rate)} n={c.games}" for c in cells)]
+            )
+        header = ["agent", *(f"3BV {band}" for _, _, band in bands)]
+        blocks.append(f"win rate by 3BV band, {setting}:\n" + format_table(header, rows))
+    return "\n\n".join(blocks)
+
+
 def timing_table(summaries: Sequence[AgentSummary]) -> str:
     """Agent time per move and wall time per game (these vary from run to run)."""
     header = ["agent", "ms/move (agent)", "ms/game (wall)"]
@@ -142,8 +224,11 @@ def comparison_table(comparisons: Sequence[Comparison]) -> str:
     return format_table(header, rows)
 
 
-def render_report(result: RunResult, summary: RunSummary) -> str:
-    """The whole terminal report: per setting, the main table, timings and comparisons."""
+def render_report(
+    result: RunResult, summary: RunSummary, bands: Sequence[BandRate] | None = None
+) -> str:
+    """The whole terminal report: per setting, the main table, timings and comparisons; then the
+    win rates by 3BV band, if ``bands`` are given."""
     config = result.config
     blocks = []
     for setting in config.settings:
@@ -159,6 +244,8 @@ def render_report(result: RunResult, summary: RunSummary) -> str:
             parts += ["", "paired on the same seeds:", comparison_table(pairs)]
         parts += ["", "timings (vary run to run):", timing_table(mine)]
         blocks.append("\n".join(parts))
+    if bands:
+        blocks.append(band_table(bands))
     return "\n\n".join(blocks)
 
 
@@ -198,9 +285,13 @@ def git_state() -> dict[str, Any]:
     return {"commit": commit, "dirty": bool(dirty)}
 
 
-def results_document(result: RunResult, summary: RunSummary) -> dict[str, Any]:
-    """Everything results.json holds: configuration, provenance, summaries, comparisons."""
+def results_document(
+    result: RunResult, summary: RunSummary, bands: Sequence[BandRate] | None = None
+) -> dict[str, Any]:
+    """Everything results.json holds: configuration, provenance, summaries, comparisons (and the
+    win rates by 3BV band, if ``bands`` are given)."""
     config = result.config
+    by_band = {} if bands is None else {"win_rate_by_3bv": [band.as_dict() for band in bands]}
     return {
         "config": {
             "agents": [agent.as_dict() for agent in config.agents],
@@ -222,6 +313,7 @@ def results_document(result: RunResult, summary: RunSummary) -> dict[str, Any]:
         },
         "summaries": [s.as_dict() for s in summary.agents],
         "comparisons": [c.as_dict() for c in summary.comparisons],
+        **by_band,
     }
 
 

@@ -24,7 +24,7 @@ class Setting:
     mines: int
     """Mine count."""
     first_click: str = "safe"
-    """The env's first-click rule: ``any``, ``safe`` or ``opening``."""
+    """The env's first-click rule: ``any``, ``safe``, ``opening`` or ``no-guess``."""
     score_mode: bool = False
     """CS520 scoring: a mine does not end the game; the score is the mines never stepped on."""
     name: str = ""
@@ -32,7 +32,9 @@ class Setting:
     pairing: str = DEFAULT_PAIRING
     """``board``: coupled generators so all agents meet the same layout (see
     :mod:`eval.pairing`); ``seed``: the env's own generator (same seed, but under ``safe`` and
-    ``opening`` the layout then depends on each agent's first click)."""
+    ``opening`` the layout then depends on each agent's first click). ``no-guess`` layouts are
+    built around the click, so they always come from the env's own generator: agents that open
+    on the same cell meet the same board."""
 
     @property
     def density(self) -> float:

@@ -25,6 +25,9 @@ class FirstClick(StrEnum):
     """Mines are placed at the first reveal, never in the 3x3 block around it (Windows 7)."""
     FIXED = "fixed"
     """A given layout, whatever the click."""
+    NO_GUESS = "no-guess"
+    """Mines are placed at the first reveal, never in the 3x3 block around it, so that the whole
+    board can then be solved without a guess (:mod:`mswp_gym.deduction`)."""
 
 
 class ClueNoise(StrEnum):

@@ -14,6 +14,7 @@ from mswp_gym.cells import SMALL_BOARD_CELLS, neighbour_table
 from mswp_gym.choices import ObsMode
 from mswp_gym.config import GameConfig
 from mswp_gym.constants import FLAGGED, HIDDEN, LOST, PLAYING, WON, Outcome
+from mswp_gym.difficulty import bbbv
 from mswp_gym.encoding import encode, observation_space
 from mswp_gym.generators import Generator
 from mswp_gym.inputs import check_action, check_seed
@@ -95,9 +96,10 @@ class MinesweeperEnv(gym.Env[Any, int]):
 
     ## Starting state
     Every cell hidden. Where the mines go is decided by the ``first_click`` rule: ``any`` places
-    them at reset, ``safe`` and ``opening`` at the first real reveal (never under it / never
-    around it; a no-op reveal of a flagged cell places nothing), ``fixed`` uses ``layout``. One
-    RNG: ``reset(seed=s)`` fixes the whole game.
+    them at reset, ``safe``, ``opening`` and ``no-guess`` at the first real reveal (never under it
+    / never around it / never around it and solvable from it without a guess; a no-op reveal of a
+    flagged cell places nothing), ``fixed`` uses ``layout``. One RNG: ``reset(seed=s)`` fixes
+    the whole game.
 
     ## Episode end
     Terminated on a win or a loss (score mode: when every safe cell is revealed). Truncated after
@@ -105,9 +107,8 @@ class MinesweeperEnv(gym.Env[Any, int]):
     with legal reveals reaches (each opens a new cell) but which ends the episodes of a policy
     that ignores the mask and repeats a no-op; ``max_steps=None`` turns the limit off. A step
     that ends the game on the limit is both terminated and truncated, as under ``TimeLimit``.
-    ``info``
-    then carries ``"layout"``, the true mine layout, for evaluation; agents must not read it
-    during play.
+    ``info`` then carries ``"layout"``, the true mine layout, and ``"bbbv"`` (``np.int64``), its
+    3BV (:mod:`mswp_gym.difficulty`), for evaluation; agents must not read them during play.
 
     ## Info
     ``action_mask`` (int8), ``outcome`` (an :class:`~mswp_gym.constants.Outcome` value),
@@ -406,6 +407,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
             info["mines_found"] = np.int64(self.mines - exploded)
         if self._done and board is not None:
             info["layout"] = board.mines.copy()
+            info["bbbv"] = np.int64(bbbv(board.mines))
         return info
 
 

@@ -14,9 +14,14 @@ name       rule
            ``0 <= mines <= rows*cols - min(rows, 3) * min(cols, 3)``; a click whose clipped region
            is smaller leaves room to spare.
 ``fixed``  a given layout (array or text picture), whatever the click: tests, puzzles, replays.
+``no-guess`` as ``opening`` (same limit on the mines), and the board can then be solved from the
+           first click without a guess: the sound rules of :mod:`mswp_gym.deduction` reveal
+           every safe cell from it.
 ========== ====================================================================================
 
-Every layout is uniformly random among those the rule allows.
+Every layout of ``any``, ``safe`` and ``opening`` is uniformly random among those the rule allows.
+``no-guess`` layouts are not: a random ``opening`` layout is repaired where the deduction gets
+stuck (see :class:`NoGuessFirstClick`), which favours some layouts over others.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import numpy as np
 
 from mswp_gym.cells import Cell, region_around
 from mswp_gym.choices import FirstClick, parse_choice
+from mswp_gym.deduction import Grid, grid, settle
 
 GENERATOR_NAMES: tuple[str, ...] = tuple(m.value for m in FirstClick)
 
@@ -45,7 +51,7 @@ class Generator(Protocol):
 
     @property
     def name(self) -> str:
-        """The rule's name: ``any``, ``safe``, ``opening`` or ``fixed``."""
+        """The rule's name: ``any``, ``safe``, ``opening``, ``fixed`` or ``no-guess``."""
         ...
 
     @property
@@ -81,7 +87,7 @@ def check_size(rows: int, cols: int) -> tuple[int, int]:
 def max_mines(rule: str, rows: int, cols: int) -> int:
     """The largest mine count ``rule`` can honour for every first click on ``rows x cols``."""
     cells = rows * cols
-    if rule == "opening":
+    if rule in ("opening", "no-guess"):
         return cells - min(rows, 3) * min(cols, 3)
     return cells - 1
 
@@ -182,15 +188,128 @@ class OpeningFirstClick:
     def layout(
         self, rows: int, cols: int, mines: int, rng: np.random.Generator, first_click: Cell | None
     ) -> np.ndarray:
+        return _opening_layout(rows, cols, mines, rng, first_click, self.name)
+
+
+def _opening_layout(
+    rows: int, cols: int, mines: int, rng: np.random.Generator, first_click: Cell | None, rule: str
+) -> np.ndarray:
+    if first_click is None:
+        raise ValueError(f"the {rule!r} generator needs the first click")
+    excluded = sorted(r * cols + c for r, c in region_around(first_click, rows, cols))
+    if mines > rows * cols - len(excluded):
+        raise ValueError(
+            f"first click {first_click} clears {len(excluded)} cells, leaving "
+            f"{rows * cols - len(excluded)} for mines={mines}"
+        )
+    return _place(rows * cols, mines, excluded, rng).reshape(rows, cols)
+
+
+NO_GUESS_PASSES = 12
+"""Repair passes per drawn layout before :class:`NoGuessFirstClick` draws a fresh one."""
+NO_GUESS_DRAWS = 1000
+"""Fresh layouts :class:`NoGuessFirstClick` tries before it gives up."""
+
+
+@dataclass(frozen=True)
+class NoGuessFirstClick:
+    """Mines placed after the first click, off its 3x3 block, so that no guess is ever needed.
+
+    A layout is drawn as under ``opening``, then solved from the click with the sound rules of
+    :mod:`mswp_gym.deduction`. Where they get stuck, the layout is repaired instead of thrown away
+    (the way Simon Tatham's Mines does it): the unknown cells around one stuck clue (drawn at
+    random) are all cleared or all mined, whichever moves fewer mines, and the mines moved go to
+    (or come from) unknown cells no revealed clue sees, else any other unknown cells; the solve
+    goes on from there. A repair changes clues that earlier steps may have read, so a layout is
+    accepted only when a fresh solve from the click needs no repair at all; after
+    :data:`NO_GUESS_PASSES` passes without one, or a repair with no room to move mines, a fresh
+    layout is drawn.
+    """
+
+    name: str = "no-guess"
+    needs_first_click: bool = True
+
+    def layout(
+        self, rows: int, cols: int, mines: int, rng: np.random.Generator, first_click: Cell | None
+    ) -> np.ndarray:
+        """A no-guess ``(rows, cols)`` bool layout with ``mines`` mines, none around the click.
+
+        Raises:
+            ValueError: no first click, or too many mines to clear its block.
+            RuntimeError: no no-guess layout found in :data:`NO_GUESS_DRAWS` draws.
+        """
         if first_click is None:
-            raise ValueError("the 'opening' generator needs the first click")
-        excluded = sorted(r * cols + c for r, c in region_around(first_click, rows, cols))
-        if mines > rows * cols - len(excluded):
-            raise ValueError(
-                f"first click {first_click} clears {len(excluded)} cells, leaving "
-                f"{rows * cols - len(excluded)} for mines={mines}"
-            )
-        return _place(rows * cols, mines, excluded, rng).reshape(rows, cols)
+            raise ValueError(f"the {self.name!r} generator needs the first click")
+        g = grid(rows, cols)
+        start = g.bit(first_click)
+        for _ in range(NO_GUESS_DRAWS):
+            drawn = _opening_layout(rows, cols, mines, rng, first_click, self.name)
+            accepted = _repaired(g, g.to_bits(drawn), start, rng)
+            if accepted is not None:
+                return g.from_bits(accepted)
+        raise RuntimeError(
+            f"no no-guess layout of {mines} mines on {rows}x{cols} found in {NO_GUESS_DRAWS} "
+            f"draws from first click {first_click}"
+        )
+
+
+def _repaired(g: Grid, layout: int, start: int, rng: np.random.Generator) -> int | None:
+    """``layout`` repaired until a fresh solve from ``start`` settles every cell without a repair.
+
+    Returns:
+        That layout, or None after :data:`NO_GUESS_PASSES` passes or a repair that finds no room.
+    """
+    for _ in range(NO_GUESS_PASSES):
+        safe, known = settle(g, layout, start, 0)
+        if safe | known == g.valid:
+            return layout
+        while safe | known != g.valid:
+            repaired = _repair(g, layout, safe, known, rng)
+            if repaired is None:
+                return None
+            layout = repaired
+            safe, known = settle(g, layout, safe, known)
+    return None
+
+
+def _repair(g: Grid, layout: int, safe: int, known: int, rng: np.random.Generator) -> int | None:
+    """``layout`` with the unknown cells around one stuck clue all cleared or all mined.
+
+    Only unknown cells change, so the revealed cells stay safe and the known mines stay mines.
+
+    Returns:
+        The new layout, or None if no revealed clue sees an unknown cell (known mines wall them
+        off) or no other unknown cells can take or give the mines moved.
+    """
+    unknown = g.valid & ~(safe | known)
+    clues = g.positions(safe & g.spread(unknown))
+    if not clues.size:
+        return None
+    stuck = int(clues[rng.integers(clues.size)])
+    cells = g.spread(1 << stuck) & unknown
+    mined = cells & layout
+    clear = cells ^ mined
+    unseen = unknown & ~g.spread(safe)
+    for pool in (unseen, unknown & ~cells):
+        free, full = pool & ~layout, pool & layout
+        to_clear, to_fill = mined.bit_count(), clear.bit_count()
+        options = []
+        if to_clear <= free.bit_count():
+            options.append((to_clear, free, mined))
+        if to_fill <= full.bit_count():
+            options.append((to_fill, full, clear))
+        if not options:
+            continue
+        options.sort(key=lambda option: option[0])
+        if len(options) == 2 and options[0][0] == options[1][0]:
+            options = [options[int(rng.integers(2))]]
+        count, source, flipped = options[0]
+        chosen = rng.choice(g.positions(source), size=count, replace=False)
+        moved = 0
+        for position in chosen.tolist():
+            moved |= 1 << position
+        return layout ^ flipped ^ moved
+    return None
 
 
 @dataclass(frozen=True)
@@ -236,8 +355,15 @@ def layout_values(array: np.ndarray) -> np.ndarray:
     return array.astype(bool)
 
 
-STOCK_GENERATORS = (AnyFirstClick, SafeFirstClick, OpeningFirstClick, FixedLayout)
-"""The generators of the four rules (the batched engine reproduces these, with its own draws)."""
+STOCK_GENERATORS = (
+    AnyFirstClick,
+    SafeFirstClick,
+    OpeningFirstClick,
+    FixedLayout,
+    NoGuessFirstClick,
+)
+"""The generators of the five rules (the batched engine reproduces the first four, with its own
+draws; the vector env places ``no-guess`` boards with this generator, board by board)."""
 
 
 def fixed_from(layout: np.ndarray | str) -> FixedLayout:
@@ -283,4 +409,6 @@ def make_generator(name: str, layout: np.ndarray | str | None = None) -> Generat
         return AnyFirstClick()
     if rule == FirstClick.SAFE:
         return SafeFirstClick()
+    if rule == FirstClick.NO_GUESS:
+        return NoGuessFirstClick()
     return OpeningFirstClick()

@@ -6,7 +6,13 @@ from dataclasses import dataclass
 
 from mswp_gym.choices import FirstClick
 
-FIRST_CLICK_RULES: tuple[str, ...] = (FirstClick.ANY, FirstClick.SAFE, FirstClick.OPENING, "fixed")
+FIRST_CLICK_RULES: tuple[str, ...] = (
+    FirstClick.ANY,
+    FirstClick.SAFE,
+    FirstClick.OPENING,
+    "fixed",
+    FirstClick.NO_GUESS,
+)
 
 
 @dataclass(frozen=True)
@@ -23,7 +29,8 @@ class GameSpec:
     mines: int
     """Total number of mines on the board."""
     first_click: str = FirstClick.SAFE
-    """``any``, ``safe``, ``opening`` or ``fixed``: what the first click is promised."""
+    """``any``, ``safe``, ``opening``, ``fixed`` or ``no-guess``: what the first click is
+    promised."""
     score_mode: bool = False
     """If True, stepping on a mine does not end the game (the CS520 report's scoring)."""
 

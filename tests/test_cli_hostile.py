@@ -95,7 +95,12 @@ CASES: dict[str, Case] = {
     "train-init-truncated": Case("train", ("--init", "FILE:truncated", *TRAIN), 2, "truncated"),
     "train-init-corrupt": Case("train", ("--init", "FILE:corrupt", *TRAIN), 2, "corrupt.zip"),
     "train-init-unknown": Case("train", ("--init", "nosuch", *TRAIN), 2, "nosuch"),
-    "train-init-channels": Case("train", ("--init", "beginner", *TRAIN), 2, "this run builds 4 x 1: add --channels 48 --blocks 4"),
+    "train-init-channels": Case(
+        "train",
+        ("--init", "beginner", *TRAIN),
+        2,
+        "this run builds 4 x 1: add --channels 48 --blocks 4",
+    ),
     "train-huge-round": Case(
         "train", (*TRAIN, "--games-per-iteration", "1000000000000"), 2, "16 GiB limit"
     ),

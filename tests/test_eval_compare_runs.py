@@ -220,7 +220,9 @@ def test_first_numbers__a_label_that_is_not_a_setting_is_one_line() -> None:
     assert setting_of_label("9x9/10 any score").score_mode
     with pytest.raises(ValueError, match=r"^setting 'expert 16x30 safe' is not a setting label"):
         setting_of_label("expert 16x30 safe")
-    with pytest.raises(ValueError, match=r"the rule one of \['any', 'safe', 'opening', 'fixed'\]"):
+    with pytest.raises(
+        ValueError, match=r"the rule one of \['any', 'safe', 'opening', 'fixed', 'no-guess'\]"
+    ):
         setting_of_label("9x9/10 sometimes")
 
 

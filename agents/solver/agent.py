@@ -40,9 +40,9 @@ def opening_first_click(rows: int, cols: int, offset: int = DEFAULT_OPENING_OFFS
 
 def rule_first_click(spec: GameSpec, offset: int = DEFAULT_OPENING_OFFSET) -> Cell:
     """The solver's first click for ``spec``'s rule: :func:`opening_first_click` under
-    ``opening``, else the corner ``(0, 0)`` (under ``safe`` the likeliest cell to open an area,
-    under ``any``/``fixed`` as risky as any other)."""
-    if spec.first_click == FirstClick.OPENING:
+    ``opening`` and ``no-guess``, else the corner ``(0, 0)`` (under ``safe`` the likeliest cell to
+    open an area, under ``any``/``fixed`` as risky as any other)."""
+    if spec.first_click in (FirstClick.OPENING, FirstClick.NO_GUESS):
         return opening_first_click(spec.rows, spec.cols, offset)
     return (0, 0)
 
@@ -300,7 +300,11 @@ class SolverAgent(SeededAgent):
     def _first_click(self, spec: GameSpec, legal: np.ndarray, cols: int) -> int:
         cell = rule_first_click(spec, self.opening_offset)
         index = to_index(cell, cols)
-        self._certain = spec.first_click in (FirstClick.SAFE, FirstClick.OPENING)
+        self._certain = spec.first_click in (
+            FirstClick.SAFE,
+            FirstClick.OPENING,
+            FirstClick.NO_GUESS,
+        )
         self._last = MoveNote(MoveReason.FIRST_CLICK, cell=cell)
         if legal[index]:
             return index

@@ -14,7 +14,12 @@ from mswp_gym.presets import PRESETS
 DEFAULT_AGENT_SPECS: tuple[str, ...] = ("logic", "logic:sentence-max", "logic:global", "solver")
 """What the window's agent button cycles through (plus the one named on the command line)."""
 
-FIRST_CLICK_RULES: tuple[str, ...] = (FirstClick.ANY, FirstClick.SAFE, FirstClick.OPENING)
+FIRST_CLICK_RULES: tuple[str, ...] = (
+    FirstClick.ANY,
+    FirstClick.SAFE,
+    FirstClick.OPENING,
+    FirstClick.NO_GUESS,
+)
 """The first-click rules the window's rule button cycles through."""
 
 
@@ -29,7 +34,7 @@ class BoardSetup:
     mines: int | None
     """None: the env's default density."""
     first_click: str = FirstClick.SAFE
-    """``any``, ``safe`` or ``opening``."""
+    """``any``, ``safe``, ``opening`` or ``no-guess``."""
 
     def describe(self, mines: int) -> str:
         """E.g. ``Beginner 9x9, 10 mines`` (``mines`` is the resolved count)."""

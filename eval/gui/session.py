@@ -20,7 +20,7 @@ from mswp_gym.constants import FLAGGED, HIDDEN, FirstClick, Outcome, is_clue
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
 
-SAFE_FIRST_CLICK: tuple[str, ...] = (FirstClick.SAFE, FirstClick.OPENING)
+SAFE_FIRST_CLICK: tuple[str, ...] = (FirstClick.SAFE, FirstClick.OPENING, FirstClick.NO_GUESS)
 """Rules under which the first reveal can never hit a mine."""
 
 

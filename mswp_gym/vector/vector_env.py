@@ -23,6 +23,7 @@ from mswp_gym.cells import to_cell
 from mswp_gym.choices import BatchFlood, FirstClick, Placement, parse_choice
 from mswp_gym.config import GameConfig, resolve_max_steps
 from mswp_gym.constants import HIDDEN, Outcome
+from mswp_gym.difficulty import bbbv
 from mswp_gym.encoding import encode, observation_space
 from mswp_gym.env import MinesweeperEnv, game_config
 from mswp_gym.generators import STOCK_GENERATORS, Generator, layout_values
@@ -90,6 +91,12 @@ class BoardTruth:
     placed: np.ndarray
 
 
+def _placement(config: GameConfig, asked: Placement) -> Placement:
+    """``asked``, except for ``no-guess`` boards: the batched engine cannot place those, so they
+    are placed board by board with the single env's generator."""
+    return Placement.GENERATOR if config.first_click == FirstClick.NO_GUESS else asked
+
+
 class MinesweeperVectorEnv(VectorEnv):
     """Minesweeper, ``num_envs`` boards at once.
 
@@ -121,6 +128,7 @@ class MinesweeperVectorEnv(VectorEnv):
     board ``i`` then plays exactly the games ``MinesweeperEnv`` plays after ``reset(seed=s + i)``.
     ``reset(seed=None)`` keeps the streams going (fresh entropy on the very first reset). Seeds
     follow :func:`mswp_gym.inputs.check_seed` (integers in ``[0, 2**64)``, board seeds included).
+    ``no-guess`` boards are always placed the ``generator`` way (so they match the single env's).
 
     ## Episode end and autoreset
     Per board as in the single env (terminated on a win/loss, truncated after ``max_steps``:
@@ -140,8 +148,9 @@ class MinesweeperVectorEnv(VectorEnv):
     ``(B,)`` bool ``"_key"`` mask. ``action_mask`` ``(B, n)`` int8, ``outcome``,
     ``cells_revealed``, ``mines_left``, ``steps``, ``invalid_actions`` (int64), ``is_success``
     (bool); score mode adds ``mines_exploded`` and ``mines_found``. ``"layout"`` ``(B, rows,
-    cols)`` bool is present when some board's episode ended this step, masked by ``"_layout"``
-    (for evaluation only). Entries whose mask is False are unspecified.
+    cols)`` bool and ``"bbbv"`` ``(B,)`` int64 (its 3BV) are present when some board's episode
+    ended this step, masked by ``"_layout"``/``"_bbbv"`` (for evaluation only). Entries whose
+    mask is False are unspecified.
 
     ## Arguments
     ``num_envs`` (B >= 1) and the single env's arguments (``rows``, ``cols``, ``mines``,
@@ -222,7 +231,7 @@ class MinesweeperVectorEnv(VectorEnv):
                 f"unknown autoreset_mode {autoreset_mode!r}; choose one of "
                 f"{', '.join(m.value for m in AUTORESET_MODES)}"
             ) from None
-        placement = parse_choice(Placement, placement, "placement")
+        placement = _placement(config, parse_choice(Placement, placement, "placement"))
         if flood is not None:
             flood = parse_choice(BatchFlood, flood, "flood method")
 
@@ -656,6 +665,10 @@ class MinesweeperVectorEnv(VectorEnv):
                 layouts[with_layout] = state.mines[with_layout]
                 info["layout"] = layouts.reshape(self.num_envs, self.rows, self.cols)
                 info["_layout"] = with_layout
+                info["bbbv"] = np.zeros(self.num_envs, dtype=np.int64)
+                for i in np.flatnonzero(with_layout):
+                    info["bbbv"][i] = bbbv(info["layout"][i])
+                info["_bbbv"] = with_layout
         return info
 
     def _same_step_reset(
@@ -664,7 +677,7 @@ class MinesweeperVectorEnv(VectorEnv):
         ended = done.copy()
         ended.flags.writeable = False  # shared by the "_key" masks of final_info
         final_info = {
-            k: (v if k == "_layout" else ended) if k.startswith("_") else v
+            k: (v if k in ("_layout", "_bbbv") else ended) if k.startswith("_") else v
             for k, v in step_info.items()
         }
         visible = self._boards.visible[finished].reshape(-1, self.rows, self.cols)

@@ -1,0 +1,128 @@
+"""first_click="no-guess": every board is won with certain moves only, the same seed gives the same
+board through every entry point, and the rule's limits and errors."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from benchmark_scripts import bad_input_lines, load_benchmark
+
+import mswp_gym  # noqa: F401 - registers the ids
+from mswp_gym import GameConfig, MinesweeperEnv
+from mswp_gym.cells import region_around
+from mswp_gym.deduction import solves
+from mswp_gym.generators import NoGuessFirstClick, make_generator
+from mswp_gym.vector import MinesweeperVectorEnv
+from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
+
+CLICK = 2 * 9 + 2  # (2, 2) on Beginner, the solver's first click under no-guess
+
+
+@pytest.mark.parametrize(
+    ("preset", "seeds"), [("beginner", 30), ("intermediate", 20), ("expert", 5)]
+)
+def test_no_guess__every_board_is_won_with_certain_moves_only(preset: str, seeds: int) -> None:
+    env = MinesweeperEnv(preset=preset, first_click="no-guess")
+    play_certain = load_benchmark("bench_noguess").play_certain
+    assert [s for s in range(seeds) if not play_certain(env, s)] == []
+
+
+@pytest.mark.parametrize("click", [(0, 0), (4, 4), (8, 3), (0, 8)])
+def test_no_guess_generator__opens_a_zero_and_is_solvable_from_any_click(
+    click: tuple[int, int],
+) -> None:
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        layout = NoGuessFirstClick().layout(9, 9, 10, rng, click)
+        assert layout.sum() == 10
+        assert not any(layout[cell] for cell in region_around(click, 9, 9))
+        assert solves(layout, click)
+
+
+def _first_layout(env: gym.Env, seed: int, action: int = CLICK) -> np.ndarray:
+    env.reset(seed=seed)
+    env.step(action)
+    return env.unwrapped._board.mines.copy()
+
+
+def test_no_guess__same_seed_same_board_through_every_entry_point() -> None:
+    single = MinesweeperEnv(preset="beginner", first_click="no-guess")
+    expected = [_first_layout(single, s) for s in (5, 6, 7)]
+    assert not np.array_equal(expected[0], expected[1])
+    made = gym.make("Minesweeper-Beginner-v0", first_click="no-guess")
+    assert np.array_equal(_first_layout(made, 5), expected[0])
+    for placement in ("batched", "generator"):
+        venv = MinesweeperVectorEnv(
+            3, preset="beginner", first_click="no-guess", placement=placement
+        )
+        venv.reset(seed=5)
+        venv.step(np.full(3, CLICK))
+        assert venv.placement == "generator"
+        for i in range(3):
+            assert np.array_equal(venv.truth().mines[i], expected[i])
+    sb3 = MinesweeperSB3VecEnv(3, preset="beginner", first_click="no-guess")
+    sb3.seed(5)
+    sb3.reset()
+    sb3.step(np.full(3, CLICK))
+    for i in range(3):
+        assert np.array_equal(sb3.venv.truth().mines[i], expected[i])
+
+
+def test_no_guess__accepted_by_the_config_eval_train_and_the_window() -> None:
+    from eval.cli import FIRST_CLICK_RULES
+    from eval.gui.choices import FIRST_CLICK_RULES as WINDOW_RULES
+    from eval.settings import Setting
+    from train.settings import FIRST_CLICKS
+
+    assert "no-guess" in FIRST_CLICK_RULES and "no-guess" in WINDOW_RULES
+    assert "no-guess" in FIRST_CLICKS
+    setting = Setting(9, 9, 10, "no-guess")
+    assert isinstance(setting.game_config().generator, NoGuessFirstClick)
+    assert GameConfig(preset="expert", first_click="no-guess").spec.first_click == "no-guess"
+
+
+def test_no_guess__mine_limit_is_the_opening_rules() -> None:
+    assert GameConfig(9, 9, 72, first_click="no-guess").mines == 72
+    with pytest.raises(ValueError, match="at most 72 mines"):
+        GameConfig(9, 9, 73, first_click="no-guess")
+
+
+def test_no_guess_generator__gives_up_with_a_clear_error_where_no_board_exists() -> None:
+    # 2x4 with one mine, clicked in a corner: the mine always ends in a 50/50 of the far column.
+    with pytest.raises(RuntimeError, match="no no-guess layout of 1 mines on 2x4"):
+        make_generator("no-guess").layout(2, 4, 1, np.random.default_rng(0), (0, 0))
+
+
+def test_bench_noguess__bad_input_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bad_input_lines("bench_noguess", ["--parts", "proof,speed"], capsys) == [
+        "bench_noguess.py: error: --parts: unknown part 'speed'; choose from proof, timing, "
+        "bias, bbbv"
+    ]
+    (line,) = bad_input_lines("bench_noguess", ["--proof-boards", "0"], capsys)
+    assert "--proof-boards must be an integer >= 1, got 0" in line
+
+
+def test_bench_noguess__proof_and_bias_parts_run(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--parts", "proof,bias", "--presets", "beginner", "--proof-boards", "3"]
+    load_benchmark("bench_noguess").main([*argv, "--bias-boards", "5"])
+    proof, bias = capsys.readouterr().out.split("== bias ==")
+    assert proof.splitlines()[-2].split() == ["beginner", "3", "0"]  # games, needing a guess
+    assert [line.split()[1] for line in bias.strip().splitlines()[2:]] == [
+        "safe",
+        "opening",
+        "no-guess",
+    ]
+
+
+def test_train__an_imitation_run_on_no_guess_boards_writes_a_checkpoint(tmp_path: Path) -> None:
+    from tiny_training import TINY_IMITATION
+
+    from train import run as run_module
+
+    settings = replace(TINY_IMITATION, first_click="no-guess", out=str(tmp_path)).check()
+    run_module.train(settings)
+    assert list(tmp_path.rglob("*.zip"))
