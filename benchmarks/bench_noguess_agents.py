@@ -42,8 +42,8 @@ AGENTS: tuple[str, ...] = (
 def networks(preset: str) -> list[str]:
     """The shipped networks played on ``preset``: its board network, the generalist, and on
     Beginner the one learned from reward alone."""
-    shipped = [f"ppo:{preset}", "ppo:generalist"]
-    return [*shipped, "ppo:beginner-rl"] if preset == "beginner" else shipped
+    shipped = [f"net:{preset}", "net:generalist"]
+    return [*shipped, "rl:beginner"] if preset == "beginner" else shipped
 
 
 def run(argv: list[str] | None = None) -> int:
