@@ -84,7 +84,7 @@ class TrainSettings:
     mines: int = 0
     """Mine count; 0 takes the preset's."""
     first_click: str = "safe"
-    """First-click rule of the env (any, safe, opening)."""
+    """First-click rule of the env (any, safe, opening, no-guess)."""
     algo: str = "imitation"
     """ppo (from scratch), imitation (DAgger only) or imitation+ppo (DAgger, then PPO
     fine-tuning)."""
