@@ -217,3 +217,18 @@ def test_read_model__rebuilds_every_observation_form_from_json(
     assert np.array_equal(
         loaded.predict(obs, deterministic=True)[0], model.predict(obs, deterministic=True)[0]
     )
+
+
+def test_board_features__reads_the_global_pool_flag_of_earlier_checkpoints() -> None:
+    """Checkpoints of earlier versions store ``global_pool=False``: they still build; True is
+    refused in one line."""
+    import gymnasium as gym
+    import pytest
+
+    from train.policy import BoardFeatures
+
+    space = gym.spaces.Box(-5, 8, (5, 5))
+    features = BoardFeatures(space, mines=3, channels=4, blocks=1, global_pool=False)
+    assert features.channels == 4
+    with pytest.raises(ValueError, match="global pooling"):
+        BoardFeatures(space, mines=3, channels=4, blocks=1, global_pool=True)

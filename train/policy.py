@@ -81,9 +81,12 @@ class BoardFeatures(BaseFeaturesExtractor):
             ``policy_kwargs=board_policy_kwargs(env)``.
         channels: feature maps per layer.
         blocks: residual blocks.
+        global_pool: read from the checkpoints of earlier versions, which always store it; only
+            False (no board-wide pooling) is built.
 
     Raises:
-        ValueError: no ``mines`` (the message shows how to pass it), or not a board space.
+        ValueError: no ``mines`` (the message shows how to pass it), not a board space, or
+            ``global_pool=True``.
     """
 
     def __init__(
@@ -92,7 +95,10 @@ class BoardFeatures(BaseFeaturesExtractor):
         mines: int | None = None,
         channels: int = 48,
         blocks: int = 4,
+        global_pool: bool = False,
     ) -> None:
+        if global_pool:
+            raise ValueError("networks with global pooling are not supported; retrain without it")
         if mines is None:
             raise ValueError(
                 "BoardPolicy needs the board's mine count; build the model with "
