@@ -20,7 +20,6 @@ ordinary guess.
 from __future__ import annotations
 
 import math
-import sys
 
 import numpy as np
 
@@ -90,31 +89,6 @@ def endgame_move(
     if best is None:
         return None
     return cells[best], win
-
-
-class ExactValues:
-    """Exact win probabilities of moves, for measurement on boards small enough to list every
-    layout (the search of :func:`endgame_move` without its limits; sub-results are shared
-    between calls).
-
-    Layouts are bitmasks over the cells they cover (bit ``i`` set where cell ``i`` holds a mine);
-    a set of them stands for what the player knows: every layout that fits the board, each equally
-    likely.
-    """
-
-    def __init__(self, around: list[int]) -> None:
-        """``around[i]``: the bitmask of cell ``i``'s neighbours among the covered cells."""
-        self._search = _Search(around, list(range(len(around))), node_budget=sys.maxsize)
-
-    def after_reveal(self, layouts: tuple[int, ...], cell: int) -> float:
-        """The win probability of revealing ``cell`` now and playing perfectly after.
-
-        Raises:
-            ValueError: ``cell`` is a mine in every layout, or ``layouts`` is empty.
-        """
-        if not layouts or all(layout >> cell & 1 for layout in layouts):
-            raise ValueError(f"cell {cell} is a mine in every one of the {len(layouts)} layouts")
-        return self._search._after_reveal(layouts, cell)
 
 
 def _layouts(
