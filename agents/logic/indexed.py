@@ -67,10 +67,6 @@ class IndexedMinesweeperAI(MoveChoices):
         """``(cells, count)`` of every sentence (all non-empty)."""
         return list(self._sentences.items())
 
-    def sentences_with(self, cell: Cell) -> list[tuple[CellSet, int]]:
-        """``(cells, count)`` of the sentences that hold ``cell``."""
-        return [(key, self._sentences[key]) for key in self._by_cell.get(cell, ())]
-
     def sentence_count(self) -> int:
         """How many sentences the knowledge holds (all non-empty, no duplicates)."""
         return len(self._sentences)

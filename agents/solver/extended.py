@@ -57,25 +57,6 @@ class ExtendedChain:
     cells: tuple[int, ...]
 
 
-def extended_guess(
-    analysis: Analysis,
-    board: np.ndarray,
-    order: list[int],
-    total_mines: int,
-    cache: RegionCache,
-) -> int | None:
-    """A cell of an extended 50/50 chain (see the module docstring) that may be guessed at no
-    extra risk, if the position has one. Arguments as for
-    :func:`agents.solver.unavoidable.unavoidable_guess` (the position has no certainly safe cell
-    left to play; ``order`` is the cells that may be guessed, best first).
-
-    Returns:
-        The first of :func:`extended_choice`'s cells in ``order``; None if no chain qualifies.
-    """
-    found = extended_choice(analysis, board, order, total_mines, cache)
-    return None if found is None else found.cells[0]
-
-
 def extended_choice(
     analysis: Analysis,
     board: np.ndarray,
@@ -84,7 +65,8 @@ def extended_choice(
     cache: RegionCache,
 ) -> ExtendedChain | None:
     """The first chain found that holds cells which may be guessed at no extra risk, with all
-    of them (arguments as for :func:`extended_guess`); None if no chain qualifies."""
+    of them (arguments as for
+    :func:`agents.solver.unavoidable.unavoidable_guess`); None if no chain qualifies."""
     rank = {cell: place for place, cell in enumerate(order)}
     for chain in extended_chains(analysis, board, order):
         cells = tuple(

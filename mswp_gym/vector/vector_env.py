@@ -35,7 +35,6 @@ from mswp_gym.vector.batch_board import BatchBoards
 from mswp_gym.vector.batch_place import block_table, place_mines
 from mswp_gym.vector.batch_rng import seeds_to_uint64, stream_keys
 
-PLACEMENTS: tuple[str, ...] = tuple(m.value for m in Placement)
 CLUE_STREAM = 0xC1E5
 """Third word of the seed of a board's clue-draw stream (batched placement, uncertain clues)."""
 PER_BOARD: frozenset[str] = frozenset({"action_masks", "render", "visible"})
