@@ -1,24 +1,14 @@
 """Bounded sentences: sound inference when clues are lower or upper bounds (the CS520 noise models).
 
-A sentence says ``lo <= mines(cells) <= hi``. What a revealed clue ``k`` says of its undetermined
-neighbours (known mines already subtracted) depends on the clue model of the public ``GameSpec``:
+A sentence says ``lo <= mines(cells) <= hi``. A revealed clue ``k`` gives its undetermined
+neighbours (known mines subtracted) ``k <= mines <= k`` under ``exact`` clues, ``k <= mines <=
+len(cells)`` under ``optimistic`` ones, ``0 <= mines <= k`` under ``cautious`` ones; a
+``NO_CLUE`` cell gives none (it is safe).
 
-* ``exact``: ``k <= mines <= k`` (the CS50 sentence);
-* ``optimistic`` (shown <= true): ``k <= mines <= len(cells)``;
-* ``cautious`` (shown >= true): ``0 <= mines <= k``;
-* ``NO_CLUE``: no sentence; the cell is safe (the feeder marks it).
-
-Inference rules, applied from a work queue to a fixed point, each sound for any layout that
-satisfies the sentences:
-
-* ``hi == 0``: every cell is safe; ``lo == len(cells)``: every cell is a mine;
-* two sentences on the same cell set: intersect the bounds;
-* ``A`` a proper subset of ``B``: ``mines(B - A)`` lies in
-  ``[max(0, loB - hiA), min(|B - A|, hiB - loA)]``, and symmetrically
-  ``mines(A)`` lies in ``[max(loA, loB - |B - A|), min(hiA, hiB)]``; both are added/tightened.
-
-Bounds only ever tighten, so the queue empties. An empty intersection means the clues contradict
-each other (a bug, or a wrong noise model), raised as
+Rules, applied from a work queue to a fixed point: ``hi == 0`` makes every cell safe and ``lo ==
+len(cells)`` every cell a mine; two sentences on one cell set intersect; for ``A`` a proper subset
+of ``B``, ``mines(B - A)`` lies in ``[max(0, loB - hiA), min(|B - A|, hiB - loA)]`` and ``mines(A)``
+in ``[max(loA, loB - |B - A|), min(hiA, hiB)]``. An empty intersection raises
 :class:`~agents.logic.indexed.InconsistentKnowledge`.
 """
 

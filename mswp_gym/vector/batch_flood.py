@@ -1,24 +1,16 @@
 """Flood fill for a batch of boards: which cells a click on a zero opens, for many boards at once.
 
-Same contract as :mod:`mswp_gym.floodfill`: clicking a safe zero opens its whole 8-connected zero
-region and that region's border. Every implementation grows the region of every board in the
-batch one ring at a time (iterative dilation of the zero cells reached so far), so a call costs
-as many rounds as the deepest region in the batch, each round a handful of operations on the
-whole batch; what differs is how cheap a round is:
+Same contract as :mod:`mswp_gym.floodfill`. Every implementation grows each board's region one
+ring at a time (iterative dilation), so a call costs as many rounds as the deepest region:
 
-* :func:`flood_bigint` (default) lays every board out as a bit grid with a one-bit frame, all
-  boards end to end in **one Python integer**; a round is eight shifts/ands/ors on that integer
-  (CPython's big-integer arithmetic is bit-parallel C, about a microsecond per operation for a
-  thousand boards) and the fixed-point test is one integer comparison. Any board width.
-* :func:`flood_bits` keeps each board row as the bits of one NumPy word (uint16 up to 16
-  columns, uint32 up to 32, uint64 up to 64), all boards' words end to end in one flat array: a
-  round is eight NumPy shifts and ors. About 2-3x slower than ``flood_bigint`` (NumPy's per-call
-  overhead); kept as a cross-check.
-* :func:`flood_dense` works on bool arrays and takes any width (the plain reference); it drops
-  boards from the batch as soon as their region stops growing.
+* :func:`flood_bigint` (default): every board as a bit grid with a one-bit frame, all boards end to
+  end in one Python integer; a round is eight shifts/ands/ors. Any board width.
+* :func:`flood_bits`: each board row as the bits of one NumPy word (up to 64 columns); a
+  cross-check.
+* :func:`flood_dense`: bool arrays, any width (the plain reference).
 
-Already-revealed cells need no special care: a revealed zero always has its neighbours revealed,
-so growing through it opens nothing new; the caller keeps only the cells not yet revealed.
+A revealed zero always has its neighbours revealed, so growing through it opens nothing new; the
+caller keeps only the cells not yet revealed.
 """
 
 from __future__ import annotations

@@ -18,8 +18,6 @@ key                dtype, shape          meaning
                                          :data:`MOVE_NONE` (no move label)
 ``meta``           str (JSON)            rows, cols, mines, first_click, labels, format version
 ================== ===================== =======================================================
-
-Format 1 (before move labels) had no ``move_cells``; it still loads, with no move labels.
 """
 
 from __future__ import annotations

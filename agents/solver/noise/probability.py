@@ -1,30 +1,16 @@
 """Mine probabilities when clues are bounds (the CS520 report's optimistic and cautious models).
 
-Under ``optimistic`` clues a safe cell with true count ``t`` shows ``k`` uniform in ``0..t``, so
-``P(k | t) = 1 / (t + 1)`` for ``k <= t``; under ``cautious`` clues it shows ``k`` uniform in
-``t..n`` (``n`` its number of neighbours), so ``P(k | t) = 1 / (n - t + 1)`` for ``k >= t``.
-With a uniform prior over the layouts holding the game's mine count, the posterior weight of a
-layout is the product of these likelihoods over the shown clues.
+Under ``optimistic`` clues a safe cell with true count ``t`` shows ``k`` uniform in ``0..t``; under
+``cautious`` clues ``k`` uniform in ``t..n`` (``n`` its neighbours). With a uniform prior over the
+layouts holding the game's mine count, a layout's posterior weight is the product of these
+likelihoods over the shown clues.
 
-Method (:func:`noisy_analysis`):
-    1. The unknown cells are the hidden cells not already settled by the sound bounded inference
-       (:class:`~agents.logic.bounded.BoundedKnowledge`); each clue with unknown neighbours is a
-       factor.
-    2. Clues sharing unknown cells form regions; each region is enumerated exhaustively by
-       backtracking (pruned by the bounds), accumulating, per mine count ``k`` of the region, the
-       exact integer weight ``W[k]`` (likelihoods scaled by ``LIKELIHOOD_SCALE``) and per cell the
-       weight of the layouts where it is a mine.
-    3. Exact path (every region fits ``node_budget``): regions and the off-frontier cells are
-       combined by mine count, ``prod W_i[k_i] * comb(O, R - sum k_i)``: exact posterior
-       probabilities (up to float rounding).
-    4. Approximate path (a region is too large): every region is weighted independently with the
-       binomial prior of the unknown-cell density instead of the global count; a too-large region's
-       cells get a per-clue estimate (mean over their clues of the clue's posterior mine fraction
-       under that prior). ``approximate`` is then True.
-
-Certain cells are sound on both paths: a cell is called safe (mine) only when every layout the
-clue bounds admit in its region (and, on the exact path, the mine count) agrees; the weights are
-positive on every admitted layout, so certainty does not depend on them.
+:func:`noisy_analysis` enumerates each region of clues sharing unknown cells (the hidden cells the
+bounded inference of :class:`~agents.logic.bounded.BoundedKnowledge` leaves open) by backtracking.
+When every region fits ``node_budget`` the regions are combined by mine count (exact posteriors);
+otherwise each region is weighted with the binomial prior of the unknown-cell density, a
+too-large region's cells get a per-clue estimate, and ``approximate`` is True. Either way a cell is
+called safe (mine) only when every layout the bounds admit agrees.
 """
 
 from __future__ import annotations
