@@ -151,7 +151,7 @@ class MinesweeperVectorEnv(VectorEnv):
     both envs accept and refuse the same values; plus ``max_episode_steps`` (alias of
     ``max_steps``, as ``make_vec`` passes it), ``autoreset_mode`` (an ``AutoresetMode`` or its
     value string), ``placement`` (``batched``/``generator``) and ``flood``
-    (``bigint``/``bits``/``dense``, see :mod:`mswp_gym.vector.batch_flood`). ``layout`` may also
+    (``bigint``/``dense``, see :mod:`mswp_gym.vector.batch_flood`). ``layout`` may also
     be a ``(B, rows, cols)`` stack, one fixed layout per board (same mine count). Uncertain clues
     are drawn per board, one draw per safe reveal, from the board's own stream (with
     ``placement="generator"`` the single env's ``np_random``: the same games); ``step()`` before
