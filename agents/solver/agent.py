@@ -69,8 +69,8 @@ class SolverAgent(SeededAgent):
             approximation (see :mod:`agents.solver.probability`).
         opening_offset: First click ``(k, k)`` under the ``opening`` rule.
         extended: Also take the forced guess of an extended 50/50 chain of four or more cells
-            (:mod:`agents.solver.extended`), not only of a pair (default; False plays as the
-            solver did before the chains, e.g. ``solver:extended=False``).
+            (:mod:`agents.solver.extended`), not only of a pair (default; e.g.
+            ``solver:extended=False`` turns it off).
 
     Raises:
         ValueError: a depth outside ``0..MAX_DEPTH``, a count option that is not an integer >= 0,

@@ -27,12 +27,11 @@ from agents.solver.probability import Analysis
 from mswp_gym.cells import neighbour_table
 
 DEFAULT_ENDGAME_LAYOUTS = 1000
-"""Search exhaustively when at most this many layouts remain (200 before the search was pruned;
-see docs/solver.md, *A larger endgame search*)."""
+"""Search exhaustively when at most this many layouts remain."""
 MAX_ENDGAME_CELLS = 60
-"""... and at most this many undecided unknown cells (40 before)."""
+"""... and at most this many undecided unknown cells."""
 NODE_BUDGET = 100_000
-"""Search nodes (memo misses) before the endgame search gives up (20,000 before)."""
+"""Search nodes (memo misses) before the endgame search gives up."""
 TIE = 1e-12
 """Win probabilities closer than this are equal: the first move found keeps the lead."""
 
