@@ -1,20 +1,12 @@
 """Exhaustive endgame search: when few layouts remain, find the guess with the best chance to win.
 
-Every layout consistent with the position is listed (each equally likely). The win probability of a
-set of layouts ``S`` is:
-
-* 1 if ``|S| == 1`` (the layout is known: every safe cell can be revealed);
-* else, if some cell is safe in every layout of ``S`` and would show different numbers across ``S``,
-  revealing it is free: ``sum_v |S_v| / |S| * win(S_v)``;
-* else the best risky reveal: ``max_c sum_v |S_{c safe, v}| / |S| * win(S_{c safe, v})``.
-
-Flood fill is not played out, and need not be: a zero's flood opens only cells that are then safe
-in every layout left, and the free reveals above show all that those cells would. So the values are
-the game's exact win probabilities (tested against a full game-tree search with flood fill on small
-boards), for the moves searched: the cells that are undecided, which is every hidden cell once the
-certain ones are played, as the agent does before it guesses. Sub-results are memoised by the set
-of layouts; a node budget keeps the search bounded, and on overflow the caller falls back to the
-ordinary guess.
+Every layout consistent with the position is listed (each equally likely). The win probability of
+a set of layouts ``S`` is 1 if ``|S| == 1``; else, if some cell is safe in every layout and shows
+different numbers across ``S``, ``sum_v |S_v| / |S| * win(S_v)`` (a free reveal); else the best
+risky reveal, ``max_c sum_v |S_{c safe, v}| / |S| * win(S_{c safe, v})``. Flood fill need not be
+played out (the free reveals show all it would), so these are the game's exact win probabilities.
+Sub-results are memoised by the set of layouts; on overflow of the node budget the caller falls
+back to the ordinary guess.
 """
 
 from __future__ import annotations
