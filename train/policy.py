@@ -163,22 +163,12 @@ class InverseTemperature(nn.Module):
 class BoardPolicy(MaskableActorCriticPolicy):
     """MaskablePPO policy over ``Discrete(rows*cols)`` with a fully-convolutional network.
 
-    The CNN to use with sb3-contrib's MaskablePPO on these boards (SB3's ``CnnPolicy`` needs
-    36x36 images)::
-
-        from sb3_contrib import MaskablePPO
-        from train.policy import BoardPolicy, board_policy_kwargs
-
-        model = MaskablePPO(BoardPolicy, env, policy_kwargs=board_policy_kwargs(env))
-
-    ``env`` must give the ``board`` observation (the default ``obs_mode``) and reveal actions
-    only. Extra keyword arguments (all saved with the model): ``mines`` (required; what
-    :func:`board_policy_kwargs` reads from the env), ``channels``, ``blocks`` (through
+    ``MaskablePPO(BoardPolicy, env, policy_kwargs=board_policy_kwargs(env))``; ``env`` must give
+    the ``board`` observation and reveal actions only. Extra keyword arguments (saved with the
+    model): ``mines`` (required), ``channels``, ``blocks`` (through
     ``features_extractor_kwargs``), ``opening_weight``, ``beta`` (the initial inverse
-    temperature), ``any_board`` (True for a generalist network, trained on many boards: its
-    agent accepts any board, see :class:`train.agent.PolicyAgent`) and ``move_head`` (True for a
-    network that imitates the expert's moves: it plays its move logits, see
-    :func:`train.network.action_scores`).
+    temperature), ``any_board`` (a generalist network) and ``move_head`` (a network that plays
+    its move logits, :func:`train.network.action_scores`).
     """
 
     def __init__(

@@ -188,11 +188,9 @@ def play_games(
         on_position: see :data:`PositionHook`.
 
     Returns:
-        Every game's board (its true layout), and stats: ``wins`` (games the learner won
-        unaided, among those never rescued or randomised), ``clean_games``, ``positions``, and
-        where the time went: ``network_seconds`` (the learner's moves), ``label_seconds`` (inside
-        ``on_position``) and ``total_seconds`` (everything; the rest is the game engine and
-        bookkeeping).
+        Every game's board, and stats: ``wins`` (games won unaided, among the ``clean_games``
+        never rescued or randomised), ``positions``, ``network_seconds``, ``label_seconds``
+        (inside ``on_position``) and ``total_seconds``.
     """
     generator = make_generator(spec.first_click)
     rows, cols = spec.rows, spec.cols

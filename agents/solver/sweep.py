@@ -49,13 +49,10 @@ def count_region_sweep(
         constraints: The region's constraints (connected, as
             :func:`~agents.solver.enumerate.split_regions` returns them).
         state_budget: Most states one step may hold.
-        memory_budget: Most bytes (estimated) the sweep may hold in all: the forward sweep keeps
-            every step's states and packed counts for the backward one or, where they do not
-            fit, every ``k``-th step's and one segment's (see the module docstring).
+        memory_budget: Most bytes (estimated) the sweep may hold in all.
 
     Returns:
-        The exact counts per number of mines (the same as
-        :func:`~agents.solver.enumerate.count_region`, groups possibly in another order).
+        The exact counts per number of mines (as :func:`~agents.solver.enumerate.count_region`).
 
     Raises:
         RegionTooLarge: a step needed more than ``state_budget`` states, or the sweep more than
