@@ -281,13 +281,11 @@ def read_model(
 ) -> BaseAlgorithm:
     """Load a PPO or MaskablePPO zip (or a run folder's model) as data: nothing in it runs.
 
-    SB3's ``load`` unpickles the pickled fields of the zip's ``data`` JSON, and a pickle can run
-    any code. Here each is replaced before SB3 reads it (SB3's ``custom_objects``): the policy
-    class by the already imported policy class that the pickle names (its opcodes are read, never
-    run); the spaces by the Minesweeper spaces the JSON describes; ``learning_rate``,
-    ``clip_range`` and ``clip_range_vf`` by ``schedules`` (a resumed run passes its settings') or
-    by :data:`PLAY_SCHEDULES`; the fields of :data:`REBUILT_FIELDS` by None. The weights and the
-    optimizer state are tensors, which SB3 reads with ``torch.load(weights_only=True)``.
+    Every pickled field of the zip's ``data`` JSON is replaced before SB3 reads it (SB3's
+    ``custom_objects``): the policy class by the imported class the pickle names (its opcodes are
+    read, never run), the spaces by the Minesweeper spaces the JSON describes, the schedules by
+    ``schedules`` or :data:`PLAY_SCHEDULES`, :data:`REBUILT_FIELDS` by None; tensors load with
+    ``torch.load(weights_only=True)``.
 
     Raises:
         FileNotFoundError: nothing at ``path``.

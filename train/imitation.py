@@ -50,7 +50,7 @@ class Collector:
     """Runs :func:`collect_positions` split into ``workers`` jobs, on local processes or Ray.
 
     The jobs and their seeds depend only on ``rng`` and ``workers``, and results are joined in
-    job order, so the same seed gives the same positions on either backend (tested).
+    job order: the same seed gives the same positions on either backend.
 
     Args:
         workers: jobs per collection (1 = in this process on the local backend).
