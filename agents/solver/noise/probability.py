@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from agents.solver.enumerate import connected
 from mswp_gym.cells import neighbour_table
 from mswp_gym.constants import is_clue, is_unknown
 
@@ -130,7 +131,7 @@ def noisy_analysis(
         if cells:
             known = sum(1 for n in around if n in known_mines)
             clues.append(_Clue(int(flat[index]), known, len(around), cells))
-    regions_of = _split(clues)
+    regions_of = [[clues[i] for i in group] for group in connected([c.cells for c in clues])]
     frontier = {c for clue in clues for c in clue.cells}
     off = [c for c in np.flatnonzero(unknown).tolist() if c not in frontier]
     if mines_left < 0 or mines_left > int(unknown.sum()):
@@ -159,29 +160,6 @@ def noisy_analysis(
         )
         approximate = True
     return NoisyAnalysis(probability, frozenset(safe), frozenset(mines), approximate)
-
-
-def _split(clues: list[_Clue]) -> list[list[_Clue]]:
-    """Group clues that share unknown cells (union-find)."""
-    parent = list(range(len(clues)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    owner: dict[int, int] = {}
-    for i, clue in enumerate(clues):
-        for cell in clue.cells:
-            j = owner.setdefault(cell, i)
-            ra, rb = root(i), root(j)
-            if ra != rb:
-                parent[ra] = rb
-    groups: dict[int, list[_Clue]] = {}
-    for i, clue in enumerate(clues):
-        groups.setdefault(root(i), []).append(clue)
-    return list(groups.values())
 
 
 def _enumerate(clues: list[_Clue], noise: str, node_budget: int) -> _Region:
