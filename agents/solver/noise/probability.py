@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.solver.enumerate import connected
+from agents.solver.enumerate import cells_by_signature, connected
 from mswp_gym.cells import neighbour_table
 from mswp_gym.constants import is_clue, is_unknown
 
@@ -193,13 +193,7 @@ def _enumerate(clues: list[_Clue], noise: str, node_budget: int) -> _Region:
 def _groups_by_clues(clues: list[_Clue]) -> list[tuple[tuple[int, ...], list[int]]]:
     """The region's cells grouped by the clues they lie under: ``(clue indices, cells)`` each,
     ordered by their first clue."""
-    signature: dict[int, list[int]] = {}
-    for j, clue in enumerate(clues):
-        for cell in clue.cells:
-            signature.setdefault(cell, []).append(j)
-    by_signature: dict[tuple[int, ...], list[int]] = {}
-    for cell, sig in signature.items():
-        by_signature.setdefault(tuple(sig), []).append(cell)
+    by_signature = cells_by_signature(tuple((tuple(clue.cells), 0) for clue in clues))
     return sorted(by_signature.items(), key=lambda item: (min(item[0]), item[0]))
 
 
