@@ -11,11 +11,7 @@ from mswp_gym.spec import GameSpec
 
 
 class RandomAgent(SeededAgent):
-    """Reveals a cell drawn uniformly from the legal reveal actions. Knows nothing.
-
-    Args:
-        seed: default seed for ``reset``.
-    """
+    """Reveals a cell drawn uniformly from the legal reveal actions. Knows nothing."""
 
     name = "random"
     move_kind = "random move"
@@ -49,9 +45,6 @@ class LocalRulesAgent(SeededAgent):
     rule is sound, under ``cautious`` only the safe rule; ``NO_CLUE`` cells give none. The agent
     reveals the first known-safe hidden cell in row-major order, else a uniformly random legal
     cell not known to be a mine.
-
-    Args:
-        seed: default seed for ``reset``.
     """
 
     name = "local"

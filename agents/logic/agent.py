@@ -32,7 +32,6 @@ class LogicAgent(SeededAgent):
     Args:
         guess: ``"random"`` (CS50), ``"sentence-max"`` (CS280) or ``"global"`` (CS520).
         engine: ``"indexed"`` (fast, default) or ``"plain"`` (the reference algorithm).
-        seed: default seed for ``reset``.
 
     Raises:
         ValueError: unknown ``guess`` or ``engine``.

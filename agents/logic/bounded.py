@@ -54,8 +54,6 @@ class BoundedKnowledge:
     ``sentence_count``.
 
     Args:
-        height: rows.
-        width: columns.
         noise: the clue model (``exact``, ``optimistic``, ``cautious``).
         rng: unused by inference; kept for the engine constructor signature.
 

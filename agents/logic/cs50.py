@@ -138,8 +138,6 @@ class MinesweeperAI(MoveChoices):
         rng: the numpy Generator behind ``make_random_move``.
 
     Args:
-        height: rows.
-        width: columns.
         rng: a seed or ``numpy.random.Generator`` for random moves (fresh entropy if None).
     """
 

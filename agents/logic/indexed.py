@@ -34,8 +34,6 @@ class IndexedMinesweeperAI(MoveChoices):
     directly are applied to the sentences on the next ``add_knowledge`` or ``infer``.
 
     Args:
-        height: rows.
-        width: columns.
         rng: a seed or ``numpy.random.Generator`` for random moves (fresh entropy if None).
     """
 

@@ -58,7 +58,6 @@ def choose_guess(
     Args:
         analysis: The analysis of ``board``.
         board: ``(rows, cols)`` visible board.
-        total_mines: Mines on the board.
         legal: ``(rows * cols,)`` bool, cells that may be revealed.
         rng: Tie-breaking generator.
         depth: 0 (lowest risk) or 1 (look-ahead).

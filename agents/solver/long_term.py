@@ -41,7 +41,6 @@ class LongTermRisk:
     Args:
         analysis: The analysis of the position.
         board: ``(rows, cols)`` visible board.
-        total_mines: Mines on the board.
         cache: Region cache shared with the caller.
     """
 

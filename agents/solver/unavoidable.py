@@ -31,7 +31,6 @@ def unavoidable_guess(
         analysis: The analysis of the position (no certainly safe cell left to play).
         board: ``(rows, cols)`` visible board.
         order: The cells that may be guessed, best first (legal, not certain mines).
-        total_mines: Mines on the board.
         cache: Region cache shared with the caller.
 
     Returns:

@@ -27,7 +27,6 @@ def flood_bigint(zero: np.ndarray, starts: np.ndarray, rows: int, cols: int) -> 
     Args:
         zero: ``(k, rows*cols)`` bool safe zero cells.
         starts: ``(k,)`` flat cells clicked, each a safe zero of its board.
-        rows: board rows.
         cols: board columns (any).
 
     Returns:
@@ -61,17 +60,7 @@ def _to_int(grid: np.ndarray) -> int:
 
 
 def flood_dense(zero: np.ndarray, starts: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    """Cells opened by clicking ``starts`` (safe zeros), one click per board, on bool arrays.
-
-    Args:
-        zero: ``(k, rows*cols)`` bool safe zero cells.
-        starts: ``(k,)`` flat cells clicked, each a safe zero of its board.
-        rows: board rows.
-        cols: board columns (any).
-
-    Returns:
-        ``(k, rows*cols)`` bool: the zero region of each click and its border.
-    """
+    """:func:`flood_bigint` on bool arrays (the plain reference)."""
     k = zero.shape[0]
     zeros = np.zeros((k, rows + 2, cols + 2), dtype=bool)
     zeros[:, 1:-1, 1:-1] = zero.reshape(k, rows, cols)

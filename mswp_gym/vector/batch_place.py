@@ -55,8 +55,6 @@ def place_mines(
         mines: mines per board, within the rule's limit (checked by the caller).
         clicks: ``(k,)`` flat first-click cells (``safe``/``opening``); None for ``any``.
         rule: ``any``, ``safe`` or ``opening``.
-        rows: board rows.
-        cols: board columns.
 
     Returns:
         ``(k, rows*cols)`` bool layouts with exactly ``mines`` mines each.
@@ -96,8 +94,6 @@ def batch_neighbour_counts(layouts: np.ndarray, rows: int, cols: int) -> np.ndar
 
     Args:
         layouts: ``(k, rows*cols)`` bool.
-        rows: board rows.
-        cols: board columns.
 
     Returns:
         ``(k, rows*cols)`` int8 counts in ``0..8`` (mines get their own count too).
