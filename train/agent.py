@@ -1,24 +1,16 @@
 """A trained network as an :class:`agents.base.Agent`: ``agents.make("net:expert")``.
 
-``net:NAME`` and ``rl:NAME`` load a shipped network (:data:`train.checkpoint.SHIPPED`: ``net:``
-imitates the solver, ``rl:`` learned from reward alone); ``net:PATH``, ``rl:PATH`` and
-``ppo:PATH`` load a checkpoint zip or a training run folder, and ``ppo:NAME`` is an older name of
-a shipped network. Any PPO/MaskablePPO zip loads (see :func:`load_ppo_agent`); this module plays
-the project's own :class:`~train.policy.BoardPolicy` checkpoints, :mod:`train.sb3_agent` every
-other model. A generalist network (trained with ``--boards``) plays any board of the classic
-game, taking the size and mine count from the game's spec. The agent
-sees only the visible board and the action mask; it plays the policy's deterministic action (the
-legal cell with the highest score) unless built with ``deterministic=False``, in which case it
-samples the policy's masked softmax with its own seeded Generator.
+``net:NAME`` and ``rl:NAME`` load a shipped network (:data:`train.checkpoint.SHIPPED`);
+``net:PATH``, ``rl:PATH`` and ``ppo:PATH`` a checkpoint zip or a training run folder (``ppo:NAME``
+is an older name of a shipped network). This module plays the project's own
+:class:`~train.policy.BoardPolicy` checkpoints, :mod:`train.sb3_agent` every other model. A
+generalist network plays any board, taking the size and mine count from the game's spec. The
+agent sees only the visible board and the action mask; it plays the legal cell with the highest
+score, or with ``deterministic=False`` samples the masked softmax with its seeded Generator.
 
-The first click: the network never sees the game's first-click rule, and on the blank board
-(one position a game in its training data) it reads every cell as equally risky, so its own
-choice is poor: a network without a move head may open in the board's interior, where a safe
-first click opens an area far less often than in a corner. By
-default (``first_move="rule"``) the agent makes the solver's first click for the game's rule
-(:func:`agents.solver.agent.rule_first_click`: the corner under ``safe``, ``(2, 2)`` under
-``opening``), a fixed move that depends on the rule only, and plays every later move by its
-network; ``first_move="network"`` lets the network choose that click too.
+By default (``first_move="rule"``) the first click is the solver's for the game's rule
+(:func:`agents.solver.agent.rule_first_click`), since the network never sees the rule;
+``first_move="network"`` lets the network choose it too.
 """
 
 from __future__ import annotations

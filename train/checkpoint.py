@@ -1,13 +1,10 @@
 """Checkpoints that survive a kill, and loading a trained policy with clear errors.
 
 A run folder holds ``state.json`` (the commit point: phase, step counts, curve, RNG state,
-settings) and the files it names: ``model-<tag>.zip`` (a MaskablePPO zip: policy weights,
-optimizer state, step count, schedules), during PPO ``runtime-<tag>.pkl`` (envs mid-episode and
-generator states, for an exact resume) and, during imitation, ``positions-<tag>.npz`` (one per
-DAgger round in the buffer window, format in :mod:`train.dataset`). Each file is written through
-:func:`mswp_gym.atomic.atomic_path`; ``state.json`` (a :class:`train.state.RunState`) is replaced
-last, so a kill at any moment leaves the previous complete checkpoint in force. Superseded files
-are deleted after the commit, and a killed writer's temporaries on the next start.
+settings) and the files it names: ``model-<tag>.zip``, during PPO ``runtime-<tag>.pkl`` (envs and
+generator states, for an exact resume) and, during imitation, ``positions-<tag>.npz``. Each file
+is written atomically and ``state.json`` last, so a kill leaves the previous checkpoint in force;
+superseded files are deleted after the commit.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """A fully-convolutional MaskablePPO policy: one action logit per cell, any small board.
 
-SB3's default CNN needs images of at least 36x36, and its MLP heads tie the network to one board
-size through a dense layer. Here every layer is a convolution: the features extractor is the
-:class:`~train.network.BoardTrunk`, the "mlp extractor" is a 1x1 convolution giving each cell a
-mine and an opening logit (turned into a safety score, :func:`~train.network.safety_scores`),
-and with a move head the logit of the expert's move (then the score,
-:func:`~train.network.action_scores`), plus a pooled value head, and the action net only scales
-the scores by a learned inverse temperature.
-Masks are applied by sb3-contrib's masked distribution as usual.
+The features extractor is the :class:`~train.network.BoardTrunk`; a 1x1 convolution gives each
+cell its scores (:func:`~train.network.action_scores`), a pooled head the value, and the action net
+scales the scores by a learned inverse temperature. Masks are applied by sb3-contrib's masked
+distribution.
 """
 
 from __future__ import annotations

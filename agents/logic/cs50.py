@@ -1,14 +1,9 @@
 """The CS50 AI "Minesweeper" knowledge-based player, with that course's exact API.
 
-This is the plain reference algorithm of cs50.harvard.edu/ai/projects/1/minesweeper: a list of
-``Sentence`` objects, and after every clue a loop that marks what the sentences prove and adds
-every sentence the subset rule yields, comparing every pair of sentences, until nothing changes.
-It is quadratic in the number of sentences per pass; :mod:`agents.logic.indexed` holds the indexed
-engine with the same API and the same conclusions that the agents use on big boards.
-
-Two choices the course leaves open are fixed here so games are reproducible:
-``make_safe_move`` returns the smallest safe cell in row-major order, and ``make_random_move``
-draws with a seeded numpy ``Generator`` (``MinesweeperAI(..., rng=...)``).
+The plain reference algorithm of cs50.harvard.edu/ai/projects/1/minesweeper (every pair of
+sentences compared on every pass); :mod:`agents.logic.indexed` reaches the same conclusions
+faster. ``make_safe_move`` returns the smallest safe cell in row-major order and
+``make_random_move`` draws with a seeded numpy ``Generator``, so games are reproducible.
 """
 
 from __future__ import annotations

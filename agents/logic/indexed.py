@@ -1,12 +1,9 @@
 """The indexed CS50 inference engine: the API and conclusions of the plain one.
 
-The plain one, :class:`~agents.logic.cs50.MinesweeperAI`, compares every pair of sentences on every
-pass, which the CS520 report found "drastically slow" on 100x100 boards past 3000 mines. Here
-sentences are keyed by their cell set (duplicates collapse), indexed by cell, and processed from a
-work queue: a sentence is compared only with the sentences that share a cell with it (a subset must
-share one), and only when it is new or has just changed. Every pair the plain loop would examine at
-its fixpoint is examined here too, so both reach the same mines and safes
-(``tests/test_logic_equivalence.py`` checks this).
+Sentences are keyed by their cell set (duplicates collapse), indexed by cell, and processed from a
+work queue: a sentence is compared only with those sharing a cell with it, and only when it is new
+or has changed. Every pair the plain loop examines at its fixpoint is examined here too, so both
+reach the same mines and safes.
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
 """A native batched Gymnasium vector env: B Minesweeper boards stepped by whole-array NumPy ops.
 
 ``gymnasium.make_vec("Minesweeper-v0", num_envs=B, vectorization_mode="vector_entry_point")``
-builds :class:`MinesweeperVectorEnv`; so does calling the class directly. The game logic lives in
-:mod:`mswp_gym.vector.batch_board` (state and moves), :mod:`mswp_gym.vector.batch_place` (mine
-placement and clues), :mod:`mswp_gym.vector.batch_flood` (flood fill) and
-:mod:`mswp_gym.vector.batch_rng` (per-board random streams); this module is the adapter that
-adds spaces, rewards, info, seeding and autoreset.
+builds :class:`MinesweeperVectorEnv`; so does calling the class directly. It adapts the batched
+engine (:mod:`mswp_gym.vector.batch_board` and its siblings), adding spaces, rewards, info,
+seeding and autoreset.
 """
 
 from __future__ import annotations
