@@ -11,15 +11,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import torch as th
 from tiny_training import TINY_IMITATION
-from torch.utils.data import DataLoader
 
 from agents.beliefs import exact_beliefs
 from mswp_gym.cells import neighbour_counts
 from mswp_gym.constants import HIDDEN, is_revealed
-from train.shards import ShardPlan, load_shards, main, parse_board, play_shard, read_shard
-from train.torch_dataset import ShardDataset
+from train.shards import ShardPlan, main, parse_board, play_shard, read_shard
 
 TINY = ["--board", "5x5/3", "--games-per-shard", "3"]
 
@@ -101,21 +98,6 @@ def exit_status(argv: list[str]) -> int | str | None:
         return main(argv)
     except SystemExit as stopped:
         return stopped.code
-
-
-def test_shard_dataset__batches_every_position(tmp_path: Path) -> None:
-    assert main([*TINY, "--out", str(tmp_path), "--shards", "2"]) == 0
-    positions, meta = load_shards(tmp_path)
-    dataset = ShardDataset(tmp_path)
-    assert len(dataset) == len(positions) and meta["rows"] == 5
-    batch = next(iter(DataLoader(dataset, batch_size=len(dataset))))
-    assert batch.board.shape == (len(dataset), 5, 5) and batch.board.dtype == th.int8
-    assert th.equal(batch.probabilities, th.from_numpy(positions.mine_targets))
-    assert batch.mines.dtype == th.bool and (batch.mines.sum(dim=(1, 2)) == 3).all()
-    assert th.equal(batch.hidden, th.from_numpy(positions.mine_masks))
-    assert th.equal(batch.move, th.from_numpy(positions.move_cells).long())
-    with pytest.raises(FileNotFoundError, match=r"no shard-NNNNN\.npz"):
-        ShardDataset(tmp_path / "empty")
 
 
 def test_train__imitation_on_a_saved_dataset(tmp_path: Path) -> None:

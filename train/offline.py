@@ -72,11 +72,7 @@ def train_on_dataset(run: RunHost, model: MaskablePPO, rng: np.random.Generator)
             settings.bc_batch_size,
             rng,
             settings.move_weight,
-            settings.guess_weight,
-            settings.count_weight,
-            settings.count_cells == "undecided",
             Precision(settings.precision),
-            all_views=settings.augment == "all",
         )
         state.iteration = iteration
         state.gradient_samples += settings.gradient_steps_per_iteration * settings.bc_batch_size
