@@ -292,5 +292,3 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
             f"model"
         )
     return SB3Agent(model, source=str(target), **kwargs)
-    target = resolve_checkpoint(path)
-    model = read_model(target)
