@@ -1,10 +1,6 @@
 """The ``mswp-play`` window: the board on the left, the controls and the agent's reasoning on the
-right.
-
-Left click reveals, right click flags. The panel's buttons (and keys) make one agent move, start
-autoplay at a chosen speed, start a new game or replay this one, pick the agent, the board and the
-first-click rule, and toggle the overlays: the agent's proven safe cells and mines (plus its next
-move), and the solver's mine-probability heat map with the exact number under the mouse.
+right (left click reveals, right click flags; buttons and keys drive the agent, autoplay, the
+board, the rule and the overlays).
 """
 
 from __future__ import annotations

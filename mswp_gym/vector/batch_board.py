@@ -1,10 +1,8 @@
 """Many Minesweeper boards of one size stepped together: plain NumPy, no Gymnasium.
 
-:class:`BatchBoards` is the batched counterpart of :class:`mswp_gym.board.Board`: the same rules
-(reveal, flood fill, flags, win/loss, score mode) applied to ``k`` boards per call with whole-batch
-array operations, never a Python loop over boards. Boards are flat: cell ``row*cols + col``.
-Who places the mines is the caller's business (:mod:`mswp_gym.vector.batch_place`); this module only
-takes finished layouts.
+:class:`BatchBoards` applies the rules of :class:`mswp_gym.board.Board` to ``k`` boards per call
+with whole-batch array operations. Boards are flat (cell ``row*cols + col``); the caller places
+the mines (:mod:`mswp_gym.vector.batch_place`).
 """
 
 from __future__ import annotations
