@@ -18,9 +18,8 @@ from mswp_gym.encoding import CHANNEL_CODES
 N_INPUT_PLANES = len(CHANNEL_CODES) + 2
 """One-hot code planes, the mine-density plane and the on-board plane."""
 COMPUTE_LAYOUT = th.channels_last
-"""Memory layout the trunk's convolutions run in. Channels-last runs them faster on CPU than the
-default layout, forward and backward; the trunk still returns features in the default
-(contiguous) layout, and the values agree with it up to float rounding."""
+"""Memory layout the trunk's convolutions run in (faster on CPU); the trunk returns features in
+the default layout."""
 MINE_HEAD, OPENING_HEAD, MOVE_HEAD = 0, 1, 2
 """Output channels of :class:`CellNet`: P(mine) and P(safe with clue 0) logits, and (networks with
 a move head only) the logit of each cell being the expert's move."""

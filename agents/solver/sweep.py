@@ -454,9 +454,7 @@ def candidate_orders(
     end of another walk). The greedy order repeatedly decides, among the groups that touch an open
     clue, the one that leaves the fewest clues open, preferring the clue opened earliest; the
     breadth-first order decides each clue's groups in the order of a walk of the clue graph. With
-    ``many``, both are returned, else only the greedy one. (Both orders from both ends of the pair
-    cost about twice as much in total on hard random 30x30 regions: the simulation of four plans
-    costs more than the better choices save.)
+    ``many``, both are returned, else only the greedy one.
     """
     groups_of: list[list[int]] = [[] for _ in range(n_constraints)]
     for g, sig in enumerate(signatures):

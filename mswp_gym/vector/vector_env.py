@@ -93,7 +93,7 @@ class MinesweeperVectorEnv(VectorEnv):
     ## Description
     The game, rules, action and observation forms, rewards and info keys of
     :class:`mswp_gym.env.MinesweeperEnv`, for B boards per ``step`` call. Every board follows the
-    single env's rules exactly (a test replays the same layouts and actions through both).
+    single env's rules exactly.
 
     ## Action space
     ``MultiDiscrete([n] * B)`` with ``n = rows*cols`` (``2*rows*cols`` with ``flag_actions``);
