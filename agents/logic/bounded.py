@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents.logic.cs50 import undetermined_neighbours
 from agents.logic.indexed import InconsistentKnowledge
 from agents.logic.sentence_index import CellSet, SentenceIndex
-from mswp_gym.cells import Cell, neighbours
+from mswp_gym.cells import Cell
 
 Bounds = tuple[int, int]
 
@@ -135,12 +136,9 @@ class BoundedKnowledge:
             raise ValueError(f"count must be in 0..8, got {count!r} for cell {cell!r}")
         self.moves_made.add(cell)
         self.mark_safe(cell)
-        undetermined = []
-        for neighbour in neighbours(cell, self.height, self.width):
-            if neighbour in self.mines:
-                count -= 1
-            elif neighbour not in self.safes:
-                undetermined.append(neighbour)
+        undetermined, count = undetermined_neighbours(
+            cell, count, self.height, self.width, self.mines, self.safes
+        )
         if self.noise == "cautious" and count < 0:
             raise InconsistentKnowledge(f"cautious clue at {cell} is below its known mines")
         lo, hi = clue_bounds(self.noise, count, len(undetermined))

@@ -79,6 +79,15 @@ def check_board_size(height: int, width: int) -> None:
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
 
 
+def undetermined_neighbours(
+    cell: Cell, count: int, height: int, width: int, mines: set[Cell], safes: set[Cell]
+) -> tuple[set[Cell], int]:
+    """``cell``'s neighbours not known to be mines or safe, and ``count`` less its known mines."""
+    around = list(neighbours(cell, height, width))
+    undetermined = {n for n in around if n not in mines and n not in safes}
+    return undetermined, count - sum(n in mines for n in around)
+
+
 class MoveChoices:
     """The board, the known cells and the two move choices of the CS50 API, shared by the plain
     and the indexed engines (which differ only in how they keep and use knowledge)."""
@@ -169,12 +178,9 @@ class MinesweeperAI(MoveChoices):
             raise ValueError(f"count must be in 0..8, got {count!r} for cell {cell!r}")
         self.moves_made.add(cell)
         self.mark_safe(cell)
-        undetermined = set()
-        for neighbour in neighbours(cell, self.height, self.width):
-            if neighbour in self.mines:
-                count -= 1
-            elif neighbour not in self.safes:
-                undetermined.add(neighbour)
+        undetermined, count = undetermined_neighbours(
+            cell, count, self.height, self.width, self.mines, self.safes
+        )
         self.knowledge.append(Sentence(undetermined, count))
         self.infer()
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.logic.cs50 import MoveChoices, Sentence
+from agents.logic.cs50 import MoveChoices, Sentence, undetermined_neighbours
 from agents.logic.sentence_index import CellSet, SentenceIndex
-from mswp_gym.cells import Cell, neighbours
+from mswp_gym.cells import Cell
 
 
 class InconsistentKnowledge(ValueError):
@@ -103,12 +103,9 @@ class IndexedMinesweeperAI(MoveChoices):
         self._apply_direct_edits()
         self.moves_made.add(cell)
         self.mark_safe(cell)
-        undetermined = []
-        for neighbour in neighbours(cell, self.height, self.width):
-            if neighbour in self.mines:
-                count -= 1
-            elif neighbour not in self.safes:
-                undetermined.append(neighbour)
+        undetermined, count = undetermined_neighbours(
+            cell, count, self.height, self.width, self.mines, self.safes
+        )
         self._add_sentence(frozenset(undetermined), count)
         self.infer()
 
