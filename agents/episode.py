@@ -87,8 +87,6 @@ def play_episode(
     observation as the ``(rows, cols)`` board (any ``obs_mode``) and ``info["action_mask"]``.
 
     Args:
-        env: a Minesweeper env (wrapped or not).
-        agent: any :class:`agents.base.Agent`.
         seed: seeds both the board and the agent.
         on_move: called after every move (see :data:`MoveCallback`).
         max_steps: stop after this many actions (default ``10 * rows * cols``, a guard against

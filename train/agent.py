@@ -86,7 +86,6 @@ class PolicyAgent(SeededAgent):
     """Plays a :class:`~train.policy.BoardPolicy` checkpoint.
 
     Args:
-        policy: the trained policy.
         seed: default seed for ``reset`` (used only when sampling).
         deterministic: play the best-scoring legal cell (True) or sample the policy.
         source: where the policy came from (for messages).

@@ -50,7 +50,6 @@ class SB3Agent(SeededAgent):
     """Plays a loaded SB3 ``PPO`` or sb3-contrib ``MaskablePPO`` model.
 
     Args:
-        model: the loaded model.
         seed: default seed for ``reset`` (used only when sampling).
         deterministic: the most probable legal action (True) or a sample among legal ones.
         source: where the model came from (for messages).

@@ -45,8 +45,6 @@ def endgame_move(
 
     Args:
         analysis: The exact analysis of ``board`` (with no certain safe cell left to play).
-        board: ``(rows, cols)`` visible board.
-        legal: ``(rows * cols,)`` bool legal reveals.
         max_layouts: Search only when at most this many layouts remain.
         node_budget: Search nodes (memo misses) before giving up.
         max_cells: Search only when at most this many undecided unknown cells remain.

@@ -56,12 +56,8 @@ def choose_guess(
     """Pick the cell to reveal when no unknown cell is certainly safe.
 
     Args:
-        analysis: The analysis of ``board``.
-        board: ``(rows, cols)`` visible board.
         legal: ``(rows * cols,)`` bool, cells that may be revealed.
-        rng: Tie-breaking generator.
         depth: 0 (lowest risk) or 1 (look-ahead).
-        cache: Region cache shared with the caller.
         extended: Also look for extended 50/50 chains of four or more cells
             (:mod:`agents.solver.extended`) when no forced pair is found (the solver's default).
 

@@ -40,8 +40,6 @@ class LongTermRisk:
 
     Args:
         analysis: The analysis of the position.
-        board: ``(rows, cols)`` visible board.
-        cache: Region cache shared with the caller.
     """
 
     def __init__(

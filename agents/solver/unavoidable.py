@@ -29,9 +29,7 @@ def unavoidable_guess(
 
     Args:
         analysis: The analysis of the position (no certainly safe cell left to play).
-        board: ``(rows, cols)`` visible board.
         order: The cells that may be guessed, best first (legal, not certain mines).
-        cache: Region cache shared with the caller.
 
     Returns:
         The cell of the first such pair that comes first in ``order``, or None.
