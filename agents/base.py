@@ -121,22 +121,6 @@ class ReportsCertainty(Protocol):
     last_move_certain: bool
 
 
-def legal_reveal_cells(action_mask: np.ndarray, rows: int, cols: int) -> list[tuple[int, int]]:
-    """The cells whose reveal action is legal, in row-major order.
-
-    Args:
-        action_mask: bool or int8 mask of shape ``(rows*cols,)`` or longer (flag actions follow).
-        rows, cols: board size.
-
-    Raises:
-        ValueError: the mask is shorter than ``rows * cols``.
-    """
-    mask = np.asarray(action_mask).ravel()
-    if mask.shape[0] < rows * cols:
-        raise ValueError(f"action mask of length {mask.shape[0]} is shorter than {rows}x{cols}")
-    return [divmod(int(i), cols) for i in np.flatnonzero(mask[: rows * cols])]
-
-
 def reveal_mask(action_mask: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """``(rows*cols,)`` bool: the legal reveal actions of a mask (flag actions dropped).
 

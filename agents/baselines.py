@@ -11,11 +11,7 @@ from mswp_gym.spec import GameSpec
 
 
 class RandomAgent(SeededAgent):
-    """Reveals a cell drawn uniformly from the legal reveal actions. Knows nothing.
-
-    Args:
-        seed: default seed for ``reset``.
-    """
+    """Reveals a cell drawn uniformly from the legal reveal actions. Knows nothing."""
 
     name = "random"
     move_kind = "random move"
@@ -43,22 +39,12 @@ class RandomAgent(SeededAgent):
 class LocalRulesAgent(SeededAgent):
     """The CS520 report's baseline: per-clue rules only, no inference across clues.
 
-    For every revealed clue, with ``known`` its neighbours known to be mines (marked by these rules
-    or exploded) and ``hidden`` its other hidden neighbours:
-      * ``clue - known == 0``: every cell of ``hidden`` is safe;
-      * ``clue - known == len(hidden)``: every cell of ``hidden`` is a mine.
-    The rules are swept over all clues until neither fires (mines marked by one clue count as known
-    for the others, as in the report).
-
-    Uncertain clues (from the spec): ``NO_CLUE`` cells give no rule (model 1 stays sound). Under
-    ``optimistic`` clues (shown <= true) only the mine rule is sound, under ``cautious`` clues
-    (shown >= true) only the safe rule, so the agent applies just that one.
-
-    Then the agent reveals the first known-safe hidden cell in row-major order, or else a
-    uniformly random legal cell not known to be a mine.
-
-    Args:
-        seed: default seed for ``reset``.
+    For every revealed clue with ``known`` neighbours known to be mines and ``hidden`` other hidden
+    neighbours: ``clue - known == 0`` makes ``hidden`` safe, ``clue - known == len(hidden)`` makes
+    it mines; swept over all clues until neither fires. Under ``optimistic`` clues only the mine
+    rule is sound, under ``cautious`` only the safe rule; ``NO_CLUE`` cells give none. The agent
+    reveals the first known-safe hidden cell in row-major order, else a uniformly random legal
+    cell not known to be a mine.
     """
 
     name = "local"

@@ -1,17 +1,11 @@
 """Exact beliefs as a Gymnasium wrapper: every position's true mine probabilities in ``info``.
 
 ``ExactBeliefs(env)`` adds ``info["mine_probabilities"]`` after every ``reset`` and ``step``: a
-``(rows, cols)`` float32 array holding, for each hidden or flagged cell, its exact probability of
-being a mine under a uniformly random layout consistent with the visible clues and the mine count
-(:func:`agents.solver.analyse`), 0 on revealed safe cells and 1 on visible mines. With
-``observe=True`` the same array is also part of the observation (a last plane of a ``channels``
-observation, a ``"mine_probabilities"`` key of a ``dict`` one), for auxiliary losses and reward
-shaping.
-
-Like every agent, the wrapper reads only what a player sees: the observation and the env's public
-:class:`~mswp_gym.spec.GameSpec` (its mine count), never the layout. Before the first click the
-probabilities are the plain density: they ignore the first-click rule's promise about a cell the
-player has not chosen yet. Cost per step: ``benchmarks/bench_beliefs.py``.
+``(rows, cols)`` float32 array of each hidden or flagged cell's exact mine probability given the
+visible clues and the mine count (:func:`agents.solver.analyse`), 0 on revealed safe cells and 1
+on visible mines. With ``observe=True`` the array is also part of the observation (a last plane
+of ``channels``, a ``"mine_probabilities"`` key of ``dict``). The wrapper reads only what a player
+sees; before the first click the probabilities are the plain density.
 """
 
 from __future__ import annotations

@@ -84,14 +84,9 @@ def play_episode(
     """Play one game of ``agent`` in ``env`` from ``env.reset(seed=seed)``.
 
     The agent is reset with the same seed and the env's public ``GameSpec``; it sees each
-    observation converted to the ``(rows, cols)`` board (any ``obs_mode`` works) and
-    ``info["action_mask"]``. Whether a move was certain comes from ``agent.explain()``, or,
-    without ``on_move``, from ``agent.last_move_certain`` where the agent has it
-    (:class:`agents.base.ReportsCertainty`).
+    observation as the ``(rows, cols)`` board (any ``obs_mode``) and ``info["action_mask"]``.
 
     Args:
-        env: a Minesweeper env (wrapped or not).
-        agent: any :class:`agents.base.Agent`.
         seed: seeds both the board and the agent.
         on_move: called after every move (see :data:`MoveCallback`).
         max_steps: stop after this many actions (default ``10 * rows * cols``, a guard against

@@ -1,6 +1,6 @@
 """No-guess boards: the proof by play, generation time against ms-toollib, bias, and the 3BV check.
 
-    python benchmarks/bench_noguess.py --toollib-python /tmp/peers-venv/bin/python
+    python benchmarks/bench_noguess.py --toollib-python PEERS_PYTHON
     python benchmarks/bench_noguess.py --parts proof --proof-boards 200 --presets beginner
 
 Four parts, each per preset (``--parts``, default all):
@@ -20,7 +20,7 @@ Four parts, each per preset (``--parts``, default all):
 
 ms-toollib is not a dependency of this project: timing and bbbv run it with the interpreter given
 by ``--toollib-python`` or the ``MSWP_TOOLLIB_PYTHON`` environment variable (a venv with
-``ms-toollib`` installed, e.g. the one ``/work/shared/peers/setup.sh`` makes).
+``ms-toollib`` installed, e.g. the peers venv of ``shared/peers/setup.sh``).
 """
 
 from __future__ import annotations

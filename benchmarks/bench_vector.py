@@ -43,11 +43,9 @@ PARTS: dict[str, list[tuple[Any, str]]] = {
         (vector_module, "stream_keys"),
         (vector_module, "place_mines"),
         (batch_board_module, "batch_neighbour_counts"),
-        (batch_board_module, "pack_rows"),
     ],
     "flood fill": [
         (batch_board_module, "flood_bigint"),
-        (batch_board_module, "flood_bits"),
         (batch_board_module, "flood_dense"),
     ],
     "masks": [(vector_module, "batch_action_mask")],

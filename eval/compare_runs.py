@@ -11,15 +11,6 @@ Example::
     python -m eval.compare_runs out/table out/averaged --agents s8,large,solver
     python -m eval.compare_runs out/long out/table --games 1000   # games 0-999 only
 
-``--stages`` adds, for every pair, where the games that only one of the two won were lost: the
-share of the safe cells the loser had revealed when it hit a mine (below 10%, 10-50%, 50-90%,
-90% and more), e.g. whether a network loses its extra games in the opening or in the endgame.
-
-``--by-first-number`` adds, for every pair, the same paired counts split by the number the first
-click showed (:mod:`eval.first_numbers`, which replays each game's first click): a rule that can
-change only the move after a first click that shows a number (a second-click rule) is seen
-where it acts, apart from the games it cannot change.
-
 ``--games N`` keeps only the games with an index below N, for every agent's own figures and the
 pairs alike: how to report a run that was stopped at a count fixed in advance, while other
 processes had already played some later games.
@@ -38,12 +29,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
-from eval.first_numbers import NO_NUMBER, FirstNumbers, pairing_of
 from eval.games import GameRecord
 from eval.journal import GAMES, read_games
-from eval.pairing import DEFAULT_PAIRING
-from eval.report import agent_table, comparison_table, format_table
-from eval.stats import mcnemar_exact
+from eval.report import agent_table, comparison_table
 from eval.summary import Comparison, compare, summarise
 from mswp_gym.cli import OneLineParser, report_error
 
@@ -59,8 +47,6 @@ class SavedAgent:
     setting: str
     games: dict[int, GameRecord]
     """Its records by game index."""
-    folder: Path | None = None
-    """The folder it was read from (its ``run.json`` names the run's ``--pairing``)."""
 
 
 @dataclass(frozen=True)
@@ -101,87 +87,9 @@ def read_saved_agents(folders: Sequence[Path]) -> list[SavedAgent]:
             label=agent if len(folders_of[agent]) == 1 else f"{folder.name}/{agent}",
             setting=setting,
             games=dict(sorted(games.items())),
-            folder=folder,
         )
         for folder, agent, setting, games in found
     ]
-
-
-STAGE_BOUNDS = (0.1, 0.5, 0.9)
-"""Where a lost game ended, as the share of safe cells revealed: the bounds of ``--stages``."""
-STAGE_NAMES = ("<10%", "10-50%", "50-90%", ">=90%")
-
-
-def stage_of(revealed: float) -> int:
-    """The ``--stages`` bin of a lost game that had revealed this share of the safe cells."""
-    return sum(revealed >= bound for bound in STAGE_BOUNDS)
-
-
-def loss_stages(winners: Sequence[GameRecord], losers: Sequence[GameRecord]) -> list[int]:
-    """Over paired games (the same index in both lists) won only by ``winners``' agent: how many
-    ``losers``' agent lost in each stage (:data:`STAGE_NAMES`)."""
-    counts = [0] * len(STAGE_NAMES)
-    for won, lost in zip(winners, losers, strict=True):
-        if won.won and not lost.won:
-            counts[stage_of(lost.cells_revealed)] += 1
-    return counts
-
-
-def stages_table(agents: Sequence[SavedAgent]) -> str:
-    """The ``--stages`` table of every pair of ``agents`` (one setting) with common games."""
-    rows = []
-    for a, b in combinations(agents, 2):
-        a_records, b_records = paired_records(a, b)
-        if not a_records:
-            continue
-        for winner, loser, won, lost in (
-            (a.label, b.label, a_records, b_records),
-            (b.label, a.label, b_records, a_records),
-        ):
-            counts = loss_stages(won, lost)
-            rows.append([f"{winner} won, {loser} lost", str(sum(counts)), *map(str, counts)])
-    return format_table(["games", "count", *(f"lost at {name}" for name in STAGE_NAMES)], rows)
-
-
-def first_number_table(agents: Sequence[SavedAgent], numbers: FirstNumbers) -> str:
-    """The ``--by-first-number`` table of every pair of ``agents`` (one setting): per number the
-    first agent's first click showed, the games, each agent's wins and the exact McNemar test
-    (games whose two first cells differ have a row of their own).
-
-    Raises:
-        ValueError: a record whose first click cannot be replayed, or an unreadable ``run.json``.
-    """
-    rows = []
-    for a, b in combinations(agents, 2):
-        a_records, b_records = paired_records(a, b)
-        pairing = DEFAULT_PAIRING if a.folder is None else pairing_of(a.folder)
-        groups: dict[str, tuple[list[bool], list[bool]]] = {}
-        for ra, rb in zip(a_records, b_records, strict=True):
-            if ra.first_cell != rb.first_cell:
-                key = "first cells differ"
-            else:
-                number = numbers.of(ra, pairing)
-                key = "no number" if number == NO_NUMBER else str(number)
-            a_won, b_won = groups.setdefault(key, ([], []))
-            a_won.append(ra.won)
-            b_won.append(rb.won)
-        for key in sorted(groups, key=lambda k: (not k.isdigit(), k)):
-            a_won, b_won = groups[key]
-            test = mcnemar_exact(a_won, b_won)
-            rows.append(
-                [
-                    f"{a.label} vs {b.label}",
-                    key,
-                    str(test.pairs),
-                    str(sum(a_won)),
-                    str(sum(b_won)),
-                    f"{test.a_only} / {test.b_only}",
-                    f"{100.0 * (sum(b_won) - sum(a_won)) / test.pairs:+.2f}",
-                    f"{test.p_value:.3g}",
-                ]
-            )
-    header = ["pair", "first number", "games", "wins A", "wins B", "only A / only B"]
-    return format_table([*header, "B - A (points)", "McNemar p"], rows)
 
 
 def first_games(agents: Sequence[SavedAgent], count: int) -> list[SavedAgent]:
@@ -198,7 +106,6 @@ def first_games(agents: Sequence[SavedAgent], count: int) -> list[SavedAgent]:
             agent.label,
             agent.setting,
             {g: r for g, r in agent.games.items() if g < count},
-            agent.folder,
         )
         for agent in agents
     ]
@@ -252,14 +159,8 @@ def compare_settings(
     return result
 
 
-def render(
-    comparisons: Sequence[SettingComparison],
-    stages: bool = False,
-    numbers: FirstNumbers | None = None,
-) -> str:
-    """The report: per setting, each agent's figures over all its games, then the pairs (and,
-    with ``stages``, where the games only one of a pair won were lost; with ``numbers``, the pairs
-    split by the number the first click showed)."""
+def render(comparisons: Sequence[SettingComparison]) -> str:
+    """The report: per setting, each agent's figures over all its games, then the pairs."""
     parts = []
     for item in comparisons:
         summaries = [
@@ -269,19 +170,6 @@ def render(
         parts += [f"== {item.setting}", agent_table(summaries, score_mode=False), ""]
         if item.comparisons:
             parts += ["paired over the games both played:", comparison_table(item.comparisons), ""]
-            if stages:
-                parts += [
-                    "where the games only one of a pair won were lost (share of the safe cells "
-                    "the loser had revealed):",
-                    stages_table(item.agents),
-                    "",
-                ]
-            if numbers is not None:
-                parts += [
-                    "split by the number the first click showed (A is the first of each pair):",
-                    first_number_table(item.agents, numbers),
-                    "",
-                ]
     return "\n".join(parts)
 
 
@@ -297,18 +185,6 @@ def build_parser() -> argparse.ArgumentParser:
         "--agents",
         help="comma-separated labels to show, in this order (default: every agent); a label "
         "found in several folders is FOLDER/LABEL",
-    )
-    parser.add_argument(
-        "--stages",
-        action="store_true",
-        help="also show where the games only one of a pair won were lost (share of safe cells "
-        "the loser had revealed)",
-    )
-    parser.add_argument(
-        "--by-first-number",
-        action="store_true",
-        help="also split each pair's games by the number the first click showed (replays each "
-        "game's first click under the --pairing its folder's run.json names)",
     )
     parser.add_argument(
         "--games",
@@ -329,8 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.games is not None:
             agents = first_games(agents, args.games)
         comparisons = compare_settings(agents, labels)
-        numbers = FirstNumbers() if args.by_first_number else None
-        report = render(comparisons, args.stages, numbers)
+        report = render(comparisons)
     except (FileNotFoundError, ValueError) as exc:
         return report_error(PROG, exc)
     print(report)

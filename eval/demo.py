@@ -137,6 +137,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(show_games(shown, beginner, game_seeds(args.seed, SHOWN_GAMES)))
 
     print(f"-- every agent on the same {args.games} Beginner boards (seed {args.seed}) --\n")
+    extra = {
+        "command_line": command_line("python -m eval.demo" if argv is not None else None, argv),
+        "first_click": "safe",
+        "score_mode": False,
+        "pairing": "board",
+    }
     config = EvalConfig(
         agents=tuple(agents),
         settings=(beginner,),
@@ -144,12 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         games=args.games,
         seed=args.seed,
         workers=workers,
-        extra={
-            "command_line": command_line("python -m eval.demo" if argv is not None else None, argv),
-            "first_click": "safe",
-            "score_mode": False,
-            "pairing": "board",
-        },
+        extra=dict(extra),
     )
     evaluation = evaluate(config, args.out, quiet=args.quiet, skip_validation=True)
     print(evaluation.report)
@@ -169,14 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             seed=args.seed,
             workers=workers,
             compare=(),
-            extra={
-                "command_line": command_line(
-                    "python -m eval.demo" if argv is not None else None, argv
-                ),
-                "first_click": "safe",
-                "score_mode": False,
-                "pairing": "board",
-            },
+            extra=dict(extra),
         )
         swept = evaluate(sweep, args.out / "sweep", quiet=args.quiet)
         print(sweep_table(swept.summary.agents, settings, [a.label for a in sweep_agents]))

@@ -105,7 +105,6 @@ def evaluate(
     ``games.csv`` at once (see :mod:`eval.journal`), so a killed run can be resumed.
 
     Args:
-        config: the run.
         out: output folder (checked and created before anything runs); None writes nothing.
         quiet: no progress bar.
         plots: write the PNG plots (and trace the knowledge of one game for its chart); without

@@ -1,11 +1,9 @@
 """An evaluation's files while it runs: ``run.json`` (how to redo it) and ``games.csv`` (appended).
 
-``run.json`` is written first (atomically): the command's arguments, the number of games and
-whether the run is complete. Each chunk's records are appended to ``games.csv`` as it finishes
-and flushed to disk, so a killed evaluation keeps every finished chunk; ``mswp-eval --resume DIR``
-reads both and plays only the missing games. A torn last line (a kill mid-write) is dropped.
-When the run completes, ``games.csv`` is rewritten (atomically) in the canonical order, so it is
-byte-for-byte the file an uninterrupted run writes, timings aside.
+``run.json`` is written first (atomically); each chunk's records are appended to ``games.csv``
+and flushed as it finishes, so ``mswp-eval --resume DIR`` plays only the missing games (a torn
+last line is dropped). A completed run's ``games.csv`` is rewritten in the canonical order, the
+file an uninterrupted run writes.
 """
 
 from __future__ import annotations

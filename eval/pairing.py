@@ -1,24 +1,12 @@
 """Coupled first-click generators: the same seed gives every agent the same board.
 
-Under the env's own ``safe`` and ``opening`` rules the mines are placed after the first click
-around it, so two agents that open on different cells meet different boards even with the same
-seed. For a paired comparison the evaluation injects these generators
-(``GameConfig(generator=...)``), which:
-
-1. draw a base layout of ``mines`` mines uniformly over the whole board (from the env's RNG,
-   whose state at the first click depends only on the seed), then
-2. move each base mine that lies in the cleared region (the clicked cell for ``safe``, its 3x3
-   block for ``opening``) to a cell drawn uniformly among those outside the region and free of
-   mines.
-
-Every agent therefore meets the identical layout unless its first click falls on a base mine
-(``safe``) or near one (``opening``), and then the layouts differ by the moved mines only.
-
-The layouts are distributed exactly as under the env's rules, uniformly among the layouts that
-avoid the region: a target layout ``L'`` is produced from ``L = L' - S + T`` for every choice of
-the ``k`` moved mines ``S`` in ``L'`` and their origins ``T`` in the region, each with
-probability ``1/C(N, M) * 1/C(N - |region| - M + k, k)``; summed over ``k``, ``S`` and ``T``
-that does not depend on ``L'``. ``tests/test_eval_pairing.py`` checks it by counting.
+Under the env's ``safe`` and ``opening`` rules the mines are placed around the first click, so two
+agents that open on different cells meet different boards. These generators (injected as
+``GameConfig(generator=...)``) draw a base layout uniformly over the whole board from the env's
+RNG, then move each base mine in the cleared region (the clicked cell for ``safe``, its 3x3 block
+for ``opening``) to a free cell drawn uniformly outside it. Agents meet the same layout unless
+their first click falls on or near a base mine, and the layouts are distributed exactly as under
+the env's rules (``tests/test_eval_pairing.py`` checks it by counting).
 """
 
 from __future__ import annotations

@@ -1,15 +1,8 @@
 """``mswp-play``: a window to play Minesweeper yourself and watch any agent think.
 
-    mswp-play                                   # Beginner, logic agent with global guesses
-    mswp-play --preset expert --agent solver --heat
-    mswp-play --rows 20 --cols 30 --mines 120 --first-click opening
-    mswp-play --headless --agent solver --seed 3 --autoplay --screenshot out.png
-    mswp-play --headless --preset intermediate --seed 7 --autoplay --moves 25 --heat --knowledge \
-        --hover 4,15 --screenshot overlays.png
-
-Bad input (unknown agent, bad size, mine count or seed, missing checkpoint, unwritable or non-PNG
-``--screenshot``) is one line on stderr, exit status 2, before any window opens. ``--headless``
-and ``--moves`` turn autoplay on. See ``docs/play.md``.
+E.g. ``mswp-play --preset expert --agent solver --heat``; ``--headless`` (with ``--autoplay``,
+``--moves``, ``--screenshot``) draws off-screen. Bad input is one line on stderr, exit status 2,
+before any window opens. See ``docs/play.md``.
 """
 
 from __future__ import annotations

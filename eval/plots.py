@@ -36,6 +36,14 @@ def _pyplot() -> Any:
     return plt
 
 
+def _save(plt: Any, fig: Any, path: Path) -> None:
+    """Lay out ``fig``, write it to ``path`` atomically and close it."""
+    fig.tight_layout()
+    with atomic_path(path) as temporary:
+        fig.savefig(temporary, dpi=DPI)
+    plt.close(fig)
+
+
 def _figure_value(summary: AgentSummary) -> Interval:
     """The plotted figure: the CS520 score in score mode, else the win rate."""
     return summary.score if summary.score is not None else summary.win_rate
@@ -68,10 +76,7 @@ def plot_win_rates(
     ax.set_ylim(0, 1)
     ax.set_title("95% intervals (" + ("normal" if score else "Wilson") + ")")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    fig.tight_layout()
-    with atomic_path(path) as temporary:
-        fig.savefig(temporary, dpi=DPI)
-    plt.close(fig)
+    _save(plt, fig, path)
 
 
 def density_groups(settings: Sequence[Setting]) -> dict[tuple[int, int, str, bool], list[Setting]]:
@@ -132,10 +137,7 @@ def plot_win_rate_vs_density(
         )
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
-    fig.tight_layout()
-    with atomic_path(path) as temporary:
-        fig.savefig(temporary, dpi=DPI)
-    plt.close(fig)
+    _save(plt, fig, path)
     return True
 
 
@@ -189,7 +191,4 @@ def plot_knowledge(path: Path, trace: KnowledgeTrace) -> None:
     )
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
-    fig.tight_layout()
-    with atomic_path(path) as temporary:
-        fig.savefig(temporary, dpi=DPI)
-    plt.close(fig)
+    _save(plt, fig, path)

@@ -1,11 +1,9 @@
 """Atomic file writes and output-folder checks: the one way train, eval and play write files.
 
-Every file is written to a temporary name beside its target (``<stem>.tmp-<pid><suffix>``, so
-writers that pick the format from the suffix still work) and moved into place with
-``os.replace`` once complete: a kill at any moment leaves either the old file or the new one,
-never a partial one, plus at worst a stray temporary that :func:`remove_stale_temporaries`
-deletes on the next start. Append-only logs (``games.csv`` of an evaluation, ``progress.csv``
-of training) are the one exception: they grow line by line, and a reader drops a torn last line.
+Every file is written to a temporary name beside its target (``<stem>.tmp-<pid><suffix>``) and
+moved into place with ``os.replace``; :func:`remove_stale_temporaries` deletes a killed writer's
+leftovers. Append-only logs (``games.csv``, ``progress.csv``) are the exception: a reader drops a
+torn last line.
 """
 
 from __future__ import annotations

@@ -60,7 +60,6 @@ class BatchFlood(StrEnum):
     """The batched engine's flood-fill implementations (see :mod:`mswp_gym.vector.batch_flood`)."""
 
     BIGINT = "bigint"
-    BITS = "bits"
     DENSE = "dense"
 
 

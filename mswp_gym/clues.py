@@ -1,14 +1,11 @@
 """How clues are shown: exactly, or under one of the CS520 report's three uncertainty models.
 
-1. ``reveal_prob=p``: a revealed safe cell shows its clue only with probability ``p``; otherwise
-   it shows ``NO_CLUE`` (the cell is still known to be safe).
-2. ``noise="optimistic"``: the number shown is drawn uniformly from ``0..true`` (a lower bound).
-3. ``noise="cautious"``: the number shown is drawn uniformly from ``true..neighbours`` (an upper
-   bound; ``neighbours`` is 8 inside, 5 on an edge, 3 in a corner).
+1. ``reveal_prob=p``: a revealed safe cell shows its clue with probability ``p``, else ``NO_CLUE``.
+2. ``noise="optimistic"``: the shown number is uniform in ``0..true`` (a lower bound).
+3. ``noise="cautious"``: the shown number is uniform in ``true..neighbours`` (an upper bound).
 
-Each cell's clue is drawn once, when it is revealed, from the env's RNG. Under any uncertainty
-there is no flood fill: a zero that opened its neighbours would tell the truth the model hides,
-so every reveal opens exactly one cell and the player does its own inference.
+Each clue is drawn once, at its reveal, from the env's RNG. Under any uncertainty there is no
+flood fill (it would tell the truth the model hides).
 """
 
 from __future__ import annotations

@@ -103,20 +103,16 @@ class MinesweeperEnv(gym.Env[Any, int]):
 
     ## Episode end
     Terminated on a win or a loss (score mode: when every safe cell is revealed). Truncated after
-    ``max_steps`` steps: by default ``"auto"``, ``2 * rows * cols`` steps, which no game played
-    with legal reveals reaches (each opens a new cell) but which ends the episodes of a policy
-    that ignores the mask and repeats a no-op; ``max_steps=None`` turns the limit off. A step
-    that ends the game on the limit is both terminated and truncated, as under ``TimeLimit``.
-    ``info`` then carries ``"layout"``, the true mine layout, and ``"bbbv"`` (``np.int64``), its
-    3BV (:mod:`mswp_gym.difficulty`), for evaluation; agents must not read them during play.
+    ``max_steps`` steps (``"auto"``: ``2 * rows * cols``, which legal reveals never reach; None:
+    no limit); a game that ends on the limit is both, as under ``TimeLimit``. ``info`` then
+    carries ``"layout"``, the true mine layout, and ``"bbbv"`` (``np.int64``), its 3BV
+    (:mod:`mswp_gym.difficulty`), for evaluation only.
 
     ## Info
     ``action_mask`` (int8), ``outcome`` (an :class:`~mswp_gym.constants.Outcome` value),
     ``cells_revealed`` (safe cells revealed), ``mines_left`` (mines minus flags), ``steps``,
-    ``invalid_actions`` (these as ``np.int64``, so that info readers that batch them, TorchRL's
-    included, take them as they are), ``is_success`` (a Python bool: Gymnasium's vector envs
-    would batch ``np.bool_`` into an object array); score mode adds ``mines_exploded`` and
-    ``mines_found`` (mines never stepped on, i.e. identified safely).
+    ``invalid_actions`` (these as ``np.int64``), ``is_success`` (a Python bool); score mode adds
+    ``mines_exploded`` and ``mines_found`` (mines never stepped on).
 
     ## Arguments
     ``rows``, ``cols`` (>= 1, at most :data:`~mswp_gym.generators.MAX_CELLS` = 1,000,000 cells);
@@ -131,9 +127,8 @@ class MinesweeperEnv(gym.Env[Any, int]):
     probability, else ``NO_CLUE``) and ``clue_noise`` (``exact``, ``optimistic``: shown <= true,
     ``cautious``: shown >= true), the CS520 report's uncertain clues (see :mod:`mswp_gym.clues`;
     under any uncertainty there is no flood fill). Or ``config``: a
-    :class:`~mswp_gym.config.GameConfig` holding all of these but ``render_mode`` (not both).
-    Every argument is checked once, by :class:`~mswp_gym.config.GameConfig`: the vector env and
-    the SB3 adapter accept and refuse exactly the same values.
+    :class:`~mswp_gym.config.GameConfig` holding all of these but ``render_mode`` (not both),
+    which checks every argument.
 
     ## Version history
     * v0: first release.

@@ -1,18 +1,10 @@
 """Opening a safe cell: a zero opens its whole zero region and that region's border.
 
-Three iterative implementations with one contract, chosen by board size:
-
-* tiny boards (Beginner) grow the region a ring at a time on one Python integer holding a byte
-  per cell: a ring is nine C-level shifts, ands and ors, whatever the region's size;
-* small boards walk the region cell by cell in Python with a cached neighbour table (fastest when
-  regions are tens of cells on boards of hundreds, as on Intermediate and Expert);
-* large boards grow the region a breadth-first layer at a time with NumPy, so a 1000x1000 board
-  with one mine opens in one click in a fraction of a second.
-
-None recurses. :func:`flood_region` is pure: it reads the clues and the revealed cells and returns
-the cells to open; the board opens them (:meth:`mswp_gym.board.Board.reveal`). Flags never block
-the cascade: a flagged safe cell inside the region is opened and its flag removed, so what is
-revealed depends only on the clicks.
+Three iterative implementations with one contract, chosen by board size: tiny boards grow the
+region a ring at a time on one Python integer holding a byte per cell; small boards walk it cell by
+cell with a cached neighbour table; large boards grow it a breadth-first layer at a time with
+NumPy. :func:`flood_region` is pure: it returns the cells to open and the board opens them. Flags
+never block the cascade: a flagged safe cell inside the region is opened and its flag removed.
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
 """What every entry point takes as an action and as a seed: one rule and one message for each.
 
-The single env, ``gym.make``, the vector env (every placement) and the SB3 adapter all check
-their actions and seeds here, so they accept and refuse exactly the same values.
-
-* An action is an integer of the action space: a Python int, a NumPy integer or a one-element
-  integer array (a batch: an integer array). Bools are not actions, although Python counts
-  ``True`` as 1: ``step(True)`` is far more likely a bug than a click on cell 1.
-* A seed is Gymnasium's: None or a non-negative integer (Python or NumPy, never a bool), and
-  below ``2**64``: the batched placement keeps 64 bits per board, and a larger seed is refused
-  rather than folded onto a smaller one (no two seeds play the same games by aliasing).
+The single env, the vector env and the SB3 adapter all check actions and seeds here. An action is
+an integer of the action space (a Python or NumPy integer, or an integer array for a batch; never
+a bool). A seed is None or a non-negative integer below ``2**64`` (never a bool).
 """
 
 from __future__ import annotations

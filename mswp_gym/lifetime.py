@@ -1,13 +1,9 @@
 """Worker processes that die with the process that started them (no orphans after ``kill -9``).
 
-A pool worker calls :func:`die_with_parent` first thing. On Linux the kernel then SIGKILLs it when
-its parent dies (``prctl(PR_SET_PDEATHSIG)``); everywhere, a daemon thread also checks twice a
-second that the parent still lives, for platforms without ``prctl`` and for workers started
-through an intermediary (a forkserver), whose direct parent is not the process to follow.
-
-Processes we do not start ourselves (a local Ray instance: some of its agents outlive a killed
-driver) are covered by :func:`start_reaper`: a small watchdog process that notes the descendants
-of a pid every half second and, once that pid has died, kills the ones it saw (Linux ``/proc``).
+A pool worker calls :func:`die_with_parent` first thing: on Linux ``prctl(PR_SET_PDEATHSIG)``,
+everywhere a daemon thread that checks the parent still lives. Processes we do not start
+ourselves (a local Ray instance) are covered by :func:`start_reaper`, a watchdog that kills a
+pid's descendants once it has died (Linux ``/proc``).
 """
 
 from __future__ import annotations

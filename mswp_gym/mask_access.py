@@ -1,10 +1,7 @@
 """One way to the action mask of any env: single, wrapped, Gymnasium vector or native vector.
 
-Every Gymnasium wrapper (``OrderEnforcing``, ``TimeLimit``, ``RecordEpisodeStatistics``...) hides
-the env's ``action_masks`` method, and each vector env reaches it differently
-(``call("action_masks")`` on ``SyncVectorEnv``/``AsyncVectorEnv``, a batched ``action_masks()``
-on :class:`~mswp_gym.vector.MinesweeperVectorEnv`, ``env_method`` on SB3's ``VecEnv``).
-:func:`action_masks` hides those differences; the masks themselves all come from
+Wrappers hide the env's ``action_masks`` method and each vector env reaches it differently;
+:func:`action_masks` hides those differences. The masks all come from
 :func:`mswp_gym.masks.action_mask`.
 """
 

@@ -1,9 +1,7 @@
 """The one legal-action mask behind ``env.action_masks()``, ``info["action_mask"]`` and agents.
 
 :func:`action_mask` is the rule; :func:`batch_action_mask` applies it to a batch of boards, and
-:func:`update_action_mask` and :func:`clear_action_mask` to the cells one move changed (the
-single env keeps its mask up to date with them, tested against :func:`action_mask` of the
-observation in ``tests/test_fast_paths.py``).
+:func:`update_action_mask` and :func:`clear_action_mask` to the cells one move changed.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
     python research/bench_hill.py --hill ~/src/Minesweeper --preset expert --first-click safe \\
         --games 20000 --seed 0 --out out/hill_expert_safe_20k
-    python -m eval.compare_runs out/solver_expert_safe_20k out/hill_expert_safe_20k --stages
+    python -m eval.compare_runs out/solver_expert_safe_20k out/hill_expert_safe_20k
 
 Hill's solver (https://github.com/DavidNHill/Minesweeper, Java) is the strongest published
 Expert player: 41.09% of 10^7 games with a safe first click in the corner, 54.3% with a zero

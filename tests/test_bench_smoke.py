@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from benchmark_scripts import BENCHMARKS, ROOT, bad_input_lines_in_a_process, load_benchmark
+from benchmark_scripts import ROOT, bad_input_lines_in_a_process, load_benchmark, script_path
 
 RUNS = {
     "bench_env": ["--seconds", "0.1", "--boards", "beginner"],
@@ -30,7 +30,7 @@ RUNS = {
 @pytest.mark.parametrize("name", sorted(RUNS))
 def test_benchmark__runs_on_a_toy_budget(name: str) -> None:
     done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / f"{name}.py"), *RUNS[name]],
+        [sys.executable, str(script_path(name)), *RUNS[name]],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -61,7 +61,7 @@ def _with_fake_harness(name: str) -> ModuleType:
     def adapter(factory: Any, **_kwargs: Any) -> Any:
         return factory
 
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(name, script_path(name))
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     module.__dict__["bench_envs"] = SimpleNamespace(gymnasium_adapter=adapter)

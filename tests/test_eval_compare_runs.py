@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from eval.cli import main as eval_main
@@ -18,9 +15,8 @@ from eval.compare_runs import (
     paired_records,
     read_saved_agents,
 )
-from eval.first_numbers import FirstNumbers, pairing_of, setting_of_label
-from eval.games import GameRecord, layout_hash
-from eval.journal import GAMES, csv_text, read_games
+from eval.games import GameRecord
+from eval.journal import GAMES, csv_text
 
 SETTING = "beginner 9x9/10 safe"
 
@@ -109,7 +105,6 @@ def test_compare_runs__refuses_games_of_different_seeds(tmp_path: Path) -> None:
         (["a", "--agents", ","], "names no agent"),
         (["a", "b"], "different seeds"),
         (["a", "--games", "0"], "--games must be >= 1, got 0"),
-        (["c", "d", "--by-first-number"], "game 0: first cell 'corner' is not 'ROW:COL'"),
     ],
 )
 def test_compare_runs__bad_input_is_one_line_and_status_2(
@@ -121,8 +116,6 @@ def test_compare_runs__bad_input_is_one_line_and_status_2(
 ) -> None:
     _folder(tmp_path, "a", [_record("a", 0, won=True)])
     _folder(tmp_path, "b", [_record("b", 0, won=True, seed=7)])
-    _folder(tmp_path, "c", [replace(_record("c", 0, won=True), first_cell="corner")])
-    _folder(tmp_path, "d", [replace(_record("d", 0, won=False), first_cell="corner")])
     monkeypatch.chdir(tmp_path)
     assert main(argv) == 2
     error = capsys.readouterr().err
@@ -154,98 +147,3 @@ def test_compare_runs__games_keeps_the_first_games_for_every_figure(
     assert "33.3%" in printed  # b won 1 of its first 3, not 1 of 8
     assert "12.5%" not in printed
     assert first_games(read_saved_agents([a]), 10)[0].games.keys() == {0, 1, 2, 4, 6}
-
-
-def test_compare_runs__stages_show_where_the_games_only_one_won_were_lost(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    from eval.compare_runs import loss_stages, stage_of
-
-    assert [stage_of(x) for x in (0.0, 0.099, 0.1, 0.5, 0.89, 0.9, 0.999)] == [0, 0, 1, 2, 2, 3, 3]
-    revealed = (0.05, 0.3, 0.95, 0.97, 0.6, 0.2)
-    a_records = [_record("a", g, won=True) for g in range(6)]
-    b_records = [
-        replace(_record("b", g, won=False), cells_revealed=r) for g, r in enumerate(revealed)
-    ]
-    b_records[5] = _record("b", 5, won=True)  # both won: not counted
-    assert loss_stages(a_records, b_records) == [1, 1, 1, 2]
-    assert loss_stages(b_records, a_records) == [0, 0, 0, 0]
-    a = _folder(tmp_path, "a", a_records)
-    b = _folder(tmp_path, "b", b_records)
-    assert main([str(a), str(b), "--stages"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    row = next(line for line in lines if line.startswith("a won, b lost"))
-    assert row.split()[4:] == ["5", "1", "1", "1", "2"]
-    assert main([str(a), str(b)]) == 0
-    assert "lost at >=90%" not in capsys.readouterr().out
-
-
-def _layout_of_game(record: GameRecord, pairing: str) -> np.ndarray:
-    """The layout ``record``'s game met: replayed in a fresh env (the first cell, then every cell in
-    order until the game ends, when the env reports the layout)."""
-    env = setting_of_label(record.setting, pairing).make_env()
-    _, info = env.reset(seed=record.seed)
-    row, col = (int(part) for part in record.first_cell.split(":"))
-    action, done = row * 9 + col, False
-    while not done:
-        _, _, terminated, truncated, info = env.step(action)
-        done = terminated or truncated
-        legal = np.flatnonzero(info["action_mask"])
-        action = int(legal[0]) if len(legal) else 0
-    return np.asarray(info["layout"], dtype=bool)
-
-
-@pytest.mark.parametrize("pairing", ["board", "seed"])
-def test_first_numbers__replay_the_number_each_game_s_first_click_showed(
-    pairing: str, tmp_path: Path
-) -> None:
-    _eval(tmp_path / "run", "solver,random", "--pairing", pairing)
-    assert pairing_of(tmp_path / "run") == pairing
-    records = read_games(tmp_path / "run" / GAMES)
-    numbers = FirstNumbers()
-    shown = []
-    for record in records:
-        layout = _layout_of_game(record, pairing)
-        assert layout_hash(layout) == record.board_hash  # the very layout the game met
-        row, col = (int(part) for part in record.first_cell.split(":"))
-        around = layout[max(row - 1, 0) : row + 2, max(col - 1, 0) : col + 2]
-        shown.append(numbers.of(record, pairing))
-        assert shown[-1] == int(around.sum())
-    assert len(set(shown)) > 1  # the check saw more than one number
-    assert pairing_of(tmp_path) == "board"  # no run.json: eval's default
-
-
-def test_first_numbers__a_label_that_is_not_a_setting_is_one_line() -> None:
-    assert setting_of_label("expert 16x30/99 opening").cols == 30
-    assert setting_of_label("9x9/10 any score").score_mode
-    with pytest.raises(ValueError, match=r"^setting 'expert 16x30 safe' is not a setting label"):
-        setting_of_label("expert 16x30 safe")
-    with pytest.raises(
-        ValueError, match=r"the rule one of \['any', 'safe', 'opening', 'fixed', 'no-guess'\]"
-    ):
-        setting_of_label("9x9/10 sometimes")
-
-
-def test_compare_runs__by_first_number_splits_the_pairs(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    _eval(tmp_path / "one", "solver")
-    _eval(tmp_path / "two", "d0=solver:depth=0")
-    _eval(tmp_path / "three", "random")
-    folders = [str(tmp_path / name) for name in ("one", "two", "three")]
-    assert main([*folders, "--by-first-number"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    rows = [re.split(r"\s{2,}", line) for line in lines if line.startswith("solver vs d0")]
-    assert sum(int(row[2]) for row in rows) == 6  # every game in exactly one row
-    assert len(rows) > 1  # split into more than one number
-    numbers = FirstNumbers()
-    one = read_games(tmp_path / "one" / GAMES)
-    two = read_games(tmp_path / "two" / GAMES)
-    expected: dict[str, int] = {}
-    for a, b in zip(one, two, strict=True):
-        assert a.first_cell == b.first_cell == "0:0"
-        expected[str(numbers.of(a))] = expected.get(str(numbers.of(a)), 0) + 1
-    assert {row[1]: int(row[2]) for row in rows} == expected
-    # a random first click lands elsewhere: those games are a row of their own
-    differ = [line for line in lines if line.startswith("solver vs random")]
-    assert any("first cells differ" in line for line in differ)

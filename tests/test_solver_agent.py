@@ -11,7 +11,7 @@ import pytest
 
 from agents.base import Agent
 from agents.solver import SolverAgent, mine_probabilities
-from agents.solver.endgame import ExactValues, _Search, endgame_move
+from agents.solver.endgame import _Search, endgame_move
 from agents.solver.probability import analyse
 from mswp_gym.board import Board
 from mswp_gym.cells import neighbour_table
@@ -363,17 +363,11 @@ def test_solver_agent__every_move_names_its_reason() -> None:
     assert SolverAgent().explain().move is None  # before any move
 
 
-def test_exact_values__a_row_of_three_with_one_mine() -> None:
+def test_search__a_row_of_three_with_one_mine() -> None:
     # 1x3, one mine: an end cell tells where the mine is (wins 2/3); the middle one shows 1 either
     # way and leaves a 50/50 (wins 1/3)
-    values = ExactValues([0b010, 0b101, 0b010])
-    layouts = (0b001, 0b010, 0b100)
-    assert values.after_reveal(layouts, 0) == pytest.approx(2 / 3)
-    assert values.after_reveal(layouts, 1) == pytest.approx(1 / 3)
-    with pytest.raises(ValueError, match="cell 0 is a mine in every one of the 1 layouts"):
-        values.after_reveal((0b001,), 0)
-    with pytest.raises(ValueError, match="0 layouts"):
-        values.after_reveal((), 1)
+    search = _Search([0b010, 0b101, 0b010], [0, 1, 2], 10**6)
+    assert search.best_move((0b001, 0b010, 0b100)) == (pytest.approx(2 / 3), 0)
 
 
 class _GameTree:

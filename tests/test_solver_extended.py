@@ -9,7 +9,7 @@ import pytest
 from positions import layouts, live_order, walled_position
 
 from agents.solver.agent import SolverAgent
-from agents.solver.extended import extended_chains, extended_choice, extended_guess
+from agents.solver.extended import extended_chains, extended_choice
 from agents.solver.guess import forced_guess
 from agents.solver.probability import RegionCache
 from agents.solver.unavoidable import unavoidable_guess
@@ -36,19 +36,21 @@ CHAIN_BOARD = np.array(
 )
 
 
-def test_extended_guess__a_closed_chain_of_four_down_the_edge_is_guessed_at_once() -> None:
+def test_extended_choice__a_closed_chain_of_four_down_the_edge_is_guessed_at_once() -> None:
     total = 9
     order, analysis = live_order(CHAIN_BOARD, total)
     assert unavoidable_guess(analysis, CHAIN_BOARD, order, total, RegionCache()) is None
     assert list(extended_chains(analysis, CHAIN_BOARD, order)) == [(0, 6, 15, 20)]
-    guess = extended_guess(analysis, CHAIN_BOARD, order, total, RegionCache())
+    choice = extended_choice(analysis, CHAIN_BOARD, order, total, RegionCache())
+    assert choice is not None
+    guess = choice.cells[0]
     assert guess in (0, 6, 15, 20)
     assert analysis.probability[guess] == pytest.approx(0.5)
     _check_sound(CHAIN_BOARD, total, set(layouts(CHAIN_BOARD, total)), guess, (0, 6, 15, 20))
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_extended_guess__is_sound_against_every_layout(seed: int) -> None:
+def test_extended_choice__is_sound_against_every_layout(seed: int) -> None:
     """Wherever a cell is guessed, its chain meets both conditions in every layout: a mine on it
     means the whole filling of its places, and swapping the two fillings gives a layout that fits
     the board and shows the same number on every other cell."""
@@ -133,7 +135,7 @@ def test_solver_agent__extended_is_on_by_default_and_plays_seeded() -> None:
     assert _solver_game(3, extended=False) == _solver_game(3, extended=False)
 
 
-def test_extended_guess__finds_no_chain_where_a_pair_rule_suffices() -> None:
+def test_extended_choice__finds_no_chain_where_a_pair_rule_suffices() -> None:
     # a pair between mines on the edge is the pair rule's, not a chain of four
     board = np.array([[M, 3, 3, M], [M, H, H, M]], dtype=np.int8)
     order, analysis = live_order(board, 5)

@@ -20,7 +20,7 @@ CONFIGS: list[dict[str, Any]] = [
     {},
     {"obs_mode": "dict", "flag_actions": True, "max_steps": 12},
     {"first_click": "opening", "score_mode": True, "obs_mode": "channels"},
-    {"first_click": "any", "rows": 16, "cols": 30, "mines": 99, "flood": "bits"},
+    {"first_click": "any", "rows": 16, "cols": 30, "mines": 99},
     {"rows": 5, "cols": 7, "mines": 6, "flood": "dense", "rewards": {"guess": -0.5, "win": 2.0}},
 ]
 

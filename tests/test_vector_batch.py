@@ -12,10 +12,7 @@ from mswp_gym.masks import action_mask, batch_action_mask
 from mswp_gym.vector.batch_board import BatchBoards
 from mswp_gym.vector.batch_flood import (
     flood_bigint,
-    flood_bits,
     flood_dense,
-    pack_rows,
-    unpack_rows,
 )
 from mswp_gym.vector.batch_place import batch_neighbour_counts, block_table, place_mines
 from mswp_gym.vector.batch_rng import seeds_to_uint64, stream_keys
@@ -126,17 +123,6 @@ def test_batch_neighbour_counts__matches_single_board_counts(rows: int, cols: in
         np.testing.assert_array_equal(count, neighbour_counts(layout.reshape(rows, cols)).ravel())
 
 
-@pytest.mark.parametrize(("rows", "cols"), SIZES)
-def test_pack_rows__round_trips(rows: int, cols: int) -> None:
-    cells = np.random.default_rng(3).random((7, rows * cols)) < 0.5
-    np.testing.assert_array_equal(unpack_rows(pack_rows(cells, rows, cols), rows, cols), cells)
-
-
-def test_pack_rows__rejects_boards_wider_than_64() -> None:
-    with pytest.raises(ValueError, match="cols=65"):
-        pack_rows(np.zeros((1, 65), bool), 1, 65)
-
-
 @pytest.mark.parametrize(("rows", "cols"), [*SIZES, (4, 70)])
 @pytest.mark.parametrize("density", [0.05, 0.15, 0.3])
 def test_flood__every_method_opens_what_the_single_board_opens(
@@ -150,8 +136,6 @@ def test_flood__every_method_opens_what_the_single_board_opens(
     layouts, zero = layouts[has_zero], zero[has_zero]
     starts = np.array([rng.choice(np.flatnonzero(z)) for z in zero], dtype=np.intp)
     results = [flood_dense(zero, starts, rows, cols), flood_bigint(zero, starts, rows, cols)]
-    if cols <= 64:
-        results.append(flood_bits(pack_rows(zero, rows, cols), starts, rows, cols))
     for i, (layout, start) in enumerate(zip(layouts, starts, strict=True)):
         board = Board(layout.reshape(rows, cols))
         board.reveal(*to_cell(int(start), cols))
@@ -164,7 +148,7 @@ def test_batch_boards__reveal_matches_board_move_by_move() -> None:
     rng = np.random.default_rng(7)
     layouts = rng.random((k, rows * cols)) < 0.12
     layouts[:, 0] = False  # every board keeps a safe cell
-    for flood in ("bigint", "bits", "dense"):
+    for flood in ("bigint", "dense"):
         batch = BatchBoards(k, rows, cols, flood=flood)
         batch.lay(np.arange(k), layouts)
         singles = [Board(layout.reshape(rows, cols)) for layout in layouts]
@@ -189,8 +173,6 @@ def test_batch_boards__rejects_bad_sizes_and_flood_methods() -> None:
         BatchBoards(0, 3, 3)
     with pytest.raises(ValueError, match="'magic'"):
         BatchBoards(1, 3, 3, flood="magic")
-    with pytest.raises(ValueError, match="cols=65"):
-        BatchBoards(1, 3, 65, flood="bits")
     assert BatchBoards(1, 3, 65).flood == "bigint"
 
 

@@ -1,24 +1,16 @@
 """A trained network as an :class:`agents.base.Agent`: ``agents.make("net:expert")``.
 
-``net:NAME`` and ``rl:NAME`` load a shipped network (:data:`train.checkpoint.SHIPPED`: ``net:``
-imitates the solver, ``rl:`` learned from reward alone); ``net:PATH``, ``rl:PATH`` and
-``ppo:PATH`` load a checkpoint zip or a training run folder, and ``ppo:NAME`` is an older name of
-a shipped network. Any PPO/MaskablePPO zip loads (see :func:`load_ppo_agent`); this module plays
-the project's own :class:`~train.policy.BoardPolicy` checkpoints, :mod:`train.sb3_agent` every
-other model. A generalist network (trained with ``--boards``) plays any board of the classic
-game, taking the size and mine count from the game's spec. The agent
-sees only the visible board and the action mask; it plays the policy's deterministic action (the
-legal cell with the highest score) unless built with ``deterministic=False``, in which case it
-samples the policy's masked softmax with its own seeded Generator.
+``net:NAME`` and ``rl:NAME`` load a shipped network (:data:`train.checkpoint.SHIPPED`);
+``net:PATH``, ``rl:PATH`` and ``ppo:PATH`` a checkpoint zip or a training run folder (``ppo:NAME``
+is an older name of a shipped network). This module plays the project's own
+:class:`~train.policy.BoardPolicy` checkpoints, :mod:`train.sb3_agent` every other model. A
+generalist network plays any board, taking the size and mine count from the game's spec. The
+agent sees only the visible board and the action mask; it plays the legal cell with the highest
+score, or with ``deterministic=False`` samples the masked softmax with its seeded Generator.
 
-The first click: the network never sees the game's first-click rule, and on the blank board
-(one position a game in its training data) it reads every cell as equally risky, so its own
-choice is poor: a network without a move head may open in the board's interior, where a safe
-first click opens an area far less often than in a corner. By
-default (``first_move="rule"``) the agent makes the solver's first click for the game's rule
-(:func:`agents.solver.agent.rule_first_click`: the corner under ``safe``, ``(2, 2)`` under
-``opening``), a fixed move that depends on the rule only, and plays every later move by its
-network; ``first_move="network"`` lets the network choose that click too.
+By default (``first_move="rule"``) the first click is the solver's for the game's rule
+(:func:`agents.solver.agent.rule_first_click`), since the network never sees the rule;
+``first_move="network"`` lets the network choose it too.
 """
 
 from __future__ import annotations
@@ -94,25 +86,19 @@ class PolicyAgent(SeededAgent):
     """Plays a :class:`~train.policy.BoardPolicy` checkpoint.
 
     Args:
-        policy: the trained policy.
         seed: default seed for ``reset`` (used only when sampling).
         deterministic: play the best-scoring legal cell (True) or sample the policy.
         source: where the policy came from (for messages).
         symmetries: average the network's logits over this many symmetries of the board (1, 2,
-            4 or 8; see :func:`train.symmetry.board_views`): a batched forward pass of that many
-            boards per move (two passes of four for 8 views of a board that is not square).
-            With several views, deterministic play counts legal cells within
-            :data:`~train.symmetry.VIEW_TIE_TOLERANCE` of the best score as tied and plays the
-            lowest cell index among them, so mirror-image cells of a symmetric position do not
-            split by float rounding (one view plays the exact best, the lowest index on a tie).
+            4 or 8; :func:`train.symmetry.board_views`); with several, deterministic play takes
+            the lowest cell index among scores within
+            :data:`~train.symmetry.VIEW_TIE_TOLERANCE` of the best.
         first_move: who makes the first click (:class:`FirstMove`): the solver's click for the
             game's rule (default) or the network.
         boards: which boards a one-board network plays (:class:`Boards`): its own (default) or
-            any, with the size and mine count taken from each game's spec like a generalist.
+            any, taking each game's size and mine count from its spec.
         device: where the network runs (:class:`train.device.Device`): ``cpu`` (the default),
-            ``cuda`` or ``auto`` (a CUDA GPU when torch sees one). The logits differ from the
-            CPU's in the last bits, so a move whose best scores lie that close can differ
-            between devices (on one device the same seed plays the same game).
+            ``cuda`` or ``auto``; near-tied moves may differ between devices.
 
     Raises:
         ValueError: ``symmetries`` not allowed; an unknown
@@ -268,21 +254,15 @@ def load_ppo_named(path: str | None = None, **kwargs: Any) -> PolicyAgent | SB3A
 def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent | SB3Agent:
     """An agent for a shipped name, a checkpoint zip or a training run folder.
 
-    A :class:`~train.policy.BoardPolicy` checkpoint (what ``mswp-train`` writes) becomes a
-    :class:`PolicyAgent` (with a risk map); any other PPO or MaskablePPO zip whose observation
-    space is a Minesweeper env's becomes a :class:`~train.sb3_agent.SB3Agent`.
+    A :class:`~train.policy.BoardPolicy` checkpoint becomes a :class:`PolicyAgent`; any other
+    PPO or MaskablePPO zip of a Minesweeper env a :class:`~train.sb3_agent.SB3Agent`.
 
     Args:
-        path: anything :func:`train.checkpoint.resolve_checkpoint` takes: a shipped name
-            (``net:expert``, ``rl:beginner``, or an older name such as ``expert``), a ``.zip``
-            (``mswp-train`` writes ``RUN/model-final.zip``, ``RUN/model-dagger0007.zip``...),
-            a run folder (its last committed model), or None (``net:beginner``).
-        **kwargs: ``seed``, ``deterministic``, and for a :class:`PolicyAgent` ``symmetries``
-            (test-time averaging over board symmetries, default 1),
-            ``first_move`` (``rule``, the default, or ``network``), ``boards`` (``trained``, the
-            default, or ``any``) and ``device`` (``cpu``, the default, ``cuda`` or ``auto``);
-            ``torch_threads`` (default 1): the process's torch thread count is set to it, since
-            one board at a time runs fastest on one thread; None leaves torch's setting alone.
+        path: anything :func:`train.checkpoint.resolve_checkpoint` takes: a shipped name, a
+            ``.zip``, a run folder (its last committed model), or None (``net:beginner``).
+        **kwargs: ``seed``, ``deterministic``, for a :class:`PolicyAgent` ``symmetries``,
+            ``first_move``, ``boards`` and ``device`` (see :class:`PolicyAgent`);
+            ``torch_threads`` (default 1; None leaves torch's setting alone).
 
     Raises:
         ValueError: an unknown shipped name (the message lists them); not a readable
@@ -311,5 +291,3 @@ def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent
             f"model"
         )
     return SB3Agent(model, source=str(target), **kwargs)
-    target = resolve_checkpoint(path)
-    model = read_model(target)

@@ -1,13 +1,10 @@
 """Checkpoints that survive a kill, and loading a trained policy with clear errors.
 
 A run folder holds ``state.json`` (the commit point: phase, step counts, curve, RNG state,
-settings) and the files it names: ``model-<tag>.zip`` (a MaskablePPO zip: policy weights,
-optimizer state, step count, schedules), during PPO ``runtime-<tag>.pkl`` (envs mid-episode and
-generator states, for an exact resume) and, during imitation, ``positions-<tag>.npz`` (one per
-DAgger round in the buffer window, format in :mod:`train.dataset`). Each file is written through
-:func:`mswp_gym.atomic.atomic_path`; ``state.json`` (a :class:`train.state.RunState`) is replaced
-last, so a kill at any moment leaves the previous complete checkpoint in force. Superseded files
-are deleted after the commit, and a killed writer's temporaries on the next start.
+settings) and the files it names: ``model-<tag>.zip``, during PPO ``runtime-<tag>.pkl`` (envs and
+generator states, for an exact resume) and, during imitation, ``positions-<tag>.npz``. Each file
+is written atomically and ``state.json`` last, so a kill leaves the previous checkpoint in force;
+superseded files are deleted after the commit.
 """
 
 from __future__ import annotations
@@ -281,13 +278,11 @@ def read_model(
 ) -> BaseAlgorithm:
     """Load a PPO or MaskablePPO zip (or a run folder's model) as data: nothing in it runs.
 
-    SB3's ``load`` unpickles the pickled fields of the zip's ``data`` JSON, and a pickle can run
-    any code. Here each is replaced before SB3 reads it (SB3's ``custom_objects``): the policy
-    class by the already imported policy class that the pickle names (its opcodes are read, never
-    run); the spaces by the Minesweeper spaces the JSON describes; ``learning_rate``,
-    ``clip_range`` and ``clip_range_vf`` by ``schedules`` (a resumed run passes its settings') or
-    by :data:`PLAY_SCHEDULES`; the fields of :data:`REBUILT_FIELDS` by None. The weights and the
-    optimizer state are tensors, which SB3 reads with ``torch.load(weights_only=True)``.
+    Every pickled field of the zip's ``data`` JSON is replaced before SB3 reads it (SB3's
+    ``custom_objects``): the policy class by the imported class the pickle names (its opcodes are
+    read, never run), the spaces by the Minesweeper spaces the JSON describes, the schedules by
+    ``schedules`` or :data:`PLAY_SCHEDULES`, :data:`REBUILT_FIELDS` by None; tensors load with
+    ``torch.load(weights_only=True)``.
 
     Raises:
         FileNotFoundError: nothing at ``path``.

@@ -1,11 +1,9 @@
 """Imitation by DAgger: the learner plays, the expert labels, the network fits the labels.
 
-Each round: the current network plays ``games_per_iteration`` games (in ``workers`` processes),
-every visited position is labelled with the expert's per-cell mine probabilities
-(:mod:`train.rollout`), the positions join a buffer of the most recent ``buffer_positions``, and
-the network takes ``gradient_steps_per_iteration`` Adam steps on a masked per-cell binary
-cross-entropy (mine head + opening head), with random board symmetries as augmentation. The
-network is the PPO policy's own trunk and cell head, so the result is a PPO checkpoint.
+Each round the network plays ``games_per_iteration`` games, every visited position is labelled
+(:mod:`train.rollout`) into a buffer of the most recent ``buffer_positions``, and the network takes
+``gradient_steps_per_iteration`` Adam steps on a masked per-cell binary cross-entropy, with random
+board symmetries as augmentation. The network is the PPO policy's trunk and cell head.
 """
 
 from __future__ import annotations
@@ -52,7 +50,7 @@ class Collector:
     """Runs :func:`collect_positions` split into ``workers`` jobs, on local processes or Ray.
 
     The jobs and their seeds depend only on ``rng`` and ``workers``, and results are joined in
-    job order, so the same seed gives the same positions on either backend (tested).
+    job order: the same seed gives the same positions on either backend.
 
     Args:
         workers: jobs per collection (1 = in this process on the local backend).

@@ -1,16 +1,10 @@
 """The fully-convolutional board network: visible board in, per-cell mine and opening logits out.
 
-One network serves imitation (supervised per-cell targets) and PPO (its per-cell scores are the
-policy's action logits, its pooled features feed the value head), so a behaviour-cloned network
-*is* a PPO policy and one checkpoint type covers both.
-
-Input: the visible board as codes (``(B, rows, cols)``, any float/int dtype, codes of
-:mod:`mswp_gym.constants`). It is one-hot encoded in :func:`board_planes` together with a
-"mines per unknown cell" plane (the global mine count is part of the public spec) and an
-"on the board" plane, so zero padding marks the border. Every layer is a convolution, so the same
-weights run on any board size. The mine count is stored with the network (the board it was built
-for) and can be given per call, so one network can play boards of any size and density (the
-generalist, :mod:`train.generalist`).
+One network serves imitation (per-cell targets) and PPO (its per-cell scores are the action
+logits, its pooled features feed the value head), so one checkpoint type covers both. The board's
+codes are one-hot encoded (:func:`board_planes`) with a "mines per unknown cell" plane and an "on
+the board" plane; every layer is a convolution, so the same weights run on any board size, and the
+mine count can be given per call (the generalist, :mod:`train.generalist`).
 """
 
 from __future__ import annotations
@@ -24,9 +18,8 @@ from mswp_gym.encoding import CHANNEL_CODES
 N_INPUT_PLANES = len(CHANNEL_CODES) + 2
 """One-hot code planes, the mine-density plane and the on-board plane."""
 COMPUTE_LAYOUT = th.channels_last
-"""Memory layout the trunk's convolutions run in. Channels-last runs them faster on CPU than the
-default layout, forward and backward; the trunk still returns features in the default
-(contiguous) layout, and the values agree with it up to float rounding."""
+"""Memory layout the trunk's convolutions run in (faster on CPU); the trunk returns features in
+the default layout."""
 MINE_HEAD, OPENING_HEAD, MOVE_HEAD = 0, 1, 2
 """Output channels of :class:`CellNet`: P(mine) and P(safe with clue 0) logits, and (networks with
 a move head only) the logit of each cell being the expert's move."""

@@ -1,11 +1,8 @@
 """Imitation from a saved data set: the shards of ``python -m train.dataset`` instead of play.
 
-``python -m train --algo imitation --dataset DIR`` trains the board network on every position of
-``DIR``'s shards (:func:`train.shards.load_shards`): each round is
-``gradient_steps_per_iteration`` steps of :func:`train.imitation.train_steps` (exact mine targets,
-true opening targets, and with ``move_weight`` > 0 the solver's moves), followed by the round's
-evaluation and checkpoint, as in a DAgger round. Rounds, the learning-rate decay, the time budget
-and ``--resume`` work as they do for DAgger.
+``python -m train --algo imitation --dataset DIR`` trains on every position of ``DIR``'s shards:
+each round is ``gradient_steps_per_iteration`` steps of :func:`train.imitation.train_steps`, then
+the round's evaluation and checkpoint; rounds, decay, budget and ``--resume`` work as for DAgger.
 """
 
 from __future__ import annotations
@@ -72,11 +69,7 @@ def train_on_dataset(run: RunHost, model: MaskablePPO, rng: np.random.Generator)
             settings.bc_batch_size,
             rng,
             settings.move_weight,
-            settings.guess_weight,
-            settings.count_weight,
-            settings.count_cells == "undecided",
             Precision(settings.precision),
-            all_views=settings.augment == "all",
         )
         state.iteration = iteration
         state.gradient_samples += settings.gradient_steps_per_iteration * settings.bc_batch_size

@@ -1,13 +1,9 @@
 """A fully-convolutional MaskablePPO policy: one action logit per cell, any small board.
 
-SB3's default CNN needs images of at least 36x36, and its MLP heads tie the network to one board
-size through a dense layer. Here every layer is a convolution: the features extractor is the
-:class:`~train.network.BoardTrunk`, the "mlp extractor" is a 1x1 convolution giving each cell a
-mine and an opening logit (turned into a safety score, :func:`~train.network.safety_scores`),
-and with a move head the logit of the expert's move (then the score,
-:func:`~train.network.action_scores`), plus a pooled value head, and the action net only scales
-the scores by a learned inverse temperature.
-Masks are applied by sb3-contrib's masked distribution as usual.
+The features extractor is the :class:`~train.network.BoardTrunk`; a 1x1 convolution gives each
+cell its scores (:func:`~train.network.action_scores`), a pooled head the value, and the action net
+scales the scores by a learned inverse temperature. Masks are applied by sb3-contrib's masked
+distribution.
 """
 
 from __future__ import annotations
@@ -169,22 +165,12 @@ class InverseTemperature(nn.Module):
 class BoardPolicy(MaskableActorCriticPolicy):
     """MaskablePPO policy over ``Discrete(rows*cols)`` with a fully-convolutional network.
 
-    The CNN to use with sb3-contrib's MaskablePPO on these boards (SB3's ``CnnPolicy`` needs
-    36x36 images)::
-
-        from sb3_contrib import MaskablePPO
-        from train.policy import BoardPolicy, board_policy_kwargs
-
-        model = MaskablePPO(BoardPolicy, env, policy_kwargs=board_policy_kwargs(env))
-
-    ``env`` must give the ``board`` observation (the default ``obs_mode``) and reveal actions
-    only. Extra keyword arguments (all saved with the model): ``mines`` (required; what
-    :func:`board_policy_kwargs` reads from the env), ``channels``, ``blocks`` (through
+    ``MaskablePPO(BoardPolicy, env, policy_kwargs=board_policy_kwargs(env))``; ``env`` must give
+    the ``board`` observation and reveal actions only. Extra keyword arguments (saved with the
+    model): ``mines`` (required), ``channels``, ``blocks`` (through
     ``features_extractor_kwargs``), ``opening_weight``, ``beta`` (the initial inverse
-    temperature), ``any_board`` (True for a generalist network, trained on many boards: its
-    agent accepts any board, see :class:`train.agent.PolicyAgent`) and ``move_head`` (True for a
-    network that imitates the expert's moves: it plays its move logits, see
-    :func:`train.network.action_scores`).
+    temperature), ``any_board`` (a generalist network) and ``move_head`` (a network that plays
+    its move logits, :func:`train.network.action_scores`).
     """
 
     def __init__(

@@ -1,10 +1,7 @@
 """The arithmetic of a training step's forward pass: float32, or bfloat16 autocast.
 
-Under :attr:`Precision.BFLOAT16` the network's convolutions and matrix products run in bfloat16
-(``torch.autocast``), while the weights, Adam's state and the losses stay float32: the logits are
-cast back to float32 before any loss sees them. On a CPU with AVX-512 bfloat16 instructions
-(or a GPU) a training step runs faster than a float32 one. Play (collection, evaluation, the
-agent) always runs in float32.
+Under :attr:`Precision.BFLOAT16` convolutions and matrix products run in bfloat16
+(``torch.autocast``); weights, Adam's state and losses stay float32. Play always runs in float32.
 """
 
 from __future__ import annotations

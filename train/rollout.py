@@ -1,17 +1,13 @@
 """DAgger-style data collection: the learner plays, every position it visits is labelled.
 
 Games are played in a batch (one network call per move for all live games) on the plain
-:class:`mswp_gym.board.Board` engine: the collector is the teacher, so it may read the truth to
-label positions; the learner only ever sees the visible board. When the learner steps on a mine,
-with probability ``rescue`` the move is replaced by the learner's best *truly safe* cell, so the
-data also holds the later positions the learner would reach once it plays better.
+:class:`mswp_gym.board.Board` engine: the collector is the teacher and may read the truth; the
+learner sees only the visible board. When the learner steps on a mine, with probability ``rescue``
+the move is replaced by its best *truly safe* cell, so the data holds later positions too.
 
-Labels: the mine target of a position is the exact solver probability (``labels="solver"``,
-:func:`agents.solver.mine_probabilities`) or the true layout (``labels="truth"``; an unbiased but
-noisier target with the same optimum). The opening target (safe with clue 0) is always the truth.
-With ``move_labels`` a position also gets the solver player's move (:class:`SolverMoves`): any
-certainly safe cell where there is one, else the cell the player would pick (its first click, its
-look-ahead guess, a forced 50/50 or an endgame move).
+The mine target is the exact solver probability (``labels="solver"``) or the true layout
+(``labels="truth"``); the opening target (safe with clue 0) is the truth. With ``move_labels`` a
+position also gets the solver player's move (:class:`SolverMoves`).
 """
 
 from __future__ import annotations
@@ -192,11 +188,9 @@ def play_games(
         on_position: see :data:`PositionHook`.
 
     Returns:
-        Every game's board (its true layout), and stats: ``wins`` (games the learner won
-        unaided, among those never rescued or randomised), ``clean_games``, ``positions``, and
-        where the time went: ``network_seconds`` (the learner's moves), ``label_seconds`` (inside
-        ``on_position``) and ``total_seconds`` (everything; the rest is the game engine and
-        bookkeeping).
+        Every game's board, and stats: ``wins`` (games won unaided, among the ``clean_games``
+        never rescued or randomised), ``positions``, ``network_seconds``, ``label_seconds``
+        (inside ``on_position``) and ``total_seconds``.
     """
     generator = make_generator(spec.first_click)
     rows, cols = spec.rows, spec.cols

@@ -1,15 +1,9 @@
-"""Any Stable-Baselines3 PPO or sb3-contrib MaskablePPO zip as an agent:
-``agents.make("sb3:PATH")``.
+"""Any Stable-Baselines3 PPO or sb3-contrib MaskablePPO zip as an agent: ``sb3:PATH``.
 
-Bring your own model: a model trained on a Minesweeper env with any policy (``MlpPolicy``,
-:class:`~train.policy.BoardPolicy`, your own) and any observation form (``board``, ``channels``,
-``dict``) plays in ``mswp-eval`` beside the built-in agents. The agent rebuilds the observation
-the model was trained on from what it is shown (:func:`mswp_gym.encoding.encode`), so the
-evaluation env's own ``obs_mode`` does not matter; the board size must match.
-
-Masks: a MaskablePPO model gets the mask as in training. A plain PPO model was trained without
-one, so the agent applies the mask to its action distribution at play time: it plays the most
-probable *legal* action (or samples among legal actions), never a no-op.
+A model trained on a Minesweeper env with any policy and observation form plays beside the
+built-in agents: the agent rebuilds the observation the model was trained on
+(:func:`mswp_gym.encoding.encode`); the board size must match. A plain PPO model gets the mask
+applied to its action distribution at play time, so it never plays a no-op.
 """
 
 from __future__ import annotations
@@ -56,7 +50,6 @@ class SB3Agent(SeededAgent):
     """Plays a loaded SB3 ``PPO`` or sb3-contrib ``MaskablePPO`` model.
 
     Args:
-        model: the loaded model.
         seed: default seed for ``reset`` (used only when sampling).
         deterministic: the most probable legal action (True) or a sample among legal ones.
         source: where the model came from (for messages).

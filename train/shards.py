@@ -2,35 +2,17 @@
 
 ``python -m train.dataset --board expert --shards 10 --games-per-shard 100 --out data/expert``
 has the exact solver (:class:`agents.solver.SolverAgent`) play ``games-per-shard`` games per
-shard and writes every position it moves from, after the first click (before it, nothing is
-revealed and every position is the same), to ``shard-00000.npz``, ``shard-00001.npz``, ...
+shard and writes every position it moves from after the first click to ``shard-00000.npz``, ...
 
-A shard is an imitation data set file (:mod:`train.dataset`: ``load_positions`` reads it) with two
-more arrays; ``N`` positions of a ``rows x cols`` board:
+A shard is an imitation data set file (:mod:`train.dataset`; ``mine_targets`` the exact P(mine),
+``move_cells`` the solver's moves) with two more arrays: ``mines`` bool ``(N, rows, cols)``, the
+true layout, and ``games`` int32 ``(N,)``, the game within the shard (its positions consecutive,
+in play order); ``meta`` adds seed, shard and games.
 
-================ ======================= ========================================================
-key              dtype, shape            meaning
-================ ======================= ========================================================
-``boards``       int8 (N, rows, cols)    the observation: the visible board (codes of
-                                         :mod:`mswp_gym.constants`)
-``mine_targets`` float32 (N, rows, cols) the exact P(mine) of every cell
-                                         (:class:`agents.beliefs.ExactBeliefs`; 0 on revealed
-                                         cells)
-``mines``        bool (N, rows, cols)    the true layout
-``move_cells``   int32 (N,)              the solver's move: the flat cell ``row * cols + col``
-``games``        int32 (N,)              the game within the shard (its positions are
-                                         consecutive, in play order)
-``mine_masks``   bool (N, rows, cols)    the hidden cells (where the mine loss is taken)
-``open_targets`` float32 (N, rows, cols) 1 where the cell is safe with clue 0 (the truth)
-``open_masks``   bool (N, rows, cols)    the hidden cells
-``meta``         str (JSON)              rows, cols, mines, first_click, labels, seed, shard,
-                                         games, format_version
-================ ======================= ========================================================
-
-Shard ``k`` of seed ``s`` plays the games of seeds ``SeedSequence([s, k])``: a shard depends on
-its index, the seed and the board only, so shards can be written in any order, by any number of
-commands. Each shard is written atomically; a rerun skips the shards already complete and refuses
-(exit status 2, before writing) a folder holding shards of another seed, board or shard size.
+Shard ``k`` of seed ``s`` plays the games of seeds ``SeedSequence([s, k])``, so shards can be
+written in any order, by any number of commands. Each shard is written atomically; a rerun skips
+complete shards and refuses (exit status 2, before writing) a folder holding shards of another
+seed, board or shard size.
 """
 
 from __future__ import annotations

@@ -13,7 +13,6 @@ from typing import Any
 from mswp_gym.atomic import write_text_atomic
 
 STATE_FILE = "state.json"
-PHASES: tuple[str, ...] = ("imitation", "ppo", "done")
 
 CurvePoint = dict[str, Any]
 """One evaluation: ``phase``, ``iteration``, ``wall_seconds``, ``env_steps``, ``positions``,

@@ -1,13 +1,9 @@
 """Board symmetries for test-time averaging: a network's logits averaged over flipped and
 transposed copies of the board.
 
-The networks are trained on randomly flipped and transposed positions (:mod:`train.imitation`;
-transposed only on square boards, where the shape stays), so each view is a fair reading of the
-same position; their errors differ, and the mean of the views' logits (mapped back onto the board)
-errs less than one view. The cost is one batched forward pass of ``len(views)`` boards instead of
-one; two passes when the views include transposes of a board that is not square (each such view is
-a ``cols x rows`` board: a shape the network did not train on, though every local pattern in it
-appears in its transposed square boards).
+The networks train on randomly flipped (and, on square boards, transposed) positions, so each view
+is a fair reading; the mean of the views' logits, mapped back onto the board, errs less than one
+view. Non-square transposed views take a second forward pass.
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
-"""The logic agent and its inference engines (CS50 AI's Minesweeper knowledge base).
-
-* :mod:`~agents.logic.cs50`: ``Sentence`` and ``MinesweeperAI``, the course's plain engine;
-* :mod:`~agents.logic.indexed`: ``IndexedMinesweeperAI``, the same conclusions from indexed
-  sentences (:mod:`~agents.logic.sentence_index`);
-* :mod:`~agents.logic.bounded`: ``BoundedKnowledge``, sentences with bounds for uncertain clues;
-* :mod:`~agents.logic.guessing`: the guess policies;
-* :mod:`~agents.logic.agent`: :class:`LogicAgent`, which plays from observations with one of them.
+"""The logic agent and its inference engines (CS50 AI's Minesweeper knowledge base): the plain
+:mod:`~agents.logic.cs50`, the :mod:`~agents.logic.indexed` one, :mod:`~agents.logic.bounded` for
+uncertain clues, the guess policies (:mod:`~agents.logic.guessing`) and :class:`LogicAgent`.
 """
 
 from __future__ import annotations

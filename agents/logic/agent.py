@@ -24,19 +24,14 @@ ENGINES: dict[str, type[MinesweeperAI | IndexedMinesweeperAI]] = {
 class LogicAgent(SeededAgent):
     """Plays by CS50 inference from the visible board, guessing per a policy when stuck.
 
-    Each ``act`` feeds the newly revealed cells to the CS50 player (:mod:`agents.observe`),
-    returns the first proven-safe hidden cell in row-major order, and otherwise a guess chosen by
-    ``guess`` (see :mod:`agents.logic.guessing`). When the spec's clues are uncertain
-    (``spec.exact_clues`` False) the knowledge is a :class:`agents.logic.bounded.BoundedKnowledge`
-    (sentences with lower/upper bounds per the clue model; risk maps read each sentence's
-    midpoint as its count). With ``guess="global"`` the total-mine-count rules
-    are applied before guessing (all remaining mines known -> every undetermined cell is safe;
-    as many undetermined cells as mines left -> all are mines).
+    Each ``act`` feeds the newly revealed cells to the CS50 player (:mod:`agents.observe`) and
+    plays the first proven-safe hidden cell in row-major order, else a guess chosen by ``guess``
+    (:mod:`agents.logic.guessing`). Under uncertain clues the knowledge is a
+    :class:`agents.logic.bounded.BoundedKnowledge`.
 
     Args:
         guess: ``"random"`` (CS50), ``"sentence-max"`` (CS280) or ``"global"`` (CS520).
         engine: ``"indexed"`` (fast, default) or ``"plain"`` (the reference algorithm).
-        seed: default seed for ``reset``.
 
     Raises:
         ValueError: unknown ``guess`` or ``engine``.

@@ -1,24 +1,14 @@
 """Bounded sentences: sound inference when clues are lower or upper bounds (the CS520 noise models).
 
-A sentence says ``lo <= mines(cells) <= hi``. What a revealed clue ``k`` says of its undetermined
-neighbours (known mines already subtracted) depends on the clue model of the public ``GameSpec``:
+A sentence says ``lo <= mines(cells) <= hi``. A revealed clue ``k`` gives its undetermined
+neighbours (known mines subtracted) ``k <= mines <= k`` under ``exact`` clues, ``k <= mines <=
+len(cells)`` under ``optimistic`` ones, ``0 <= mines <= k`` under ``cautious`` ones; a
+``NO_CLUE`` cell gives none (it is safe).
 
-* ``exact``: ``k <= mines <= k`` (the CS50 sentence);
-* ``optimistic`` (shown <= true): ``k <= mines <= len(cells)``;
-* ``cautious`` (shown >= true): ``0 <= mines <= k``;
-* ``NO_CLUE``: no sentence; the cell is safe (the feeder marks it).
-
-Inference rules, applied from a work queue to a fixed point, each sound for any layout that
-satisfies the sentences:
-
-* ``hi == 0``: every cell is safe; ``lo == len(cells)``: every cell is a mine;
-* two sentences on the same cell set: intersect the bounds;
-* ``A`` a proper subset of ``B``: ``mines(B - A)`` lies in
-  ``[max(0, loB - hiA), min(|B - A|, hiB - loA)]``, and symmetrically
-  ``mines(A)`` lies in ``[max(loA, loB - |B - A|), min(hiA, hiB)]``; both are added/tightened.
-
-Bounds only ever tighten, so the queue empties. An empty intersection means the clues contradict
-each other (a bug, or a wrong noise model), raised as
+Rules, applied from a work queue to a fixed point: ``hi == 0`` makes every cell safe and ``lo ==
+len(cells)`` every cell a mine; two sentences on one cell set intersect; for ``A`` a proper subset
+of ``B``, ``mines(B - A)`` lies in ``[max(0, loB - hiA), min(|B - A|, hiB - loA)]`` and ``mines(A)``
+in ``[max(loA, loB - |B - A|), min(hiA, hiB)]``. An empty intersection raises
 :class:`~agents.logic.indexed.InconsistentKnowledge`.
 """
 
@@ -26,9 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents.logic.cs50 import undetermined_neighbours
 from agents.logic.indexed import InconsistentKnowledge
 from agents.logic.sentence_index import CellSet, SentenceIndex
-from mswp_gym.cells import Cell, neighbours
+from mswp_gym.cells import Cell
 
 Bounds = tuple[int, int]
 
@@ -64,8 +55,6 @@ class BoundedKnowledge:
     ``sentence_count``.
 
     Args:
-        height: rows.
-        width: columns.
         noise: the clue model (``exact``, ``optimistic``, ``cautious``).
         rng: unused by inference; kept for the engine constructor signature.
 
@@ -147,12 +136,9 @@ class BoundedKnowledge:
             raise ValueError(f"count must be in 0..8, got {count!r} for cell {cell!r}")
         self.moves_made.add(cell)
         self.mark_safe(cell)
-        undetermined = []
-        for neighbour in neighbours(cell, self.height, self.width):
-            if neighbour in self.mines:
-                count -= 1
-            elif neighbour not in self.safes:
-                undetermined.append(neighbour)
+        undetermined, count = undetermined_neighbours(
+            cell, count, self.height, self.width, self.mines, self.safes
+        )
         if self.noise == "cautious" and count < 0:
             raise InconsistentKnowledge(f"cautious clue at {cell} is below its known mines")
         lo, hi = clue_bounds(self.noise, count, len(undetermined))

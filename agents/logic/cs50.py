@@ -1,14 +1,9 @@
 """The CS50 AI "Minesweeper" knowledge-based player, with that course's exact API.
 
-This is the plain reference algorithm of cs50.harvard.edu/ai/projects/1/minesweeper: a list of
-``Sentence`` objects, and after every clue a loop that marks what the sentences prove and adds
-every sentence the subset rule yields, comparing every pair of sentences, until nothing changes.
-It is quadratic in the number of sentences per pass; :mod:`agents.logic.indexed` holds the indexed
-engine with the same API and the same conclusions that the agents use on big boards.
-
-Two choices the course leaves open are fixed here so games are reproducible:
-``make_safe_move`` returns the smallest safe cell in row-major order, and ``make_random_move``
-draws with a seeded numpy ``Generator`` (``MinesweeperAI(..., rng=...)``).
+The plain reference algorithm of cs50.harvard.edu/ai/projects/1/minesweeper (every pair of
+sentences compared on every pass); :mod:`agents.logic.indexed` reaches the same conclusions
+faster. ``make_safe_move`` returns the smallest safe cell in row-major order and
+``make_random_move`` draws with a seeded numpy ``Generator``, so games are reproducible.
 """
 
 from __future__ import annotations
@@ -84,6 +79,15 @@ def check_board_size(height: int, width: int) -> None:
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
 
 
+def undetermined_neighbours(
+    cell: Cell, count: int, height: int, width: int, mines: set[Cell], safes: set[Cell]
+) -> tuple[set[Cell], int]:
+    """``cell``'s neighbours not known to be mines or safe, and ``count`` less its known mines."""
+    around = list(neighbours(cell, height, width))
+    undetermined = {n for n in around if n not in mines and n not in safes}
+    return undetermined, count - sum(n in mines for n in around)
+
+
 class MoveChoices:
     """The board, the known cells and the two move choices of the CS50 API, shared by the plain
     and the indexed engines (which differ only in how they keep and use knowledge)."""
@@ -138,8 +142,6 @@ class MinesweeperAI(MoveChoices):
         rng: the numpy Generator behind ``make_random_move``.
 
     Args:
-        height: rows.
-        width: columns.
         rng: a seed or ``numpy.random.Generator`` for random moves (fresh entropy if None).
     """
 
@@ -176,12 +178,9 @@ class MinesweeperAI(MoveChoices):
             raise ValueError(f"count must be in 0..8, got {count!r} for cell {cell!r}")
         self.moves_made.add(cell)
         self.mark_safe(cell)
-        undetermined = set()
-        for neighbour in neighbours(cell, self.height, self.width):
-            if neighbour in self.mines:
-                count -= 1
-            elif neighbour not in self.safes:
-                undetermined.add(neighbour)
+        undetermined, count = undetermined_neighbours(
+            cell, count, self.height, self.width, self.mines, self.safes
+        )
         self.knowledge.append(Sentence(undetermined, count))
         self.infer()
 

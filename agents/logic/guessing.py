@@ -1,26 +1,16 @@
 """What the logic agent does when no cell is proven safe: the guess policies.
 
-Notation for one decision:
-    M  total mines (from the public ``GameSpec``)
-    K  mines known (proven, or exploded in score mode)
-    R  = M - K, mines not yet known
-    U  the undetermined cells: hidden, neither known mine nor known safe
-    C  the constrained cells: cells of U that lie in at least one sentence
-    F  = U - C, the unconstrained cells
+``R`` is the mines not yet known (total from the public ``GameSpec`` less those proven or
+exploded), ``U`` the undetermined hidden cells, ``C`` those in some sentence, ``F = U - C``.
 
 Policies (``GUESS_POLICIES``):
-    ``random``        CS50: a uniform draw over the legal cells that are not known mines. No risk
-                      map.
+    ``random``        CS50: a uniform draw over the legal cells that are not known mines.
     ``sentence-max``  CS280: risk(c) = max over the sentences holding c of count / len(cells);
-                      an unconstrained cell gets the global density R / |U|. Guess the least risky.
-    ``global``        CS520's improvement: as ``sentence-max`` on C, but the unconstrained cells get
-                      the density of the mines the sentences do not account for:
-                      risk(f) = clip((R - E) / |F|, 0, 1), where E estimates the mines in C:
-                      pack disjoint sentences greedily (fewest cells first, ties by their sorted
-                      cells), add their exact counts, and add risk(c) for each cell of C that no
-                      packed sentence covers. (The agent also applies the two sound total-count
-                      rules first: R == 0 makes all of U safe, R == |U| makes all of U mines.)
-Ties among the least risky cells are broken by the agent's seeded Generator.
+                      an unconstrained cell gets the global density R / |U|.
+    ``global``        CS520: as ``sentence-max`` on C; F gets risk clip((R - E) / |F|, 0, 1),
+                      E the mines in C estimated from greedily packed disjoint sentences plus
+                      risk(c) of each uncovered cell of C.
+The least risky cell is guessed; ties are broken by the agent's seeded Generator.
 """
 
 from __future__ import annotations

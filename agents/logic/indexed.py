@@ -1,21 +1,18 @@
 """The indexed CS50 inference engine: the API and conclusions of the plain one.
 
-The plain one, :class:`~agents.logic.cs50.MinesweeperAI`, compares every pair of sentences on every
-pass, which the CS520 report found "drastically slow" on 100x100 boards past 3000 mines. Here
-sentences are keyed by their cell set (duplicates collapse), indexed by cell, and processed from a
-work queue: a sentence is compared only with the sentences that share a cell with it (a subset must
-share one), and only when it is new or has just changed. Every pair the plain loop would examine at
-its fixpoint is examined here too, so both reach the same mines and safes
-(``tests/test_logic_equivalence.py`` checks this).
+Sentences are keyed by their cell set (duplicates collapse), indexed by cell, and processed from a
+work queue: a sentence is compared only with those sharing a cell with it, and only when it is new
+or has changed. Every pair the plain loop examines at its fixpoint is examined here too, so both
+reach the same mines and safes.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from agents.logic.cs50 import MoveChoices, Sentence
+from agents.logic.cs50 import MoveChoices, Sentence, undetermined_neighbours
 from agents.logic.sentence_index import CellSet, SentenceIndex
-from mswp_gym.cells import Cell, neighbours
+from mswp_gym.cells import Cell
 
 
 class InconsistentKnowledge(ValueError):
@@ -34,8 +31,6 @@ class IndexedMinesweeperAI(MoveChoices):
     directly are applied to the sentences on the next ``add_knowledge`` or ``infer``.
 
     Args:
-        height: rows.
-        width: columns.
         rng: a seed or ``numpy.random.Generator`` for random moves (fresh entropy if None).
     """
 
@@ -66,10 +61,6 @@ class IndexedMinesweeperAI(MoveChoices):
     def sentence_items(self) -> list[tuple[CellSet, int]]:
         """``(cells, count)`` of every sentence (all non-empty)."""
         return list(self._sentences.items())
-
-    def sentences_with(self, cell: Cell) -> list[tuple[CellSet, int]]:
-        """``(cells, count)`` of the sentences that hold ``cell``."""
-        return [(key, self._sentences[key]) for key in self._by_cell.get(cell, ())]
 
     def sentence_count(self) -> int:
         """How many sentences the knowledge holds (all non-empty, no duplicates)."""
@@ -112,12 +103,9 @@ class IndexedMinesweeperAI(MoveChoices):
         self._apply_direct_edits()
         self.moves_made.add(cell)
         self.mark_safe(cell)
-        undetermined = []
-        for neighbour in neighbours(cell, self.height, self.width):
-            if neighbour in self.mines:
-                count -= 1
-            elif neighbour not in self.safes:
-                undetermined.append(neighbour)
+        undetermined, count = undetermined_neighbours(
+            cell, count, self.height, self.width, self.mines, self.safes
+        )
         self._add_sentence(frozenset(undetermined), count)
         self.infer()
 

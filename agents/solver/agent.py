@@ -50,17 +50,14 @@ def rule_first_click(spec: GameSpec, offset: int = DEFAULT_OPENING_OFFSET) -> Ce
 class SolverAgent(SeededAgent):
     """Plays Minesweeper from exact mine probabilities.
 
-    Each move: reveal a certainly safe cell if there is one (all of them are queued and played one
-    per ``act``); else, near the end of a game with few layouts left, an exhaustive search of the
-    win probability (:mod:`agents.solver.endgame`); else a guess (:mod:`agents.solver.guess`).
-    The first click follows the spec's rule: a corner under ``safe``/``any``/``fixed``, the cell
-    ``(2, 2)`` under ``opening``.
+    Each move: a certainly safe cell if there is one; else, with few layouts left, the exhaustive
+    endgame search (:mod:`agents.solver.endgame`); else a guess (:mod:`agents.solver.guess`). The
+    first click is a corner, or ``(2, 2)`` under ``opening``.
 
     Args:
         seed: Default seed for ``reset`` (ties are broken by a Generator seeded from it).
         spec: Default game spec for ``reset``; the mine count must come from a spec.
-        depth: 0 = lowest risk; 1 = look-ahead among near-best cells, scored by the blended
-            safety of the next move and 50/50 influence (:mod:`agents.solver.blended`; default).
+        depth: 0 = lowest risk; 1 = look-ahead (:mod:`agents.solver.blended`; default).
         endgame_layouts: Run the exhaustive endgame search when at most this many layouts remain
             (0 turns it off).
         endgame_nodes: Node budget of one endgame search (on overflow the ordinary guess is used).
@@ -68,9 +65,8 @@ class SolverAgent(SeededAgent):
         node_budget: States one step of a frontier region's sweep may hold before the
             approximation (see :mod:`agents.solver.probability`).
         opening_offset: First click ``(k, k)`` under the ``opening`` rule.
-        extended: Also take the forced guess of an extended 50/50 chain of four or more cells
-            (:mod:`agents.solver.extended`), not only of a pair (default; False plays as the
-            solver did before the chains, e.g. ``solver:extended=False``).
+        extended: Also take the forced guess of an extended 50/50 chain
+            (:mod:`agents.solver.extended`), not only of a pair (default).
 
     Raises:
         ValueError: a depth outside ``0..MAX_DEPTH``, a count option that is not an integer >= 0,

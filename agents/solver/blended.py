@@ -84,8 +84,6 @@ def candidates(
     """The cells worth scoring, in scoring order (module docstring).
 
     Args:
-        analysis: The analysis of ``board``.
-        board: ``(rows, cols)`` visible board.
         order: Legal cells that are not certain mines, by risk and then fewest unknown neighbours.
         openness: Unknown neighbours of each cell of ``order``.
     """

@@ -46,8 +46,7 @@ def deduce(
     Args:
         constraints: ``(cells, mines)`` pairs over unknown flat cells.
         pairwise: Whether to use the pairwise rule (the single-clue rule always runs).
-        changed: Indices of the constraints that may not be at a fixed point yet (all if None):
-            the others are known to give nothing by themselves or pairwise among themselves.
+        changed: Indices of the constraints that may not be at a fixed point yet (all if None).
 
     Returns:
         The settled cells and the reduced constraints.

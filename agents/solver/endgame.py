@@ -1,26 +1,17 @@
 """Exhaustive endgame search: when few layouts remain, find the guess with the best chance to win.
 
-Every layout consistent with the position is listed (each equally likely). The win probability of a
-set of layouts ``S`` is:
-
-* 1 if ``|S| == 1`` (the layout is known: every safe cell can be revealed);
-* else, if some cell is safe in every layout of ``S`` and would show different numbers across ``S``,
-  revealing it is free: ``sum_v |S_v| / |S| * win(S_v)``;
-* else the best risky reveal: ``max_c sum_v |S_{c safe, v}| / |S| * win(S_{c safe, v})``.
-
-Flood fill is not played out, and need not be: a zero's flood opens only cells that are then safe
-in every layout left, and the free reveals above show all that those cells would. So the values are
-the game's exact win probabilities (tested against a full game-tree search with flood fill on small
-boards), for the moves searched: the cells that are undecided, which is every hidden cell once the
-certain ones are played, as the agent does before it guesses. Sub-results are memoised by the set
-of layouts; a node budget keeps the search bounded, and on overflow the caller falls back to the
-ordinary guess.
+Every layout consistent with the position is listed (each equally likely). The win probability of
+a set of layouts ``S`` is 1 if ``|S| == 1``; else, if some cell is safe in every layout and shows
+different numbers across ``S``, ``sum_v |S_v| / |S| * win(S_v)`` (a free reveal); else the best
+risky reveal, ``max_c sum_v |S_{c safe, v}| / |S| * win(S_{c safe, v})``. Flood fill need not be
+played out (the free reveals show all it would), so these are the game's exact win probabilities.
+Sub-results are memoised by the set of layouts; on overflow of the node budget the caller falls
+back to the ordinary guess.
 """
 
 from __future__ import annotations
 
 import math
-import sys
 
 import numpy as np
 
@@ -28,12 +19,11 @@ from agents.solver.probability import Analysis
 from mswp_gym.cells import neighbour_table
 
 DEFAULT_ENDGAME_LAYOUTS = 1000
-"""Search exhaustively when at most this many layouts remain (200 before the search was pruned;
-see docs/solver.md, *A larger endgame search*)."""
+"""Search exhaustively when at most this many layouts remain."""
 MAX_ENDGAME_CELLS = 60
-"""... and at most this many undecided unknown cells (40 before)."""
+"""... and at most this many undecided unknown cells."""
 NODE_BUDGET = 100_000
-"""Search nodes (memo misses) before the endgame search gives up (20,000 before)."""
+"""Search nodes (memo misses) before the endgame search gives up."""
 TIE = 1e-12
 """Win probabilities closer than this are equal: the first move found keeps the lead."""
 
@@ -55,9 +45,6 @@ def endgame_move(
 
     Args:
         analysis: The exact analysis of ``board`` (with no certain safe cell left to play).
-        board: ``(rows, cols)`` visible board.
-        total_mines: Mines on the board.
-        legal: ``(rows * cols,)`` bool legal reveals.
         max_layouts: Search only when at most this many layouts remain.
         node_budget: Search nodes (memo misses) before giving up.
         max_cells: Search only when at most this many undecided unknown cells remain.
@@ -90,31 +77,6 @@ def endgame_move(
     if best is None:
         return None
     return cells[best], win
-
-
-class ExactValues:
-    """Exact win probabilities of moves, for measurement on boards small enough to list every
-    layout (the search of :func:`endgame_move` without its limits; sub-results are shared
-    between calls).
-
-    Layouts are bitmasks over the cells they cover (bit ``i`` set where cell ``i`` holds a mine);
-    a set of them stands for what the player knows: every layout that fits the board, each equally
-    likely.
-    """
-
-    def __init__(self, around: list[int]) -> None:
-        """``around[i]``: the bitmask of cell ``i``'s neighbours among the covered cells."""
-        self._search = _Search(around, list(range(len(around))), node_budget=sys.maxsize)
-
-    def after_reveal(self, layouts: tuple[int, ...], cell: int) -> float:
-        """The win probability of revealing ``cell`` now and playing perfectly after.
-
-        Raises:
-            ValueError: ``cell`` is a mine in every layout, or ``layouts`` is empty.
-        """
-        if not layouts or all(layout >> cell & 1 for layout in layouts):
-            raise ValueError(f"cell {cell} is a mine in every one of the {len(layouts)} layouts")
-        return self._search._after_reveal(layouts, cell)
 
 
 def _layouts(

@@ -8,7 +8,7 @@ assignment. Counts are exact Python integers.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from math import comb
 
@@ -40,9 +40,9 @@ class RegionCounts:
     group_mines: tuple[tuple[int, ...], ...]
 
 
-def split_regions(constraints: tuple[Constraint, ...]) -> list[tuple[Constraint, ...]]:
-    """Split constraints into independent regions (no cell shared between regions)."""
-    parent = list(range(len(constraints)))
+def connected(cell_sets: Sequence[Iterable[int]]) -> list[list[int]]:
+    """The indices of ``cell_sets`` grouped by shared cells (union-find), each group in order."""
+    parent = list(range(len(cell_sets)))
 
     def root(i: int) -> int:
         while parent[i] != i:
@@ -51,17 +51,21 @@ def split_regions(constraints: tuple[Constraint, ...]) -> list[tuple[Constraint,
         return i
 
     owner: dict[int, int] = {}
-    for index, (cells, _) in enumerate(constraints):
+    for index, cells in enumerate(cell_sets):
         for cell in cells:
-            other = owner.setdefault(cell, index)
-            if other != index:
-                ra, rb = root(index), root(other)
-                if ra != rb:
-                    parent[ra] = rb
-    regions: dict[int, list[Constraint]] = {}
-    for index, constraint in enumerate(constraints):
-        regions.setdefault(root(index), []).append(constraint)
-    return [tuple(sorted(region)) for region in regions.values()]
+            ra, rb = root(index), root(owner.setdefault(cell, index))
+            if ra != rb:
+                parent[ra] = rb
+    groups: dict[int, list[int]] = {}
+    for index in range(len(cell_sets)):
+        groups.setdefault(root(index), []).append(index)
+    return list(groups.values())
+
+
+def split_regions(constraints: tuple[Constraint, ...]) -> list[tuple[Constraint, ...]]:
+    """Split constraints into independent regions (no cell shared between regions)."""
+    groups = connected([cells for cells, _ in constraints])
+    return [tuple(sorted(constraints[i] for i in group)) for group in groups]
 
 
 def cells_by_signature(constraints: tuple[Constraint, ...]) -> dict[tuple[int, ...], list[int]]:

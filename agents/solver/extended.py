@@ -1,29 +1,15 @@
 """Extended 50/50s: chains of cells whose two alternating fillings no reveal can ever tell apart.
 
-A chain ``t0, t1, ..., t(n-1)`` (``n`` even, at least 4) splits into ``A`` (the cells at even
-places) and ``B`` (odd places). The chain is *extended 50/50* when
+A chain ``t0 .. t(n-1)`` (``n`` even, at least 4) splits into ``A`` (even places) and ``B`` (odd
+places). It is an *extended 50/50* when (1) every cell outside it that could ever show a number
+has as many neighbours in ``A`` as in ``B``, and (2) a cell ``x`` of the chain can be a mine only
+when the chain holds exactly ``A`` or exactly ``B``. Then the two fillings are equally likely and
+one guess among the chain at even odds is due anyway, so ``x`` is guessed at once at no extra
+risk, as the pairs of :mod:`agents.solver.unavoidable` (the case ``n == 2``).
 
-1. every cell outside the chain that could ever show a number (any revealed clue and any unknown
-   cell that is not a known mine) has as many neighbours in ``A`` as in ``B``, and
-2. a cell ``x`` of the chain can be a mine only when the whole chain holds exactly ``A`` (or
-   exactly ``B``) as its mines.
-
-By (1), swapping ``A`` for ``B`` in a layout changes no present or future number and not the mine
-count (``|A| == |B|``), so it maps the layouts with ``A`` one-to-one onto those with ``B``: the two
-are equally likely and can only be told apart by revealing a cell of the chain, at even odds. So
-in every layout with ``A`` or ``B`` a guess among the chain's cells at even odds has to be taken
-sooner or later. By (2), revealing ``x`` now loses exactly in the layouts with ``A`` (if ``x`` is in
-``A``): risk ``P(A)``, which is the expected loss that guess will cost anyway. So ``x`` is guessed
-at once, as the pairs of :mod:`agents.solver.unavoidable` (the case ``n == 2``), and its number
-may help elsewhere.
-
-The chains are found as David Hill's ``PseudoHelper.findPseudo5050`` finds his extended
-pseudo-50/50s (JSMinesweeper): paths through *links*, two cells of a constraint that needs one more
-mine, either its only two undecided cells or two side-by-side cells of a larger one (a pseudo link:
-the mine may lie elsewhere, then the chain holds neither filling, which (2) allows), starting at
-an end whose other neighbours can never show a number. Unlike his, each chain found is then
-checked exactly, (1) by counting and (2) with :func:`agents.solver.probability.analyse_assuming`,
-so the search only proposes.
+Chains are proposed as David Hill's ``PseudoHelper.findPseudo5050`` (JSMinesweeper) finds them,
+as paths through *links* (two cells of a constraint that needs one more mine), and each is then
+checked exactly: (1) by counting, (2) with :func:`agents.solver.probability.analyse_assuming`.
 """
 
 from __future__ import annotations
@@ -57,25 +43,6 @@ class ExtendedChain:
     cells: tuple[int, ...]
 
 
-def extended_guess(
-    analysis: Analysis,
-    board: np.ndarray,
-    order: list[int],
-    total_mines: int,
-    cache: RegionCache,
-) -> int | None:
-    """A cell of an extended 50/50 chain (see the module docstring) that may be guessed at no
-    extra risk, if the position has one. Arguments as for
-    :func:`agents.solver.unavoidable.unavoidable_guess` (the position has no certainly safe cell
-    left to play; ``order`` is the cells that may be guessed, best first).
-
-    Returns:
-        The first of :func:`extended_choice`'s cells in ``order``; None if no chain qualifies.
-    """
-    found = extended_choice(analysis, board, order, total_mines, cache)
-    return None if found is None else found.cells[0]
-
-
 def extended_choice(
     analysis: Analysis,
     board: np.ndarray,
@@ -84,7 +51,8 @@ def extended_choice(
     cache: RegionCache,
 ) -> ExtendedChain | None:
     """The first chain found that holds cells which may be guessed at no extra risk, with all
-    of them (arguments as for :func:`extended_guess`); None if no chain qualifies."""
+    of them (arguments as for
+    :func:`agents.solver.unavoidable.unavoidable_guess`); None if no chain qualifies."""
     rank = {cell: place for place, cell in enumerate(order)}
     for chain in extended_chains(analysis, board, order):
         cells = tuple(

@@ -1,18 +1,13 @@
 """Choosing a guess when no cell is certainly safe.
 
-Order of preference, after the published strong solvers (PSEQ, David Hill's JSMinesweeper):
+Order of preference, after the strong published solvers (PSEQ, David Hill's JSMinesweeper):
 
-1. A *forced* guess: a cell of a 50/50 or pseudo-50/50 that no future reveal can resolve (two
-   cells that nothing can ever tell apart and that cannot both be mines, see
-   :mod:`agents.solver.unavoidable`). Its risk has to be taken sooner or later, so it is taken at
-   once, and its number may help elsewhere. With ``extended`` (the default), also a cell of an
-   extended 50/50 chain of four or more cells (:mod:`agents.solver.extended`), chosen among the
-   chain's cells as step 3 chooses at depth 1.
+1. A *forced* guess: a cell of a 50/50 that no future reveal can resolve
+   (:mod:`agents.solver.unavoidable`) or, with ``extended`` (the default), of an extended 50/50
+   chain (:mod:`agents.solver.extended`): its risk has to be taken anyway, so it is taken at once.
 2. Depth 0: the lowest mine probability; exact ties go to the cell with the fewest unknown
-   neighbours (the most likely to show a small number and open up), then to the seeded RNG.
-3. Depth 1: Hill's look-ahead (:mod:`agents.solver.blended`): the cells near the best safety are
-   scored by the blended safety of the next move after each number they can show, times their
-   50/50 influence (:mod:`agents.solver.long_term`), with a small bonus for progress.
+   neighbours, then to the seeded RNG.
+3. Depth 1: Hill's look-ahead (:mod:`agents.solver.blended`).
 """
 
 from __future__ import annotations
@@ -61,13 +56,8 @@ def choose_guess(
     """Pick the cell to reveal when no unknown cell is certainly safe.
 
     Args:
-        analysis: The analysis of ``board``.
-        board: ``(rows, cols)`` visible board.
-        total_mines: Mines on the board.
         legal: ``(rows * cols,)`` bool, cells that may be revealed.
-        rng: Tie-breaking generator.
         depth: 0 (lowest risk) or 1 (look-ahead).
-        cache: Region cache shared with the caller.
         extended: Also look for extended 50/50 chains of four or more cells
             (:mod:`agents.solver.extended`) when no forced pair is found (the solver's default).
 

@@ -1,29 +1,16 @@
 """Long-term risk: the part of a cell's risk that a future 50/50 would take anyway.
 
-Two side-by-side unknown cells become an unresolvable 50/50 when exactly one of them is a mine and
-every cell next to only one of them (its *enablers*: the three cells beyond each end of the pair;
-off-board cells don't count) is a mine. In the layouts where that happens, the pair costs a coin
-flip sooner or later whatever is played now, so guessing one of its cells now loses nothing in
-those layouts that waiting would not lose. The same holds for a 2x2 block with its mines on a
-diagonal (its enablers are the four diagonal corner cells beyond it), and for an enabler itself: if
-it is the last mine a would-be 50/50 needs, losing on it costs the coin flip that was due anyway.
+Two side-by-side unknown cells become an unresolvable 50/50 when exactly one is a mine and every
+*enabler* (the on-board cells next to only one of them) is a mine; likewise a 2x2 block with its
+mines on a diagonal. In those layouts guessing the cell now loses nothing that waiting would not.
 
-This is David Hill's "50/50 influence" (``LongTermRiskHelper`` of his solver, JSMinesweeper): a
-guess's score is multiplied by ``1 + INFLUENCE_WEIGHT * I / P(safe)``, where ``I`` is the
-probability of the layouts in which the cell is the mine of such a would-be 50/50:
-
-* ``I = max(H(c, right), H(c, left)) + max(V(c, down), V(c, up)) + max over the four 2x2 blocks
-  holding c + E(c)``, capped at the smaller of the cell's mine and safe probabilities;
-* ``H``, ``V`` and the block terms are the exact probabilities that the pattern forms with ``c`` as
-  its mine, counted only when no enabler is revealed and at most ``OWN_MISSING`` enablers are not
-  yet mines;
-* ``E(c)`` sums, over every pair and block of the board that needs exactly one more mine and that
-  mine is ``c``, the probability that it forms, where that exceeds ``ENABLER_THRESHOLD``.
-
-Cells of a pattern must be unknown and undecided (Hill also admits cells that this turn's
-probabilities prove to be mines; that asymmetry is dropped here, as the pattern cannot form then).
-Every probability is an exact ratio of layout counts
-(:func:`agents.solver.probability.analyse_assuming`).
+This is David Hill's "50/50 influence" (JSMinesweeper's ``LongTermRiskHelper``): a guess's score
+is multiplied by ``1 + INFLUENCE_WEIGHT * I / P(safe)``, where ``I`` (capped at the smaller of
+the cell's mine and safe probabilities) is ``max(H(c, right), H(c, left)) + max(V(c, down),
+V(c, up)) + max over the four 2x2 blocks holding c + E(c)``: the exact probabilities that each
+pattern forms with ``c`` as its mine (no enabler revealed, at most ``OWN_MISSING`` enablers not
+yet mines), and ``E(c)`` the patterns that need only ``c`` as their last mine, where that exceeds
+``ENABLER_THRESHOLD``. Probabilities come from :func:`agents.solver.probability.analyse_assuming`.
 """
 
 from __future__ import annotations
@@ -53,9 +40,6 @@ class LongTermRisk:
 
     Args:
         analysis: The analysis of the position.
-        board: ``(rows, cols)`` visible board.
-        total_mines: Mines on the board.
-        cache: Region cache shared with the caller.
     """
 
     def __init__(

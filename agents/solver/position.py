@@ -82,10 +82,8 @@ def check_board(board: object) -> np.ndarray:
 def read_position(board: np.ndarray, total_mines: int) -> Position:
     """Turn a visible board into a :class:`Position`.
 
-    Boards of at most :data:`LIST_WALK_CELLS` cells are walked as a Python list of their codes (a
-    few microseconds, where each whole-board NumPy call costs about one); larger ones are read with
-    whole-board masks and one gather of every frontier clue's neighbours. Both are tested against
-    :func:`read_position_reference`, the plain NumPy version.
+    Boards of at most :data:`LIST_WALK_CELLS` cells are walked as a Python list; larger ones are
+    read with whole-board masks (both match :func:`read_position_reference`).
 
     Args:
         board: ``(rows, cols)`` integer codes (see :mod:`mswp_gym.constants`).

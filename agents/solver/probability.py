@@ -16,13 +16,10 @@ Method:
        1 only when every possible layout agrees, never by float rounding.
 
 Approximation (a last resort): a region whose sweep needs more than ``node_budget`` states at one
-step (or more than the sweep's memory budget, even keeping every ``k``-th layer only) is relaxed by
-dropping its largest clue and re-splitting, until every part fits. With the default budgets this
-happened on none of 11,250 random 30x30 positions of ``benchmarks/bench_probability.py`` nor on
-its other positions (random 8x8..16x30 at densities 0.12..0.31, real play from 9x9 to 100x100).
-The relaxation admits a superset of the true layouts, so a cell it calls certain is certain in
-truth; only the probabilities of uncertain cells are approximate. :attr:`Analysis.approximate`
-says when this happened.
+step (or more than the sweep's memory budget) is relaxed by dropping its largest clue and
+re-splitting, until every part fits. The relaxation admits a superset of the true layouts, so a
+cell it calls certain is certain in truth; only uncertain cells' probabilities are approximate
+(:attr:`Analysis.approximate` says when this happened).
 """
 
 from __future__ import annotations
@@ -43,12 +40,10 @@ from mswp_gym.cells import neighbour_table
 _CACHE_SIZE = 4096
 _SEARCH_FIRST_CLUES = 24
 _SEARCH_FIRST_NODES = 2_000
-"""Regions of at most this many clues get a backtracking search of at most this many nodes first:
-measured 2-3x faster than the sweep on regions of up to 16 groups
-(``benchmarks/bench_probability.py`` positions), whose set-up costs more than their search."""
+"""Regions of at most this many clues get a backtracking search of at most this many nodes first
+(cheaper than the sweep's set-up on small regions)."""
 DEFAULT_NODE_BUDGET = DEFAULT_STATE_BUDGET
-"""States one step of a region's sweep may hold before the region is relaxed (the name is kept from
-the backtracking search the sweep replaced)."""
+"""States one step of a region's sweep may hold before the region is relaxed."""
 _TINY = float(np.nextafter(0.0, 1.0))
 _ALMOST_ONE = float(np.nextafter(1.0, 0.0))
 

@@ -1,32 +1,19 @@
 """Exact counting of one frontier region by dynamic programming along a path decomposition.
 
-A frontier is long and thin: ordered well, only a few of its clues are *open* (some of their cells
-decided, some not) at any time. The sweep decides the region's groups (cells under the same clues)
-one at a time in such an order and keeps, for every reachable vector of the open clues' remaining
-needs, the number of partial layouts by mine count. A clue whose last group has been decided must
-have need 0 and leaves the state. The work is linear in the number of groups times the number of
-states per step, which stays small when few clues are open at once, however long the frontier.
-
-Per-group mine totals come from a backward sweep over the same steps: the total of group ``g``
-(decided at step ``i``) is ``sum over transitions (s -> t, m mines) of F_i[s] * m * C(size, m) *
-x^m * B_{i+1}[t]``, where ``F`` counts the decided part and ``B`` the undecided part.
-
-The backward sweep needs every forward layer ``F_i``. Their packed counts grow with the cells
-decided, so on a long tangled region (the densest random 30x30 positions) keeping them all can pass
-the memory budget while each layer alone fits. The sweep then runs again keeping only every
-``k``-th layer (``k = isqrt(steps) + 1``), and the backward sweep recomputes the others from the
-kept layer before them, one segment at a time: about ``2 * sqrt(steps)`` layers held instead of
-``steps``, for one more forward pass.
+The region's groups (cells under the same clues) are decided one at a time in an order that keeps
+few clues *open* (partly decided); the state is the vector of the open clues' remaining needs,
+holding the number of partial layouts by mine count. The work is linear in the number of groups
+times the states per step. Per-group mine totals come from a backward sweep over the same steps:
+group ``g`` (decided at step ``i``) totals ``sum over transitions (s -> t, m mines) of F_i[s] * m *
+C(size, m) * x^m * B_{i+1}[t]``. Where keeping every forward layer would pass the memory budget,
+the sweep keeps every ``k``-th layer (``k = isqrt(steps) + 1``) and the backward sweep recomputes
+the others a segment at a time.
 
 Polynomials in the mine count are packed into single Python integers (Kronecker substitution,
-``x = 2**bits``): coefficient ``k`` lives in bits ``[k*bits, (k+1)*bits)``. Every coefficient ever
-formed counts a set of layouts of the region's ``n`` cells, times at most ``n`` mines, so it is
-below ``2**bits`` with ``bits >= n + bit_length(n) + 1``; coefficients are non-negative, so sums and
-products never carry between slots. A shift is then a multiplication by ``x^m`` and one big-integer
-product convolves two polynomials. Counts stay exact. Each step's packed counts are divided by
-``x**offset``, ``offset`` the fewest mines any of them holds (:class:`_Layer`): on a long region
-the decided part holds many mines in every layout, and the low slots every count would carry
-empty are most of its bits (random 30x30: a quarter left, and the products that much cheaper).
+``x = 2**bits`` with ``bits >= n + bit_length(n) + 1`` for ``n`` cells, so slots never carry): a
+shift is a multiplication by ``x^m`` and one big-integer product convolves two polynomials; counts
+stay exact. Each step's counts are divided by ``x**offset``, ``offset`` the fewest mines any of
+them holds (:class:`_Layer`).
 """
 
 from __future__ import annotations
@@ -62,13 +49,10 @@ def count_region_sweep(
         constraints: The region's constraints (connected, as
             :func:`~agents.solver.enumerate.split_regions` returns them).
         state_budget: Most states one step may hold.
-        memory_budget: Most bytes (estimated) the sweep may hold in all: the forward sweep keeps
-            every step's states and packed counts for the backward one or, where they do not
-            fit, every ``k``-th step's and one segment's (see the module docstring).
+        memory_budget: Most bytes (estimated) the sweep may hold in all.
 
     Returns:
-        The exact counts per number of mines (the same as
-        :func:`~agents.solver.enumerate.count_region`, groups possibly in another order).
+        The exact counts per number of mines (as :func:`~agents.solver.enumerate.count_region`).
 
     Raises:
         RegionTooLarge: a step needed more than ``state_budget`` states, or the sweep more than
@@ -470,9 +454,7 @@ def candidate_orders(
     end of another walk). The greedy order repeatedly decides, among the groups that touch an open
     clue, the one that leaves the fewest clues open, preferring the clue opened earliest; the
     breadth-first order decides each clue's groups in the order of a walk of the clue graph. With
-    ``many``, both are returned, else only the greedy one. (Both orders from both ends of the pair
-    cost about twice as much in total on hard random 30x30 regions: the simulation of four plans
-    costs more than the better choices save.)
+    ``many``, both are returned, else only the greedy one.
     """
     groups_of: list[list[int]] = [[] for _ in range(n_constraints)]
     for g, sig in enumerate(signatures):

@@ -1,17 +1,10 @@
 """Unavoidable guesses: 50/50s and pseudo-50/50s that no future reveal can resolve.
 
 Two unknown cells ``a`` and ``b`` are *indistinguishable* when every cell that neighbours exactly
-one of them is off the board, a known mine, or a revealed cell without a clue (``NO_CLUE``): then
-every clue that is or ever will be on the board counts ``a`` and ``b`` together, and the total mine
-count treats them alike, so no information can ever tell them apart. If, besides, the two cannot
-both be mines, the pair holds either no mine (both safe) or exactly one, which will have to be
-guessed at even odds sooner or later. Either way the risk of guessing one of them now is risk that
-has to be taken anyway (in expectation it cannot go down), while the number it shows may help
-elsewhere: so it is guessed at once. This is the "50/50 and pseudo-50/50" rule of the strong
-published solvers (JSMinesweeper).
-
-A revealed cell next to only one of the two disqualifies the pair: its other unknown cells may be
-settled later, and then it tells ``a`` from ``b``.
+one of them is off the board, a known mine, or a revealed cell without a clue (``NO_CLUE``): no
+clue can ever tell them apart. If they also cannot both be mines, a guess at even odds between
+them is due anyway, so one is guessed at once and its number may help elsewhere (the "50/50 and
+pseudo-50/50" rule of JSMinesweeper).
 """
 
 from __future__ import annotations
@@ -36,10 +29,7 @@ def unavoidable_guess(
 
     Args:
         analysis: The analysis of the position (no certainly safe cell left to play).
-        board: ``(rows, cols)`` visible board.
         order: The cells that may be guessed, best first (legal, not certain mines).
-        total_mines: Mines on the board.
-        cache: Region cache shared with the caller.
 
     Returns:
         The cell of the first such pair that comes first in ``order``, or None.

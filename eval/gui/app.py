@@ -1,10 +1,6 @@
 """The ``mswp-play`` window: the board on the left, the controls and the agent's reasoning on the
-right.
-
-Left click reveals, right click flags. The panel's buttons (and keys) make one agent move, start
-autoplay at a chosen speed, start a new game or replay this one, pick the agent, the board and the
-first-click rule, and toggle the overlays: the agent's proven safe cells and mines (plus its next
-move), and the solver's mine-probability heat map with the exact number under the mouse.
+right (left click reveals, right click flags; buttons and keys drive the agent, autoplay, the
+board, the rule and the overlays).
 """
 
 from __future__ import annotations
@@ -22,7 +18,15 @@ from eval.agent_specs import AgentSpec
 from eval.gui.choices import FIRST_CLICK_RULES, BoardSetup, build_agent
 from eval.gui.layout import MARGIN, PANEL_WIDTH, Layout, layout_for
 from eval.gui.session import GameSession
-from eval.gui.widgets import MUTED_RGB, Button, Fonts, draw_button, draw_text, wrap
+from eval.gui.widgets import (
+    MUTED_RGB,
+    TEXT_RGB,
+    Button,
+    Fonts,
+    draw_button,
+    draw_text,
+    wrap,
+)
 from mswp_gym.atomic import atomic_path
 from mswp_gym.cells import Cell
 from mswp_gym.constants import FLAGGED, Outcome, is_unknown
@@ -449,110 +453,77 @@ class PlayApp:
             return "Boom! Lost.", LOST_RGB
         return "Playing", (235, 235, 235)
 
+    def _line(
+        self,
+        text: str,
+        x: int,
+        y: int,
+        size: int = 24,
+        colour: tuple[int, int, int] = TEXT_RGB,
+        gap: int = 0,
+    ) -> int:
+        """Draw one line of panel text at ``(x, y)``; returns the ``y`` below it (and ``gap``)."""
+        return y + draw_text(self.screen, self.fonts, text, (x, y), size, colour) + gap
+
     def _draw_panel(self) -> None:
         session, counts = self.session, self.session.counts
         x, y = self.layout.panel_left, MARGIN
-        screen, fonts = self.screen, self.fonts
-        y += draw_text(screen, fonts, "Minesweeper", (x, y), 40) + 4
-        y += draw_text(screen, fonts, session.board.describe(session.spec.mines), (x, y), 24) + 2
-        y += (
-            draw_text(
-                screen,
-                fonts,
-                f"first click: {session.board.first_click}   game {session.game + 1}, "
-                f"seed {session.game_seed}",
-                (x, y),
-                20,
-                MUTED_RGB,
-            )
-            + 8
+        y = self._line("Minesweeper", x, y, 40, gap=4)
+        y = self._line(session.board.describe(session.spec.mines), x, y, gap=2)
+        y = self._line(
+            f"first click: {session.board.first_click}   game {session.game + 1}, "
+            f"seed {session.game_seed}",
+            x,
+            y,
+            20,
+            MUTED_RGB,
+            gap=8,
         )
         status, colour = self._status()
-        y += draw_text(screen, fonts, status, (x, y), 40, colour) + 4
-        y += (
-            draw_text(
-                screen,
-                fonts,
-                f"Mines left: {session.mines_left}    Moves: {counts.reveals}",
-                (x, y),
-            )
-            + 2
+        y = self._line(status, x, y, 40, colour, gap=4)
+        y = self._line(f"Mines left: {session.mines_left}    Moves: {counts.reveals}", x, y, gap=2)
+        kinds = (
+            f"({session.move_kind}s: it proves nothing)"
+            if session.move_kind
+            else f"({counts.certain} certain, {counts.guessed} guessed)"
         )
-        y += (
-            draw_text(
-                screen,
-                fonts,
-                f"Agent moves: {counts.ai}  "
-                + (
-                    f"({session.move_kind}s: it proves nothing)"
-                    if session.move_kind
-                    else f"({counts.certain} certain, {counts.guessed} guessed)"
-                ),
-                (x, y),
-                20,
-            )
-            + 2
-        )
+        y = self._line(f"Agent moves: {counts.ai}  {kinds}", x, y, 20, gap=2)
         last = session.last_ai
         if last is not None:
             kind = "certain" if last.certain else (session.move_kind or "a guess")
             if last.risk is not None:
                 kind += f", solver's P(mine) {last.risk:.3f}"
-            draw_text(
-                screen,
-                fonts,
-                f"Last agent move: {last.cell}, {kind}",
-                (x, y),
-                20,
-                (140, 220, 160) if last.certain else (255, 200, 120),
-            )
+            shade = (140, 220, 160) if last.certain else (255, 200, 120)
+            self._line(f"Last agent move: {last.cell}, {kind}", x, y, 20, shade)
         for button in self.buttons():
-            draw_button(screen, fonts, button)
+            draw_button(self.screen, self.fonts, button)
         y = BUTTONS_TOP + 9 * (BUTTON_HEIGHT + BUTTON_GAP) + 4
         y = self._draw_hover_info(x, y)
         if self.overlays.knowledge or self.overlays.heat != "off":
             y = self._draw_legend(x, y)
         if self.message:
-            for line in wrap(self.message, fonts, 20, PANEL_WIDTH):
-                y += draw_text(
-                    screen,
-                    fonts,
-                    line,
-                    (x, y),
-                    20,
-                    ERROR_RGB if self.message_is_error else MUTED_RGB,
-                )
+            shade = ERROR_RGB if self.message_is_error else MUTED_RGB
+            for line in wrap(self.message, self.fonts, 20, PANEL_WIDTH):
+                y = self._line(line, x, y, 20, shade)
 
     def _draw_hover_info(self, x: int, y: int) -> int:
-        screen, fonts = self.screen, self.fonts
         cell = self.cell_under(self.hover) if self.hover else None
         if self.overlays.heat == "off" or self.session.over:
             return y
         values, problem, approximate = self._heat_values()
         if values is None:
-            for line in wrap(f"no heat map: {problem}", fonts, 20, PANEL_WIDTH):
-                y += draw_text(screen, fonts, line, (x, y), 20, ERROR_RGB)
+            for line in wrap(f"no heat map: {problem}", self.fonts, 20, PANEL_WIDTH):
+                y = self._line(line, x, y, 20, ERROR_RGB)
             return y
         name = "P(mine)" if self.overlays.heat == "solver" else "agent's risk"
         if cell is not None and np.isfinite(values[cell]):
             p = float(values[cell])
-            y += (
-                draw_text(screen, fonts, f"{name} at {cell} = {p:.4f}", (x, y), 24, heat_colour(p))
-                + 2
-            )
+            y = self._line(f"{name} at {cell} = {p:.4f}", x, y, 24, heat_colour(p), gap=2)
             self._draw_tooltip(f"{p:.4f}", heat_colour(p))
         else:
-            y += (
-                draw_text(
-                    screen, fonts, f"hover a hidden cell for its {name}", (x, y), 20, MUTED_RGB
-                )
-                + 2
-            )
+            y = self._line(f"hover a hidden cell for its {name}", x, y, 20, MUTED_RGB, gap=2)
         if approximate:
-            y += (
-                draw_text(screen, fonts, "(some probabilities approximate)", (x, y), 20, MUTED_RGB)
-                + 2
-            )
+            y = self._line("(some probabilities approximate)", x, y, 20, MUTED_RGB, gap=2)
         return y
 
     def _draw_tooltip(self, text: str, colour: tuple[int, int, int]) -> None:
@@ -567,27 +538,20 @@ class PlayApp:
         self.screen.blit(rendered, rendered.get_rect(center=box.center))
 
     def _draw_legend(self, x: int, y: int) -> int:
-        screen, fonts = self.screen, self.fonts
-        pygame = self.pygame
         if self.overlays.heat != "off":
             ramp_width = PANEL_WIDTH - 80
             for i in range(ramp_width):
-                pygame.draw.line(
-                    screen,
-                    heat_colour(i / (ramp_width - 1)),
-                    (x + 40 + i, y + 2),
-                    (x + 40 + i, y + 14),
+                colour = heat_colour(i / (ramp_width - 1))
+                self.pygame.draw.line(
+                    self.screen, colour, (x + 40 + i, y + 2), (x + 40 + i, y + 14)
                 )
-            draw_text(screen, fonts, "safe", (x, y), 20, MUTED_RGB)
-            draw_text(screen, fonts, "mine", (x + ramp_width + 44, y), 20, MUTED_RGB)
+            self._line("safe", x, y, 20, MUTED_RGB)
+            self._line("mine", x + ramp_width + 44, y, 20, MUTED_RGB)
             y += 20
         if self.overlays.knowledge:
-            y += draw_text(
-                screen, fonts, "green ring: proven safe; red X: proven mine", (x, y), 20, MUTED_RGB
-            )
-            y += draw_text(screen, fonts, "blue box: agent's next move", (x, y), 20, MUTED_RGB)
-        y += draw_text(screen, fonts, "yellow box: last move", (x, y), 20, MUTED_RGB) + 4
-        return y
+            y = self._line("green ring: proven safe; red X: proven mine", x, y, 20, MUTED_RGB)
+            y = self._line("blue box: agent's next move", x, y, 20, MUTED_RGB)
+        return self._line("yellow box: last move", x, y, 20, MUTED_RGB, gap=4)
 
     # ---------------------------------------------------------------- run
     def frame(self) -> None:

@@ -1,10 +1,8 @@
 """Many Minesweeper boards of one size stepped together: plain NumPy, no Gymnasium.
 
-:class:`BatchBoards` is the batched counterpart of :class:`mswp_gym.board.Board`: the same rules
-(reveal, flood fill, flags, win/loss, score mode) applied to ``k`` boards per call with whole-batch
-array operations, never a Python loop over boards. Boards are flat: cell ``row*cols + col``.
-Who places the mines is the caller's business (:mod:`mswp_gym.vector.batch_place`); this module only
-takes finished layouts.
+:class:`BatchBoards` applies the rules of :class:`mswp_gym.board.Board` to ``k`` boards per call
+with whole-batch array operations. Boards are flat (cell ``row*cols + col``); the caller places
+the mines (:mod:`mswp_gym.vector.batch_place`).
 """
 
 from __future__ import annotations
@@ -14,11 +12,8 @@ import numpy as np
 from mswp_gym.choices import BatchFlood
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, Outcome
 from mswp_gym.vector.batch_flood import (
-    MAX_BITS_COLS,
     flood_bigint,
-    flood_bits,
     flood_dense,
-    pack_rows,
 )
 from mswp_gym.vector.batch_place import batch_neighbour_counts, block_table
 
@@ -61,7 +56,7 @@ class BatchBoards:
             rows: board rows, at least 1.
             cols: board columns, at least 1.
             score_mode: a revealed mine shows ``EXPLODED`` and the game goes on.
-            flood: ``"bigint"`` (default), ``"bits"`` (boards up to 64 columns) or ``"dense"``;
+            flood: ``"bigint"`` (default) or ``"dense"``;
                 see :mod:`mswp_gym.vector.batch_flood`.
 
         Raises:
@@ -75,10 +70,6 @@ class BatchBoards:
         if flood not in FLOOD_METHODS:
             raise ValueError(
                 f"unknown flood method {flood!r}; choose one of {', '.join(FLOOD_METHODS)}"
-            )
-        if flood == "bits" and cols > MAX_BITS_COLS:
-            raise ValueError(
-                f"flood='bits' handles at most {MAX_BITS_COLS} columns, got cols={cols}"
             )
         self.num_boards, self.rows, self.cols = int(num_boards), int(rows), int(cols)
         self.cells = self.rows * self.cols
@@ -228,8 +219,6 @@ class BatchBoards:
         zero = counts == 0
         if self.flood == "bigint":
             region = flood_bigint(zero, starts, self.rows, self.cols)
-        elif self.flood == "bits":
-            region = flood_bits(pack_rows(zero, self.rows, self.cols), starts, self.rows, self.cols)
         else:
             region = flood_dense(zero, starts, self.rows, self.cols)
         region &= ~self.revealed[boards]

@@ -1,12 +1,9 @@
 """Mine placement and clue counts for a batch of boards at once (the batched generators).
 
-Boards are flat: a layout is a ``(k, rows*cols)`` bool array, cell ``row*cols + col``. Placement
-ranks every allowed cell by a uniform random key and puts the mines on the ``mines`` smallest
-keys, which is a uniform draw among the layouts the first-click rule allows: the same
-distribution as :mod:`mswp_gym.generators`, though not the same draws. The ``mines``-th smallest
-key of every board comes from one ``np.partition`` call (SIMD-sorted for uint32, several times
-faster than ``np.argpartition``), and the mines are the cells at or below it; keys are distinct
-within a board (:mod:`mswp_gym.vector.batch_rng`), so that is exactly ``mines`` cells.
+Boards are flat: a layout is a ``(k, rows*cols)`` bool array. Every allowed cell gets a uniform
+random key and the mines go on the ``mines`` smallest keys (found with one ``np.partition``): a
+uniform draw among the layouts the first-click rule allows, the distribution of
+:mod:`mswp_gym.generators`. Keys are distinct within a board (:mod:`mswp_gym.vector.batch_rng`).
 """
 
 from __future__ import annotations
@@ -55,8 +52,6 @@ def place_mines(
         mines: mines per board, within the rule's limit (checked by the caller).
         clicks: ``(k,)`` flat first-click cells (``safe``/``opening``); None for ``any``.
         rule: ``any``, ``safe`` or ``opening``.
-        rows: board rows.
-        cols: board columns.
 
     Returns:
         ``(k, rows*cols)`` bool layouts with exactly ``mines`` mines each.
@@ -96,8 +91,6 @@ def batch_neighbour_counts(layouts: np.ndarray, rows: int, cols: int) -> np.ndar
 
     Args:
         layouts: ``(k, rows*cols)`` bool.
-        rows: board rows.
-        cols: board columns.
 
     Returns:
         ``(k, rows*cols)`` int8 counts in ``0..8`` (mines get their own count too).

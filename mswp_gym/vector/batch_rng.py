@@ -1,20 +1,11 @@
 """Per-board random streams for batches of boards, drawn for thousands of boards in one go.
 
-A batch cannot call one ``np.random.Generator`` per board without a Python loop, and one shared
-generator would make board ``i``'s layout depend on which other boards happened to need a layout
-in the same step. So every board gets its own *counter-based* stream: the ``k``-th layout of the
-board seeded ``s`` is decided by hashing ``(s, k, cell)``.
-
-* ``(s, k)`` -> a 64-bit stream state with SplitMix64's mixer (Steele, Lea and Flood, 2014; the
-  generator behind Java's ``SplittableRandom``), computed once per board;
-* cell ``j`` -> ``lowbias32(lo + j * golden32) ^ hi``, where ``lo``/``hi`` are the state's two
-  halves and ``lowbias32`` is Chris Wellons' low-bias 32-bit integer hash (a bijection). Because
-  ``j -> lo + j * golden32`` is a bijection modulo ``2**32`` (an odd step), the keys of one board
-  are all *distinct*, so ranking cells by key never meets a tie.
-
-32-bit keys because NumPy's partition and comparisons run several times faster on uint32 than on
-uint64. The keys only rank cells for mine placement; a good 32-bit hash of a 64-bit stream state
-is plenty for that (placement uniformity is checked statistically in the tests).
+Every board gets its own *counter-based* stream, so board ``i``'s layouts never depend on the
+other boards: the ``k``-th layout of the board seeded ``s`` is decided by hashing ``(s, k, cell)``.
+``(s, k)`` becomes a 64-bit state with SplitMix64's mixer, once per board; cell ``j`` gets the
+32-bit key ``lowbias32(lo + j * golden32) ^ hi`` (``lo``/``hi`` the state's halves, ``lowbias32``
+Chris Wellons' bijective hash). ``j -> lo + j * golden32`` is a bijection modulo ``2**32``, so one
+board's keys are distinct and ranking cells by key never meets a tie.
 """
 
 from __future__ import annotations

@@ -1,26 +1,15 @@
 """Stable-Baselines3 ``VecEnv`` over the batched :class:`~mswp_gym.vector.MinesweeperVectorEnv`.
 
-SB3 and sb3-contrib train on a ``VecEnv``; this adapter lets them drive B boards with the batched
-engine instead of B single envs in a ``DummyVecEnv``/``SubprocVecEnv``::
+Lets SB3 and sb3-contrib drive B boards with the batched engine instead of B single envs in a
+``DummyVecEnv``/``SubprocVecEnv``, e.g. ``MaskablePPO("MlpPolicy",
+MinesweeperSB3VecEnv(num_envs=64, rows=9, cols=9, mines=10))``.
 
-    from sb3_contrib import MaskablePPO
-    from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
-
-    venv = MinesweeperSB3VecEnv(num_envs=64, rows=9, cols=9, mines=10)
-    MaskablePPO("MlpPolicy", venv).learn(10_000)
-
-SB3 conventions: observations batched as SB3 expects (arrays, or a dict of arrays for
-``obs_mode="dict"``), rewards float32, ``dones = terminated | truncated``, a finished board is
-reset within the same step and its last observation is in ``infos[i]["terminal_observation"]``,
-``infos[i]["TimeLimit.truncated"]`` on every board. Masks: sb3-contrib's ``get_action_masks``
-calls ``env_method("action_masks")`` and stacks the result; here that returns the rows of one
-batched mask, with no per-board Python work.
-
-``infos`` is a list of B small dicts: ``"TimeLimit.truncated"`` for every board and, for a board
-whose episode just ended, the single env's final info (``outcome``, ``is_success``, ``layout``...)
-and ``"terminal_observation"``. Live boards' step info (``cells_revealed``...) is not copied into
-the list (B dicts per step would dominate the step time); read the batched arrays from
-:attr:`last_info` instead.
+SB3 conventions: batched observations (a dict of arrays for ``obs_mode="dict"``), float32
+rewards, ``dones = terminated | truncated``, a finished board reset within the same step. ``infos``
+is a list of B small dicts: ``"TimeLimit.truncated"`` for every board and, for a board whose
+episode just ended, the single env's final info and ``"terminal_observation"``; live boards' step
+info is in the batched arrays of :attr:`last_info`. ``env_method("action_masks")`` (what
+sb3-contrib's ``get_action_masks`` calls) returns the rows of one batched mask.
 
 This module imports stable_baselines3; nothing in :mod:`mswp_gym` imports it at package import.
 """

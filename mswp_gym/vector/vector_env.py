@@ -1,11 +1,9 @@
 """A native batched Gymnasium vector env: B Minesweeper boards stepped by whole-array NumPy ops.
 
 ``gymnasium.make_vec("Minesweeper-v0", num_envs=B, vectorization_mode="vector_entry_point")``
-builds :class:`MinesweeperVectorEnv`; so does calling the class directly. The game logic lives in
-:mod:`mswp_gym.vector.batch_board` (state and moves), :mod:`mswp_gym.vector.batch_place` (mine
-placement and clues), :mod:`mswp_gym.vector.batch_flood` (flood fill) and
-:mod:`mswp_gym.vector.batch_rng` (per-board random streams); this module is the adapter that
-adds spaces, rewards, info, seeding and autoreset.
+builds :class:`MinesweeperVectorEnv`; so does calling the class directly. It adapts the batched
+engine (:mod:`mswp_gym.vector.batch_board` and its siblings), adding spaces, rewards, info,
+seeding and autoreset.
 """
 
 from __future__ import annotations
@@ -36,7 +34,6 @@ from mswp_gym.vector.batch_board import BatchBoards
 from mswp_gym.vector.batch_place import block_table, place_mines
 from mswp_gym.vector.batch_rng import seeds_to_uint64, stream_keys
 
-PLACEMENTS: tuple[str, ...] = tuple(m.value for m in Placement)
 CLUE_STREAM = 0xC1E5
 """Third word of the seed of a board's clue-draw stream (batched placement, uncertain clues)."""
 PER_BOARD: frozenset[str] = frozenset({"action_masks", "render", "visible"})
@@ -103,7 +100,7 @@ class MinesweeperVectorEnv(VectorEnv):
     ## Description
     The game, rules, action and observation forms, rewards and info keys of
     :class:`mswp_gym.env.MinesweeperEnv`, for B boards per ``step`` call. Every board follows the
-    single env's rules exactly (a test replays the same layouts and actions through both).
+    single env's rules exactly.
 
     ## Action space
     ``MultiDiscrete([n] * B)`` with ``n = rows*cols`` (``2*rows*cols`` with ``flag_actions``);
@@ -120,21 +117,15 @@ class MinesweeperVectorEnv(VectorEnv):
     Mines are placed by the ``first_click`` rule (``any`` at reset, ``safe``/``opening`` at each
     board's first reveal, ``fixed`` from ``layout``). ``reset(seed=s)`` gives board ``i`` the
     seed ``s + i`` (a list gives one seed per board), as ``SyncVectorEnv`` does. With
-    ``placement="batched"`` (default) board ``i``'s ``k``-th layout since that reset comes from
-    its own counter-based stream (:mod:`mswp_gym.vector.batch_rng`), drawn for all boards in one go:
-    reproducible, and independent of what the other boards do. ``placement="generator"`` instead
-    keeps one ``np.random.Generator`` per board seeded like the single env's ``np_random`` and
-    calls the single env's generator for each board (a Python loop over the boards being placed):
-    board ``i`` then plays exactly the games ``MinesweeperEnv`` plays after ``reset(seed=s + i)``.
-    ``reset(seed=None)`` keeps the streams going (fresh entropy on the very first reset). Seeds
-    follow :func:`mswp_gym.inputs.check_seed` (integers in ``[0, 2**64)``, board seeds included).
+    ``placement="batched"`` (default) each board draws its layouts from its own counter-based
+    stream (:mod:`mswp_gym.vector.batch_rng`), independent of the other boards;
+    ``placement="generator"`` uses the single env's generator per board, so board ``i`` plays
+    exactly the games ``MinesweeperEnv`` plays after ``reset(seed=s + i)``. ``reset(seed=None)``
+    keeps the streams going. Seeds follow :func:`mswp_gym.inputs.check_seed`.
     ``no-guess`` boards are always placed the ``generator`` way (so they match the single env's).
 
     ## Episode end and autoreset
-    Per board as in the single env (terminated on a win/loss, truncated after ``max_steps``:
-    by default ``"auto"``, ``2 * rows * cols`` steps; None for no limit; a game that ends on the
-    limit is both, as under ``TimeLimit``).
-    ``autoreset_mode`` (also in ``metadata["autoreset_mode"]``):
+    Per board as in the single env. ``autoreset_mode`` (also in ``metadata["autoreset_mode"]``):
 
     * ``NEXT_STEP`` (default): the step after a board's episode ends resets that board; its
       action is ignored, its reward is 0 and terminated/truncated are False.
@@ -153,20 +144,13 @@ class MinesweeperVectorEnv(VectorEnv):
     mask is False are unspecified.
 
     ## Arguments
-    ``num_envs`` (B >= 1) and the single env's arguments (``rows``, ``cols``, ``mines``,
-    ``density``, ``preset``, ``first_click``, ``rewards``, ``obs_mode``, ``flag_actions``,
-    ``score_mode``, ``render_mode`` (``ansi``/``rgb_array``: a tuple of B frames), ``layout``,
-    ``generator`` (needs ``placement="generator"``), ``max_steps``, ``clue_reveal_prob``,
-    ``clue_noise``, or ``config``), checked by the same :class:`~mswp_gym.config.GameConfig`, so
-    both envs accept and refuse the same values; plus ``max_episode_steps`` (alias of
-    ``max_steps``, as ``make_vec`` passes it), ``autoreset_mode`` (an ``AutoresetMode`` or its
-    value string), ``placement`` (``batched``/``generator``) and ``flood``
-    (``bigint``/``bits``/``dense``, see :mod:`mswp_gym.vector.batch_flood`). ``layout`` may also
-    be a ``(B, rows, cols)`` stack, one fixed layout per board (same mine count). Uncertain clues
-    are drawn per board, one draw per safe reveal, from the board's own stream (with
-    ``placement="generator"`` the single env's ``np_random``: the same games); ``step()`` before
-    ``reset()`` raises, and actions follow :func:`mswp_gym.inputs.check_actions`, as in the single
-    env.
+    ``num_envs`` (B >= 1) and the single env's arguments, checked by the same
+    :class:`~mswp_gym.config.GameConfig` (``render_mode`` gives a tuple of B frames; ``generator``
+    needs ``placement="generator"``; ``layout`` may also be a ``(B, rows, cols)`` stack); plus
+    ``max_episode_steps`` (alias of ``max_steps``, as ``make_vec`` passes it), ``autoreset_mode``,
+    ``placement`` (``batched``/``generator``) and ``flood`` (``bigint``/``dense``). Uncertain
+    clues are drawn per board from the board's own stream. Actions follow
+    :func:`mswp_gym.inputs.check_actions`.
 
     ## Version history
     * v0: first release.

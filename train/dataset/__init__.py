@@ -18,8 +18,6 @@ key                dtype, shape          meaning
                                          :data:`MOVE_NONE` (no move label)
 ``meta``           str (JSON)            rows, cols, mines, first_click, labels, format version
 ================== ===================== =======================================================
-
-Format 1 (before move labels) had no ``move_cells``; it still loads, with no move labels.
 """
 
 from __future__ import annotations
@@ -82,36 +80,6 @@ class PositionSet:
         if not parts:
             raise ValueError("concatenate needs at least one PositionSet")
         return cls(*(np.concatenate([getattr(p, name) for p in parts]) for name in _ARRAYS))
-
-    @classmethod
-    def interleave(cls, parts: list[PositionSet]) -> PositionSet:
-        """The inverse of a strided split: of ``k`` parts, part ``j`` holds positions ``j, j + k,
-        j + 2k, ...`` of the result, in order.
-
-        Raises:
-            ValueError: no parts, or part lengths no strided split gives.
-        """
-        if not parts:
-            raise ValueError("interleave needs at least one PositionSet")
-        count, total = len(parts), sum(len(part) for part in parts)
-        expected = [len(range(j, total, count)) for j in range(count)]
-        if [len(part) for part in parts] != expected:
-            raise ValueError(
-                f"parts of {[len(part) for part in parts]} positions are not a strided split of "
-                f"{total} positions into {count} (expected {expected})"
-            )
-        arrays = []
-        for name in _ARRAYS:
-            first = getattr(parts[0], name)
-            joined = np.empty((total, *first.shape[1:]), first.dtype)
-            for j, part in enumerate(parts):
-                joined[j::count] = getattr(part, name)
-            arrays.append(joined)
-        return cls(*arrays)
-
-    def select(self, keep: np.ndarray) -> PositionSet:
-        """The positions where the ``(N,)`` bool ``keep`` is True, in order."""
-        return PositionSet(*(getattr(self, name)[keep] for name in _ARRAYS))
 
     def tail(self, limit: int) -> PositionSet:
         """The last ``limit`` positions (all of them if there are fewer)."""

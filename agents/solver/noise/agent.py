@@ -1,11 +1,9 @@
 """The solver under the CS520 report's uncertain clues: a thin wrapper that switches by the spec.
 
-* exact clues, and model 1 (``clue_reveal_prob < 1`` with exact numbers): the exact
-  :class:`agents.solver.SolverAgent`, unchanged (a ``NO_CLUE`` cell is a revealed safe cell that
-  constrains nothing, which the solver already reads correctly);
-* ``optimistic`` / ``cautious`` clues: certain cells from the sound bounded inference
-  (:mod:`agents.logic.bounded`) and from exhaustive enumeration, then the lowest posterior mine
-  probability (:mod:`agents.solver.noise.probability`), ties broken by the seeded Generator.
+Exact clues (with or without hidden ones): the exact :class:`agents.solver.SolverAgent`.
+``optimistic`` / ``cautious`` clues: certain cells from the bounded inference
+(:mod:`agents.logic.bounded`) and exhaustive enumeration, then the lowest posterior mine
+probability (:mod:`agents.solver.noise.probability`), ties broken by the seeded Generator.
 """
 
 from __future__ import annotations

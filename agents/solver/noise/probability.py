@@ -1,30 +1,16 @@
 """Mine probabilities when clues are bounds (the CS520 report's optimistic and cautious models).
 
-Under ``optimistic`` clues a safe cell with true count ``t`` shows ``k`` uniform in ``0..t``, so
-``P(k | t) = 1 / (t + 1)`` for ``k <= t``; under ``cautious`` clues it shows ``k`` uniform in
-``t..n`` (``n`` its number of neighbours), so ``P(k | t) = 1 / (n - t + 1)`` for ``k >= t``.
-With a uniform prior over the layouts holding the game's mine count, the posterior weight of a
-layout is the product of these likelihoods over the shown clues.
+Under ``optimistic`` clues a safe cell with true count ``t`` shows ``k`` uniform in ``0..t``; under
+``cautious`` clues ``k`` uniform in ``t..n`` (``n`` its neighbours). With a uniform prior over the
+layouts holding the game's mine count, a layout's posterior weight is the product of these
+likelihoods over the shown clues.
 
-Method (:func:`noisy_analysis`):
-    1. The unknown cells are the hidden cells not already settled by the sound bounded inference
-       (:class:`~agents.logic.bounded.BoundedKnowledge`); each clue with unknown neighbours is a
-       factor.
-    2. Clues sharing unknown cells form regions; each region is enumerated exhaustively by
-       backtracking (pruned by the bounds), accumulating, per mine count ``k`` of the region, the
-       exact integer weight ``W[k]`` (likelihoods scaled by ``LIKELIHOOD_SCALE``) and per cell the
-       weight of the layouts where it is a mine.
-    3. Exact path (every region fits ``node_budget``): regions and the off-frontier cells are
-       combined by mine count, ``prod W_i[k_i] * comb(O, R - sum k_i)``: exact posterior
-       probabilities (up to float rounding).
-    4. Approximate path (a region is too large): every region is weighted independently with the
-       binomial prior of the unknown-cell density instead of the global count; a too-large region's
-       cells get a per-clue estimate (mean over their clues of the clue's posterior mine fraction
-       under that prior). ``approximate`` is then True.
-
-Certain cells are sound on both paths: a cell is called safe (mine) only when every layout the
-clue bounds admit in its region (and, on the exact path, the mine count) agrees; the weights are
-positive on every admitted layout, so certainty does not depend on them.
+:func:`noisy_analysis` enumerates each region of clues sharing unknown cells (the hidden cells the
+bounded inference of :class:`~agents.logic.bounded.BoundedKnowledge` leaves open) by backtracking.
+When every region fits ``node_budget`` the regions are combined by mine count (exact posteriors);
+otherwise each region is weighted with the binomial prior of the unknown-cell density, a
+too-large region's cells get a per-clue estimate, and ``approximate`` is True. Either way a cell is
+called safe (mine) only when every layout the bounds admit agrees.
 """
 
 from __future__ import annotations
@@ -34,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from agents.solver.enumerate import cells_by_signature, connected
 from mswp_gym.cells import neighbour_table
 from mswp_gym.constants import is_clue, is_unknown
 
@@ -144,7 +131,7 @@ def noisy_analysis(
         if cells:
             known = sum(1 for n in around if n in known_mines)
             clues.append(_Clue(int(flat[index]), known, len(around), cells))
-    regions_of = _split(clues)
+    regions_of = [[clues[i] for i in group] for group in connected([c.cells for c in clues])]
     frontier = {c for clue in clues for c in clue.cells}
     off = [c for c in np.flatnonzero(unknown).tolist() if c not in frontier]
     if mines_left < 0 or mines_left > int(unknown.sum()):
@@ -173,29 +160,6 @@ def noisy_analysis(
         )
         approximate = True
     return NoisyAnalysis(probability, frozenset(safe), frozenset(mines), approximate)
-
-
-def _split(clues: list[_Clue]) -> list[list[_Clue]]:
-    """Group clues that share unknown cells (union-find)."""
-    parent = list(range(len(clues)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    owner: dict[int, int] = {}
-    for i, clue in enumerate(clues):
-        for cell in clue.cells:
-            j = owner.setdefault(cell, i)
-            ra, rb = root(i), root(j)
-            if ra != rb:
-                parent[ra] = rb
-    groups: dict[int, list[_Clue]] = {}
-    for i, clue in enumerate(clues):
-        groups.setdefault(root(i), []).append(clue)
-    return list(groups.values())
 
 
 def _enumerate(clues: list[_Clue], noise: str, node_budget: int) -> _Region:
@@ -229,13 +193,7 @@ def _enumerate(clues: list[_Clue], noise: str, node_budget: int) -> _Region:
 def _groups_by_clues(clues: list[_Clue]) -> list[tuple[tuple[int, ...], list[int]]]:
     """The region's cells grouped by the clues they lie under: ``(clue indices, cells)`` each,
     ordered by their first clue."""
-    signature: dict[int, list[int]] = {}
-    for j, clue in enumerate(clues):
-        for cell in clue.cells:
-            signature.setdefault(cell, []).append(j)
-    by_signature: dict[tuple[int, ...], list[int]] = {}
-    for cell, sig in signature.items():
-        by_signature.setdefault(tuple(sig), []).append(cell)
+    by_signature = cells_by_signature(tuple((tuple(clue.cells), 0) for clue in clues))
     return sorted(by_signature.items(), key=lambda item: (min(item[0]), item[0]))
 
 

@@ -3,7 +3,7 @@
 Two figures per kind and env count: raw env steps/s with random legal actions (masks fetched the
 way sb3-contrib does it), and PPO env steps/s (rollout collection + update) of the board policy.
 
-    nice -n 10 .venv/bin/python benchmarks/bench_vecenv.py --n-envs 8 16 --steps 4096
+    nice -n 10 .venv/bin/python research/bench_vecenv.py --n-envs 8 16 --steps 4096
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ far less than wall time. The two checkouts alternate, round after round, and the
 each round and the medians with their ratio.
 
     git worktree add ../before <commit>
-    python benchmarks/bench_ab.py --before ../before --after . --rounds 6
+    python research/bench_ab.py --before ../before --after . --rounds 6
 
 Loops: ``single`` (``gym.make("Minesweeper-v0", ...)``, one env) and ``vector``
 (``MinesweeperVectorEnv``, B boards, ``SAME_STEP`` autoreset), each on Beginner 9x9/10 and

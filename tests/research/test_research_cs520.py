@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 from benchmark_scripts import load_benchmark
 
-from eval.cs520 import MINES, TABLE_2, table2_config, table2_setting
-
 
 def test_table2_setting__is_the_reports_rules() -> None:
+    module = load_benchmark("cs520_table2")
+    MINES, TABLE_2 = module.MINES, module.TABLE_2
+    table2_setting, table2_config = module.table2_setting, module.table2_config
     setting = table2_setting()
     assert (setting.rows, setting.cols, setting.mines) == (30, 30, MINES) == (30, 30, 300)
     assert setting.first_click == "any" and setting.score_mode

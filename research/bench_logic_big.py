@@ -5,8 +5,8 @@ A "full game" is played in score mode: stepping on a mine does not end it, so th
 until every safe cell is revealed, and the knowledge base sees the whole board. Targets on the
 development machine: 100x100 with 2000 mines under 10 s, with 3000 mines under 30 s.
 
-    python benchmarks/bench_logic_big.py                       # indexed engine, 100x100, 2000/3000
-    python benchmarks/bench_logic_big.py --engine plain --size 30 --mines 180 270
+    python research/bench_logic_big.py                       # indexed engine, 100x100, 2000/3000
+    python research/bench_logic_big.py --engine plain --size 30 --mines 180 270
 """
 
 from __future__ import annotations
