@@ -68,6 +68,9 @@ FLOAT_RANGES: tuple[tuple[str, float, float, bool, bool], ...] = (
     ("vf_coef", 0.0, math.inf, False, True),
 )
 """The allowed interval of every float setting (NaN is never allowed)."""
+COUNTS_FROM_0 = ("total_timesteps", "dagger_iterations", "eval_games", "final_eval_games", "blocks")
+NOT_COUNTS = ("seed", "rows", "cols", "mines")
+"""Integer settings that may be 0, and those checked elsewhere; every other must be >= 1."""
 
 
 @dataclass(frozen=True)
@@ -75,8 +78,7 @@ class TrainSettings:
     """Everything one training run depends on."""
 
     preset: str = "beginner"
-    """Board preset (beginner, intermediate, expert), with the recipe of its shipped network
-    (train/configs/PRESET.toml); rows/cols/mines override the board."""
+    """Board preset (beginner, intermediate, expert) and the recipe of its shipped network."""
     rows: int = 0
     """Board rows; 0 takes the preset's."""
     cols: int = 0
@@ -86,8 +88,7 @@ class TrainSettings:
     first_click: str = "safe"
     """First-click rule of the env (any, safe, opening, no-guess)."""
     algo: str = "imitation"
-    """ppo (from scratch), imitation (DAgger only) or imitation+ppo (DAgger, then PPO
-    fine-tuning)."""
+    """ppo (from scratch), imitation (DAgger) or imitation+ppo (DAgger, then PPO)."""
     seed: int = 0
     """Seeds everything: torch, layouts, exploration, env seeds."""
     out: str = "runs"
@@ -95,29 +96,22 @@ class TrainSettings:
     resume: str = ""
     """A run folder to continue (same step count, optimizer state and schedules)."""
     init: str = ""
-    """Start from this network's weights: a shipped name (net:beginner, rl:beginner...), a zip
-    or a training run folder; any board, but channels and blocks must match. Use it for PPO
-    fine-tuning of an imitation network, or a bigger board from a smaller one's network."""
+    """Start from this network's weights: a shipped name (net:beginner...), a zip or a run
+    folder; any board, but channels and blocks must match."""
     time_budget_minutes: float = 0.0
-    """Stop the whole run (both phases) after this much wall time; 0 = no limit. The imitation
-    rate decays by whichever of the rounds and this budget is further along (PPO's too, with
-    ppo_lr_follows_budget)."""
+    """Stop the whole run after this much wall time (0 = no limit); imitation's rate decays by
+    whichever of the rounds and this budget is further along."""
     ppo_lr_follows_budget: bool = False
-    """PPO's learning rate decays to 0 by whichever of total_timesteps and the wall-time budget
-    is further along, so a run stopped by its budget ends with a small rate on any machine;
-    false: by the steps alone (a run stopped by its budget keeps a part of its rate)."""
+    """PPO's learning rate decays by whichever of total_timesteps and the time budget is further
+    along; false: by the steps alone."""
     sitting_minutes: float = 0.0
-    """Stop this sitting at the first checkpoint after this much wall time (0 = no limit), to
-    split a long run over sittings: continue with --resume. Unlike time_budget_minutes it changes
-    nothing in the run (schedules follow rounds and steps), so a split run ends bit-identical to
-    one long run."""
+    """Stop this sitting at the first checkpoint after this much wall time (0 = no limit);
+    continue with --resume, bit-identical to one long run."""
     device: str = "auto"
-    """Where the network trains: auto (a CUDA GPU when there is one, else the CPU), cpu or cuda.
-    DAgger's collection and every evaluation run on CPU copies of the network; PPO's rollouts
-    run on this device."""
+    """Where the network trains: auto (CUDA if there is one), cpu or cuda; collection and
+    evaluation run on CPU copies."""
     torch_threads: int = 1
-    """torch.set_num_threads in the main process (workers use 1); more threads than free cores
-    slow training down (OpenMP threads spin against other processes)."""
+    """torch.set_num_threads in the main process (workers use 1); keep it <= free cores."""
 
     channels: int = 32
     """Feature maps per convolution."""
@@ -126,9 +120,8 @@ class TrainSettings:
     opening_weight: float = 0.05
     """Weight of P(opening) in a cell's score, next to log P(safe)."""
     beta: float = 3.0
-    """Initial inverse temperature of the PPO policy's softmax over cell scores (with --init too:
-    imitation never trains it). Fine-tuning an imitation network wants a sharp policy (e.g. 100):
-    an imitation network sampled at beta 3 plays far worse than greedily."""
+    """Initial inverse temperature of the PPO policy's softmax over cell scores (imitation never
+    trains it); fine-tuning an imitation network wants a sharp one (e.g. 100)."""
 
     dagger_iterations: int = 60
     """Imitation: collect-then-train rounds."""
@@ -139,34 +132,28 @@ class TrainSettings:
     bc_batch_size: int = 256
     """Imitation: minibatch size."""
     bc_learning_rate: float = 1e-3
-    """Imitation: Adam learning rate; decays linearly to 10% over the rounds, or over the time
-    budget if that runs out first."""
+    """Imitation: Adam learning rate; decays linearly to 10% over the rounds (or the budget)."""
     buffer_positions: int = 400_000
     """Imitation: most recent positions kept for training (shared equally by the boards)."""
     boards: str = ""
-    """Imitation: a generalist run trains one network on these boards, comma-separated
-    ROWSxCOLS/MINES (e.g. 9x9/10,16x16/40,16x30/99), games split evenly; evaluation stays on the
-    preset's board. Empty: the run's one board."""
+    """Imitation: train one network on these boards, comma-separated ROWSxCOLS/MINES (e.g.
+    9x9/10,16x16/40); evaluation stays on the preset's board. Empty: the run's board."""
     dataset: str = ""
-    """Imitation: train on the shards of this folder (python -m train.dataset) instead of
-    collecting positions by play; each round is the gradient steps alone."""
+    """Imitation: train on the shards of this folder (python -m train.dataset), not by play."""
     epsilon: float = 0.05
     """Imitation: chance of a random legal move while collecting."""
     rescue: float = 0.8
     """Imitation: chance that a losing move is replaced by a truly safe one while collecting."""
     move_weight: float = 0.0
-    """Imitation: weight of a move loss (> 0 adds a move head, trained on the solver player's
-    moves, guesses included, and the network plays by it); 0: the network plays its safest
-    cell."""
+    """Imitation: weight of a move loss (> 0 adds a move head trained on the solver's moves,
+    and the network plays by it); 0: the network plays its safest cell."""
     precision: str = "float32"
-    """Imitation: the arithmetic of the training steps' forward pass: float32, or bfloat16
-    (autocast: convolutions in bfloat16, weights, Adam and losses in float32; faster on a CPU
-    with AVX-512 bfloat16 or a GPU). Play and evaluation stay float32."""
+    """Imitation: the training steps' forward pass: float32, or bfloat16 (autocast; faster on a
+    GPU or a CPU with AVX-512 bfloat16). Play and evaluation stay float32."""
     workers: int = 2
     """Imitation: collection jobs per round, run in parallel (1 = in process, local backend)."""
     backend: str = "local"
-    """Imitation: where collection jobs run: local (processes) or ray (a Ray cluster; the same
-    seed gives the same data under both)."""
+    """Imitation: where collection jobs run: local (processes) or ray (same data either way)."""
     ray_address: str = ""
     """Imitation, backend ray: the cluster address (e.g. auto); empty starts a local Ray."""
 
@@ -177,12 +164,9 @@ class TrainSettings:
     vec_env: str = "dummy"
     """PPO: dummy, subproc or native (the batched mswp_gym.vector.sb3_vec env, the fastest)."""
     rewards: str = "shaped"
-    """PPO: the env's rewards: shaped (the default RewardConfig: +1 win, -1 loss, +0.3 an
-    informed safe reveal, -0.3 a blind guess or a no-op), sparse (+1 win, -1 loss, nothing
-    else) or per-reveal (+1 win, -1 loss, +0.3 every other safe reveal, blind or not: with
-    gamma 0 a move's reward says only whether its cell was safe). Shaping pays per move, so a
-    policy can earn more by opening cells one by one than by clicking the zeros that open
-    regions."""
+    """PPO: the env's rewards: shaped (+1 win, -1 loss, +0.3 an informed safe reveal, -0.3 a
+    blind guess or no-op), sparse (+1 win, -1 loss) or per-reveal (+1 win, -1 loss, +0.3 any
+    other safe reveal)."""
     n_steps: int = 64
     """PPO: steps per env per rollout."""
     batch_size: int = 256
@@ -285,31 +269,10 @@ class TrainSettings:
 
     def _check_counts_and_ranges(self) -> None:
         """Counts (``>= 0`` or ``>= 1``) and the float ranges of ``FLOAT_RANGES``."""
-        for name in (
-            "total_timesteps",
-            "dagger_iterations",
-            "eval_games",
-            "final_eval_games",
-            "blocks",
-        ):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
-        for name in (
-            "n_envs",
-            "n_steps",
-            "batch_size",
-            "n_epochs",
-            "workers",
-            "channels",
-            "games_per_iteration",
-            "gradient_steps_per_iteration",
-            "bc_batch_size",
-            "torch_threads",
-            "eval_every_steps",
-            "buffer_positions",
-        ):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        for item in fields(self):
+            value, least = getattr(self, item.name), int(item.name not in COUNTS_FROM_0)
+            if item.type == "int" and item.name not in NOT_COUNTS and value < least:
+                raise ValueError(f"{item.name} must be >= {least}, got {value}")
         for name, low, high, low_open, high_open in FLOAT_RANGES:
             in_range(name, getattr(self, name), low, high, low_open, high_open)
         check_limits(self.board, {f.name: getattr(self, f.name) for f in fields(self)})
