@@ -16,13 +16,9 @@ The rules, all sound (they never settle a cell wrongly), applied until none sett
 * **global count**, when neither finds anything: no mine left clears every unknown cell; as many
   mines left as unknown cells mines them all.
 
-``need(x)`` is what a player reads off the board; it also equals the number of ``x``'s unknown
-neighbours that are mines. The rules below evaluate each condition that way, from the layout
-(``need(x) == 0`` as "no unknown neighbour of ``x`` is a mine"; the pair condition as "``B - A``
-holds no safe cell and ``A - B`` no mine", which is exactly when ``need(y) - need(x)`` reaches
-``|B - A|``). The conditions are the player's, only evaluated faster, so every cell settled here
-is one a player proves from the clues and the mine count; a player who reveals only cells of
-mine probability exactly 0 settles at least as much.
+``need(x)`` also equals the number of ``x``'s unknown neighbours that are mines, so the rules
+evaluate the player's conditions from the layout (faster, same answers): every cell settled here
+is one a player proves from the clues and the mine count.
 """
 
 from __future__ import annotations

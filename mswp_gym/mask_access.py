@@ -18,25 +18,12 @@ METHOD = "action_masks"
 
 
 def action_masks(env: Any) -> np.ndarray:
-    """The legal actions of ``env`` now, as a bool array.
+    """The legal actions of ``env`` now, as a fresh bool array (``True`` = legal).
 
-    Works on:
-
-    * a single env, bare or under any stack of Gymnasium wrappers (the outermost wrapper that
-      defines ``action_masks`` answers, so a wrapper may override it): shape ``(n,)``;
-    * a Gymnasium vector env (``SyncVectorEnv``, ``AsyncVectorEnv``, every autoreset mode) or the
-      native :class:`~mswp_gym.vector.MinesweeperVectorEnv`, bare or under vector wrappers:
-      shape ``(num_envs, n)``, row ``i`` for sub-env ``i``;
-    * an SB3 ``VecEnv`` (``DummyVecEnv``, ``SubprocVecEnv``,
-      :class:`~mswp_gym.vector.sb3_vec.MinesweeperSB3VecEnv`): shape ``(num_envs, n)``.
-
-    ``n`` is the size of the single action space (``rows*cols``, doubled with flag actions).
-
-    Args:
-        env: any of the above.
-
-    Returns:
-        A fresh bool array (``True`` = legal); changing it changes nothing in the env.
+    A single env, bare or wrapped (the outermost wrapper that defines ``action_masks`` answers):
+    shape ``(n,)``, ``n`` the size of the single action space. A Gymnasium vector env (any
+    autoreset mode, the native :class:`~mswp_gym.vector.MinesweeperVectorEnv` too, wrapped or
+    not) or an SB3 ``VecEnv``: shape ``(num_envs, n)``, row ``i`` for sub-env ``i``.
 
     Raises:
         TypeError: ``env`` is none of the above, or nothing in it has an ``action_masks`` method.

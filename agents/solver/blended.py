@@ -1,13 +1,8 @@
 """Depth-1 guessing after David Hill's solver: blended next-move safety and 50/50 influence.
 
-Candidates (Hill's ``getBestCandidates`` and ``evaluateOffEdgeCandidates``):
-
-* every frontier cell whose safety is at least ``CUT_OFF`` times the best safety (no cap);
-* off-frontier cells only when their safety exceeds ``OFF_FRONTIER_CUT_OFF`` times the best: all
-  of them when fewer than ``FEW_OFF_FRONTIER`` are left, else those two steps (orthogonally) from a
-  clue that has unknown neighbours, and those with 2 or 3 unknown neighbours;
-* if that leaves none (the safest cells are off the frontier and none of them looks promising),
-  the lowest-risk cell.
+Candidates: every frontier cell whose safety is at least ``CUT_OFF`` times the best; off-frontier
+cells safer than ``OFF_FRONTIER_CUT_OFF`` times the best (all when fewer than
+``FEW_OFF_FRONTIER`` are left, else the promising ones); if none, the lowest-risk cell.
 
 Score of candidate ``t`` with mine probability ``p`` (Hill's ``SecondarySafetyEvaluator``)::
 
@@ -15,16 +10,11 @@ Score of candidate ``t`` with mine probability ``p`` (Hill's ``SecondarySafetyEv
     blend(v) = (4 * s1 + s2) / 5
 
 where ``s1 >= s2`` are the two best safeties among the legal unknown cells of the position after
-``t`` shows ``v`` (a certainly safe cell counts 1, each cell once); ``ffi`` is the 50/50-influence
-factor of :mod:`agents.solver.long_term`; progress means the next position has a certainly safe
-cell that is not safe merely because ``t`` is. A candidate whose safety makes two or more other
-cells safe scores ``(1 - p) * (1 + PROGRESS_BONUS * (1 - p))`` (nothing to look ahead at), and one
-that can show only one number is played only if every candidate is like it. Candidates are
-scored in order (frontier by safety, then off-frontier); a candidate is dropped as soon as the best
-it could still reach falls below the best score so far. Two replacements follow: a scored
-candidate that is safe whenever the choice is safe and safer by more than ``EQUALITY`` replaces
-it; so does the cell that is the single safest one after every number the choice can show, if it
-is safer now.
+``t`` shows ``v``; ``ffi`` is the 50/50-influence factor of :mod:`agents.solver.long_term`;
+progress means the next position has a certainly safe cell not made safe by ``t`` alone.
+Candidates are scored safest first and dropped once they cannot beat the best so far; a safer
+candidate that is safe whenever the choice is (by more than ``EQUALITY``) replaces the choice,
+as does a safer cell that is the safest after every number the choice can show.
 """
 
 from __future__ import annotations

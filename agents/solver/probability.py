@@ -6,20 +6,16 @@ Method:
     3. The remaining frontier splits into independent regions; each is counted exactly by mine count
        (:func:`~agents.solver.sweep.count_region_sweep`, dynamic programming along a path
        decomposition of the region, cached by its constraints).
-    4. Regions are combined by mine count: a choice of ``k_i`` mines per region has weight
-       ``prod(layouts_i[k_i]) * comb(O, M - sum(k_i))``, where ``O`` is the number of unknown cells
-       off the frontier and ``M`` the mines still unaccounted for. Small combinations (few regions:
-       every position of a small board, most of Expert) run on exact Python integers, each
-       probability one correctly rounded division. Large ones run in float64 on per-region
-       normalised counts (so they never overflow, even on 100x100 boards), while which mine totals
-       are *possible* is tracked as exact booleans. Either way a cell's probability is exactly 0 or
-       1 only when every possible layout agrees, never by float rounding.
+    4. Regions are combined by mine count: ``k_i`` mines per region weigh
+       ``prod(layouts_i[k_i]) * comb(O, M - sum(k_i))`` (``O`` unknown cells off the frontier,
+       ``M`` mines unaccounted for), on exact integers when small, else in float64 on normalised
+       counts with the possible totals tracked exactly: a probability is 0 or 1 only when every
+       possible layout agrees, never by rounding.
 
 Approximation (a last resort): a region whose sweep needs more than ``node_budget`` states at one
-step (or more than the sweep's memory budget) is relaxed by dropping its largest clue and
-re-splitting, until every part fits. The relaxation admits a superset of the true layouts, so a
-cell it calls certain is certain in truth; only uncertain cells' probabilities are approximate
-(:attr:`Analysis.approximate` says when this happened).
+step is relaxed by dropping its largest clue and re-splitting. That admits a superset of the true
+layouts, so certain cells stay certain; only the others are approximate
+(:attr:`Analysis.approximate`).
 """
 
 from __future__ import annotations
