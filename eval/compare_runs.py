@@ -1,23 +1,17 @@
 """``python -m eval.compare_runs DIR DIR ...``: pair agents of separate evaluations game by game.
 
-An expensive agent is often evaluated alone, after the table it belongs to was made. When two
-``mswp-eval --out`` folders used the same ``--seed`` (and the same rule and board), game ``i`` of
-both met the same seed, so their agents can be compared as if they had played in one run: this
-reads every folder's ``games.csv`` and prints, per setting, each agent's win rate (Wilson 95%) and
-every pair's exact McNemar test over the games both played.
+``mswp-eval --out`` folders run with the same ``--seed``, rule and board met the same seed in game
+``i``: this reads their ``games.csv`` and prints, per setting, each agent's win rate (Wilson 95%)
+and every pair's exact McNemar test over the games both played.
 
 Example::
 
     python -m eval.compare_runs out/table out/averaged --agents s8,large,solver
     python -m eval.compare_runs out/long out/table --games 1000   # games 0-999 only
 
-``--games N`` keeps only the games with an index below N, for every agent's own figures and the
-pairs alike: how to report a run that was stopped at a count fixed in advance, while other
-processes had already played some later games.
-
-An agent label that appears in more than one folder is shown as ``FOLDER/LABEL``. Games are paired
-by setting and game index, and a pair whose seeds differ is an error (the folders were run with
-different ``--seed``), never silently paired. Bad input is one line on stderr and exit status 2.
+``--games N`` keeps only the games with an index below N. A label found in several folders is
+shown as ``FOLDER/LABEL``; a pair whose seeds differ is an error, never silently paired. Bad input
+is one line on stderr and exit status 2.
 """
 
 from __future__ import annotations

@@ -106,14 +106,10 @@ def evaluate(
 
     Args:
         out: output folder (checked and created before anything runs); None writes nothing.
-        quiet: no progress bar.
-        plots: write the PNG plots (and trace the knowledge of one game for its chart); without
-            plots, PNGs of an earlier run in ``out`` are removed.
-        skip_validation: the caller already validated ``config``.
+        plots: write the PNG plots; without, PNGs of an earlier run in ``out`` are removed.
         argv: the command's arguments, stored in ``run.json`` for ``--resume``.
         resume: keep the games already in ``out/games.csv`` and play only the others.
-        by: ``"3bv"`` adds each agent's win rate per 3BV band (a table in the report, the rates
-            in results.json and ``win_rate_by_3bv.png``); None adds nothing.
+        by: ``"3bv"`` adds each agent's win rate per 3BV band (report, JSON and a plot).
 
     Raises:
         ValueError: ``out`` is not a writable folder (before any game).

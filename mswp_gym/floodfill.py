@@ -44,16 +44,13 @@ def flood_region(
     the cells already revealed.
 
     Args:
-        counts: ``(rows, cols)`` int8, every cell's number of neighbouring mines.
-        revealed: ``(rows, cols)`` bool, the cells already open; ``(row, col)`` must not be.
-        row: the cell's row.
-        col: the cell's column.
-        count_bytes: ``counts.tobytes()``, if the caller keeps one (saves a copy per call).
+        counts: ``(rows, cols)`` int8 neighbouring-mine counts.
+        revealed: ``(rows, cols)`` bool, the open cells; ``(row, col)`` must not be one.
+        count_bytes: ``counts.tobytes()``, if the caller keeps one.
         method: one of :data:`METHODS` to force an implementation (tests); None picks by size.
 
     Returns:
-        ``(n,)`` intp, the flat indices ``row * cols + col`` of the cells to open, the clicked
-        cell included, each once.
+        ``(n,)`` intp distinct flat indices of the cells to open, the clicked cell included.
 
     Raises:
         ValueError: on an unknown ``method``.

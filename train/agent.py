@@ -89,20 +89,14 @@ class PolicyAgent(SeededAgent):
         seed: default seed for ``reset`` (used only when sampling).
         deterministic: play the best-scoring legal cell (True) or sample the policy.
         source: where the policy came from (for messages).
-        symmetries: average the network's logits over this many symmetries of the board (1, 2,
-            4 or 8; :func:`train.symmetry.board_views`); with several, deterministic play takes
-            the lowest cell index among scores within
-            :data:`~train.symmetry.VIEW_TIE_TOLERANCE` of the best.
-        first_move: who makes the first click (:class:`FirstMove`): the solver's click for the
-            game's rule (default) or the network.
-        boards: which boards a one-board network plays (:class:`Boards`): its own (default) or
-            any, taking each game's size and mine count from its spec.
-        device: where the network runs (:class:`train.device.Device`): ``cpu`` (the default),
-            ``cuda`` or ``auto``; near-tied moves may differ between devices.
+        symmetries: average the logits over this many board symmetries (1, 2, 4 or 8); ties
+            within :data:`~train.symmetry.VIEW_TIE_TOLERANCE` go to the lowest cell index.
+        first_move: the solver's click for the rule (default) or the network's.
+        boards: a one-board network plays its own board (default) or any, from each game's spec.
+        device: ``cpu`` (default), ``cuda`` or ``auto``; near-tied moves may differ by device.
 
     Raises:
-        ValueError: ``symmetries`` not allowed; an unknown
-            ``first_move``, ``boards`` or ``device``; ``cuda`` without a GPU.
+        ValueError: a bad ``symmetries``, ``first_move``, ``boards`` or ``device``.
     """
 
     name = "net"
@@ -254,19 +248,13 @@ def load_ppo_named(path: str | None = None, **kwargs: Any) -> PolicyAgent | SB3A
 def load_ppo_agent(path: str | Path | None = None, **kwargs: Any) -> PolicyAgent | SB3Agent:
     """An agent for a shipped name, a checkpoint zip or a training run folder.
 
-    A :class:`~train.policy.BoardPolicy` checkpoint becomes a :class:`PolicyAgent`; any other
-    PPO or MaskablePPO zip of a Minesweeper env a :class:`~train.sb3_agent.SB3Agent`.
-
-    Args:
-        path: anything :func:`train.checkpoint.resolve_checkpoint` takes: a shipped name, a
-            ``.zip``, a run folder (its last committed model), or None (``net:beginner``).
-        **kwargs: ``seed``, ``deterministic``, for a :class:`PolicyAgent` ``symmetries``,
-            ``first_move``, ``boards`` and ``device`` (see :class:`PolicyAgent`);
-            ``torch_threads`` (default 1; None leaves torch's setting alone).
+    A :class:`~train.policy.BoardPolicy` checkpoint becomes a :class:`PolicyAgent`, any other
+    (Maskable)PPO zip of a Minesweeper env a :class:`~train.sb3_agent.SB3Agent`. ``path``: what
+    :func:`train.checkpoint.resolve_checkpoint` takes; ``kwargs``: :class:`PolicyAgent`'s, and
+    ``torch_threads`` (default 1; None leaves torch's setting alone).
 
     Raises:
-        ValueError: an unknown shipped name (the message lists them); not a readable
-            PPO/MaskablePPO zip, or not a Minesweeper model.
+        ValueError: an unknown shipped name, or not a readable Minesweeper (Maskable)PPO zip.
         FileNotFoundError: no checkpoint at ``path``.
         TypeError: an unknown keyword argument.
     """

@@ -178,14 +178,8 @@ def play_games(
     """Play ``games`` games at once with ``net`` (one batched call per move, on the device of
     ``net``'s weights), calling ``on_position`` at every visited position.
 
-    Args:
-        net: the learner (put in eval mode by the caller).
-        spec: the board and rules (``first_click`` ``safe``, ``opening`` or ``any``).
-        games: how many games to play (all at once, in one batch).
-        rng: the one Generator for layouts and exploration (``on_position`` may draw from it
-            too: its draws fall between the play's, in a fixed order).
-        config: exploration and rescue.
-        on_position: see :data:`PositionHook`.
+    ``net`` is in eval mode; ``spec``'s rule is ``safe``, ``opening`` or ``any``; ``rng`` draws
+    layouts and exploration (``on_position`` may draw from it too, in a fixed order).
 
     Returns:
         Every game's board, and stats: ``wins`` (games won unaided, among the ``clean_games``

@@ -58,15 +58,11 @@ class SolverAgent(SeededAgent):
         seed: Default seed for ``reset`` (ties are broken by a Generator seeded from it).
         spec: Default game spec for ``reset``; the mine count must come from a spec.
         depth: 0 = lowest risk; 1 = look-ahead (:mod:`agents.solver.blended`; default).
-        endgame_layouts: Run the exhaustive endgame search when at most this many layouts remain
-            (0 turns it off).
-        endgame_nodes: Node budget of one endgame search (on overflow the ordinary guess is used).
-        endgame_cells: Run the endgame search only with at most this many undecided unknown cells.
-        node_budget: States one step of a frontier region's sweep may hold before the
-            approximation (see :mod:`agents.solver.probability`).
+        endgame_layouts, endgame_nodes, endgame_cells: the endgame search runs with at most this
+            many layouts left (0: never) and undecided cells, within this many nodes.
+        node_budget: States one sweep step may hold before the approximation.
         opening_offset: First click ``(k, k)`` under the ``opening`` rule.
-        extended: Also take the forced guess of an extended 50/50 chain
-            (:mod:`agents.solver.extended`), not only of a pair (default).
+        extended: Also take the forced guess of an extended 50/50 chain, not only of a pair.
 
     Raises:
         ValueError: a depth outside ``0..MAX_DEPTH``, a count option that is not an integer >= 0,

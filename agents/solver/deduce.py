@@ -43,13 +43,9 @@ def deduce(
     bounded by both clues, which bounds the mines in ``B - A``; when a bound forces all or none of
     them, they are settled (this includes the classic subset rule).
 
-    Args:
-        constraints: ``(cells, mines)`` pairs over unknown flat cells.
-        pairwise: Whether to use the pairwise rule (the single-clue rule always runs).
-        changed: Indices of the constraints that may not be at a fixed point yet (all if None).
-
-    Returns:
-        The settled cells and the reduced constraints.
+    ``constraints`` are ``(cells, mines)`` pairs over unknown flat cells; ``changed`` the indices
+    of those that may not be at a fixed point yet (all if None). Returns the settled cells and
+    the reduced constraints.
 
     Raises:
         Contradiction: a constraint can no longer be met (the position is inconsistent).

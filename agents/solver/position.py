@@ -85,12 +85,7 @@ def read_position(board: np.ndarray, total_mines: int) -> Position:
     Boards of at most :data:`LIST_WALK_CELLS` cells are walked as a Python list; larger ones are
     read with whole-board masks (both match :func:`read_position_reference`).
 
-    Args:
-        board: ``(rows, cols)`` integer codes (see :mod:`mswp_gym.constants`).
-        total_mines: Mines on the whole board, visible ones included.
-
-    Returns:
-        The position's unknown cells and clue constraints.
+    ``total_mines`` counts the whole board's mines, visible ones included.
 
     Raises:
         TypeError: bad ``board`` type/dtype, or ``total_mines`` is not an int.

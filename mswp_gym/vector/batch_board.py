@@ -149,12 +149,8 @@ class BatchBoards:
         its region (flags inside it are removed); revealing the last safe cell makes the game
         ``WON`` (``CLEARED`` in score mode after an explosion).
 
-        Args:
-            boards: ``(k,)`` distinct board indices of live, placed games.
-            cells: ``(k,)`` flat cells, each hidden on its board.
-            shown: ``(k,)`` int8 codes the clicked safe cells show under an uncertain clue model
-                (:mod:`mswp_gym.clues`; entries of mines are ignored); then nothing floods, as
-                in :class:`~mswp_gym.board.Board`. None: exact clues.
+        ``boards`` are distinct live, placed boards, ``cells`` hidden on them; ``shown``: the
+        codes the safe cells show under uncertain clues (then nothing floods), None: exact.
 
         Returns:
             ``(opened, hit_mine)``: ``(k,)`` int32 cells newly revealed (a mine counts as one) and
