@@ -27,6 +27,7 @@ from train.generalist import split_games
 from train.network import MINE_HEAD, MOVE_HEAD, OPENING_HEAD, CellNet
 from train.precision import Precision, autocast
 from train.rollout import RolloutConfig, collect_positions
+from train.settings import TrainSettings
 
 _Result = TypeVar("_Result")
 
@@ -256,3 +257,22 @@ def train_steps(
         total += loss.item()
     net.eval()
     return total / max(steps, 1)
+
+
+def train_round(
+    settings: TrainSettings,
+    iteration: int,
+    spent: float,
+    net: CellNet,
+    optimizer: th.optim.Optimizer,
+    buffers: PositionSet | list[BoardBuffer],
+    rng: np.random.Generator,
+) -> float:
+    """Round ``iteration``'s :func:`train_steps` with ``settings``, at ``bc_learning_rate`` decayed
+    linearly to 10% by whichever of the rounds and the budget (``spent``) is further along."""
+    fraction = min(max((iteration - 1) / max(settings.dagger_iterations - 1, 1), spent), 1.0)
+    for group in optimizer.param_groups:
+        group["lr"] = settings.bc_learning_rate * (1.0 - 0.9 * fraction)
+    steps, batch = settings.gradient_steps_per_iteration, settings.bc_batch_size
+    precision = Precision(settings.precision)
+    return train_steps(net, optimizer, buffers, steps, batch, rng, settings.move_weight, precision)

@@ -14,9 +14,8 @@ import numpy as np
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.logger import Logger
 
-from train.imitation import train_steps
+from train.imitation import train_round
 from train.policy import BoardPolicy
-from train.precision import Precision
 from train.settings import TrainSettings
 from train.shards import load_shards
 from train.state import RunState
@@ -56,21 +55,8 @@ def train_on_dataset(run: RunHost, model: MaskablePPO, rng: np.random.Generator)
         and not run.sitting_over()
     ):
         iteration = state.iteration + 1
-        fraction = (iteration - 1) / max(settings.dagger_iterations - 1, 1)
-        fraction = min(max(fraction, run.budget_spent()), 1.0)
-        for group in optimizer.param_groups:
-            group["lr"] = settings.bc_learning_rate * (1.0 - 0.9 * fraction)
         tick = time.perf_counter()
-        loss = train_steps(
-            net,
-            optimizer,
-            positions,
-            settings.gradient_steps_per_iteration,
-            settings.bc_batch_size,
-            rng,
-            settings.move_weight,
-            Precision(settings.precision),
-        )
+        loss = train_round(settings, iteration, run.budget_spent(), net, optimizer, positions, rng)
         state.iteration = iteration
         state.gradient_samples += settings.gradient_steps_per_iteration * settings.bc_batch_size
         run.say(

@@ -70,10 +70,9 @@ from train.dataset import load_positions, save_positions
 from train.device import resolve_device
 from train.evaluate import WinRate, evaluate_agent, evaluate_net
 from train.generalist import board_tag, parse_boards, spec_from_meta, split_games, windows_for
-from train.imitation import BoardBuffer, Collector, guess_positions, train_steps
+from train.imitation import BoardBuffer, Collector, guess_positions, train_round
 from train.network import MINE_HEAD, MOVE_HEAD
 from train.policy import BoardPolicy
-from train.precision import Precision
 from train.rollout import RolloutConfig, solver_labeller
 from train.settings import REWARD_CONFIGS, TrainSettings, resumed_settings, saved_settings
 from train.state import RunState, read_state
@@ -474,20 +473,9 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
                 BoardBuffer(spec.mines, window.positions()) for spec, window in windows.items()
             ]
             buffered = sum(len(b.positions) for b in buffers)
-            fraction = (iteration - 1) / max(settings.dagger_iterations - 1, 1)
-            fraction = min(max(fraction, run.budget_spent()), 1.0)
-            for group in optimizer.param_groups:
-                group["lr"] = settings.bc_learning_rate * (1.0 - 0.9 * fraction)
             tick = time.perf_counter()
-            loss = train_steps(
-                net,
-                optimizer,
-                buffers,
-                settings.gradient_steps_per_iteration,
-                settings.bc_batch_size,
-                rng,
-                settings.move_weight,
-                Precision(settings.precision),
+            loss = train_round(
+                settings, iteration, run.budget_spent(), net, optimizer, buffers, rng
             )
             gradient_seconds = time.perf_counter() - tick
             state.iteration = iteration
