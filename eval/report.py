@@ -263,23 +263,14 @@ def package_versions() -> dict[str, str]:
 def git_state() -> dict[str, Any]:
     """The checkout's commit and whether it has uncommitted changes (empty if not in git)."""
     root = Path(__file__).resolve().parent.parent
+
+    def git(*args: str) -> str:
+        run = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=10)
+        run.check_returncode()
+        return run.stdout.strip()
+
     try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "HEAD"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        ).stdout.strip()
+        commit, dirty = git("rev-parse", "HEAD"), git("status", "--porcelain", "-uno")
     except (OSError, subprocess.SubprocessError):
         return {}
     return {"commit": commit, "dirty": bool(dirty)}
