@@ -5,12 +5,9 @@ Run folder ``<out>/<board>__<algo>__<seed>__<UTC time>/`` (``<board>`` is the pr
 settings) + checkpoint files (see :mod:`train.checkpoint`), ``curve.csv`` (win rate against wall
 time and steps), ``tb/`` (TensorBoard) and ``progress.csv`` (SB3's log, appended across resumes).
 
-Kills and resumes: the first checkpoint is committed right after the model is built, then after
-every DAgger round and every PPO evaluation. A resumed run keeps its saved settings (see
-:func:`train.settings.resumed_settings`) and continues bit-identically to an uninterrupted run
-with ``vec_env`` ``dummy`` or ``native`` and no time budget (tested); with ``subproc`` the
-episodes in progress at the checkpoint restart, and a time budget makes the imitation learning
-rate depend on wall time.
+A checkpoint is committed when the model is built, after every DAgger round and every PPO
+evaluation. A resumed run keeps its saved settings and continues bit-identically (``vec_env``
+``dummy`` or ``native``, no time budget; ``subproc`` restarts the episodes in progress).
 """
 
 from __future__ import annotations
@@ -93,13 +90,9 @@ CURVE_FIELDS = (
 
 
 class LinearDecay:
-    """Learning-rate schedule: ``start`` at progress 1 down to ``end`` at progress 0 (picklable).
-
-    With ``ppo_lr_follows_budget`` and a wall-time budget (``time_budget_minutes``) the PPO
-    callback sets ``spent``, the budget's fraction used, before each update, and the rate follows
-    whichever of the steps and the time is further along: a run stopped by its budget still ends
-    with the rate near ``end``, as the imitation phase's rate does. Otherwise ``spent`` stays 0
-    and the schedule is the steps' alone, so sittings stay bit-identical."""
+    """Learning-rate schedule: ``start`` at progress 1 down to ``end`` at progress 0 (picklable),
+    or by ``spent`` (the time budget's fraction used, set by the PPO callback with
+    ``ppo_lr_follows_budget``) where that is further along."""
 
     spent: float = 0.0
     """The wall-time budget's fraction used, in [0, 1] (a class default: older pickles lack it)."""
@@ -120,8 +113,8 @@ def game_spec(settings: TrainSettings) -> GameSpec:
 
 
 def board_label(settings: TrainSettings) -> str:
-    """``boardsN`` for a run on a mix of N boards (a generalist), the preset's name if the run
-    plays its board, else ``ROWSxCOLSxMINES``."""
+    """``boardsN`` for a mix of N boards, the preset's name for its board, else
+    ``ROWSxCOLSxMINES``."""
     if settings.boards:
         return f"boards{len(parse_boards(settings.boards, settings.first_click))}"
     base = preset(settings.preset)
@@ -132,8 +125,7 @@ def board_label(settings: TrainSettings) -> str:
 
 
 def training_boards(settings: TrainSettings) -> tuple[GameSpec, ...]:
-    """The boards imitation collects on: the ``boards`` mix of a generalist run, else the one
-    board of the run."""
+    """The boards imitation collects on: the ``boards`` mix, else the run's board."""
     if settings.boards:
         return parse_boards(settings.boards, settings.first_click)
     return (game_spec(settings),)
@@ -168,8 +160,7 @@ def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
 
 
 def eval_command(settings: TrainSettings, model_path: Path) -> str:
-    """The ``python -m eval`` line that compares a new checkpoint with the logic agent and the
-    solver on the run's board(s) and rules, on 2000 fixed seeds."""
+    """The ``python -m eval`` line comparing the checkpoint with logic and solver agents."""
     base = preset(settings.preset)
     where = []
     for spec in training_boards(settings):
@@ -220,8 +211,7 @@ def build_model(
 
 
 def schedules(settings: TrainSettings) -> dict[str, Any]:
-    """The run's PPO schedules: a new model's, and a resumed one's (a checkpoint holds them only
-    as pickles, which :func:`train.checkpoint.read_model` never loads)."""
+    """The run's PPO schedules (a checkpoint's pickled ones are never loaded)."""
     return {
         "learning_rate": LinearDecay(settings.learning_rate, 0.0),
         "clip_range": settings.clip_range,
@@ -263,9 +253,7 @@ class Run:
         return budget > 0 and self.wall_seconds >= budget
 
     def sitting_over(self) -> bool:
-        """Whether this sitting's wall time (``sitting_minutes``, since this process started
-        the run) is spent: the run stops at its next checkpoint, to be resumed. Every sitting
-        commits at least one round or PPO checkpoint, so a split run always moves on."""
+        """Whether this sitting's ``sitting_minutes`` are spent (after at least one checkpoint)."""
         sitting = self.settings.sitting_minutes * 60
         return (
             sitting > 0
@@ -274,8 +262,7 @@ class Run:
         )
 
     def eta(self, done: int, total: int) -> str:
-        """Time left, ``H:MM:SS``: the mean time per unit of work so far times the units left,
-        capped by the wall-time budget."""
+        """Time left, ``H:MM:SS``, by the mean time per unit so far, capped by the budget."""
         left = self.wall_seconds / max(done, 1) * max(total - done, 0)
         budget = self.settings.time_budget_minutes * 60
         if budget > 0:
@@ -283,8 +270,7 @@ class Run:
         return str(timedelta(seconds=round(left)))
 
     def progress(self, done: int, total: int, unit: str) -> str:
-        """``3/60 rounds``, or under a time budget, which usually ends the run first,
-        ``round 3, 1.4 of 2 budget minutes``."""
+        """``3/60 rounds``, or under a time budget ``round 3, 1.4 of 2 budget minutes``."""
         budget = self.settings.time_budget_minutes
         if budget <= 0:
             return f"{done}/{total} {unit}"
@@ -344,8 +330,7 @@ class Run:
 
 
 class RunClockOutput(HumanOutputFormat):
-    """SB3's terminal table with ``time/time_elapsed`` on the run's clock (across phases and
-    resumes), not the seconds since this ``learn`` call began."""
+    """SB3's terminal table with ``time/time_elapsed`` on the run's clock (across resumes)."""
 
     def __init__(self, run: Run) -> None:
         super().__init__(sys.stdout)
@@ -359,8 +344,7 @@ class RunClockOutput(HumanOutputFormat):
 
 
 def baseline_comparison(run: Run, games: int) -> str:
-    """``; logic 80.2%, solver 90.1% on the same seeds`` (with ``eval_baselines``), for the
-    final evaluation's line; empty otherwise."""
+    """``; logic 80.2%, solver 90.1% on the same seeds`` (with ``eval_baselines``), else empty."""
     if not run.settings.eval_baselines:
         return ""
     results = [evaluate_agent(name, run.spec, games) for name in ("logic", "solver")]
@@ -369,8 +353,7 @@ def baseline_comparison(run: Run, games: int) -> str:
 
 
 def keep_csv_log(logger: Logger, earlier: str) -> None:
-    """Put the rows of an earlier session back at the top of the logger's new ``progress.csv``
-    (SB3 opens it for writing; a resumed run appends)."""
+    """Put an earlier session's rows back at the top of the logger's new ``progress.csv``."""
     for output in logger.output_formats:
         if isinstance(output, CSVOutputFormat):
             lines = earlier.splitlines(keepends=True)
@@ -520,9 +503,8 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
 
 
 def progress_bar(run: Run, total: int, done: int, what: str, unit: str) -> tqdm:
-    """A terminal progress bar (rounds or env steps, the latest win rate, ETA; no total under a
-    time budget, which usually ends the run first); silent when stderr is not a terminal, where
-    the log lines already say the same."""
+    """A terminal progress bar (no total under a time budget); silent when stderr is not a
+    terminal."""
     return tqdm(
         total=None if run.settings.time_budget_minutes > 0 else total,
         initial=min(done, total),
@@ -554,9 +536,8 @@ class PPOProgress(BaseCallback):
         self._follow_budget()
 
     def _follow_budget(self) -> None:
-        """Before the update that follows: tell the learning-rate schedule how much of the
-        wall-time budget is spent (with ``ppo_lr_follows_budget`` and a budget; else 0, also
-        for a schedule pickled by a sitting that had them)."""
+        """Tell the learning-rate schedule the budget's fraction spent (0 without
+        ``ppo_lr_follows_budget``)."""
         schedule = self.model.learning_rate
         if isinstance(schedule, LinearDecay):
             follows = self.run.settings.ppo_lr_follows_budget
@@ -597,8 +578,7 @@ def run_ppo(run: Run, model: MaskablePPO) -> None:
 
 
 def read_init(checkpoint: str) -> MaskablePPO:
-    """The ``--init`` checkpoint (a zip, a run folder or a shipped name), read before anything
-    is created.
+    """The ``--init`` checkpoint (a zip, a run folder or a shipped name).
 
     Raises:
         FileNotFoundError: nothing at ``checkpoint``.
@@ -619,19 +599,9 @@ def network_shape(policy: BoardPolicy) -> tuple[int, int]:
 
 def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
     """Copy the network weights of ``source`` (read from ``checkpoint``) into ``model`` (a fresh
-    optimizer and schedule).
-
-    Every layer is a convolution (and the value head pools), so weights trained on one board
-    start a network for another board, e.g. Intermediate from the Beginner network: only the
-    channels and blocks must match. The mine count and the policy's inverse temperature (``beta``,
-    which imitation never trains) stay this run's: PPO fine-tuning of an imitation network wants
-    a sharp policy, e.g. ``--beta 100``. A move head is added or dropped freely: the mine and
-    opening outputs are copied, and a new move output starts as the negated mine output (move
-    logit = log-odds that the cell is safe), so the network starts by playing the safest cell, as
-    the network without a move head did, instead of at random.
-
-    Returns:
-        A one-line note of what was copied (and from which board).
+    optimizer and schedule), from any board: only channels and blocks must match. The mine count
+    and ``beta`` stay this run's; a new move head starts as the negated mine output (so the
+    network first plays its safest cell). Returns a one-line note of what was copied.
 
     Raises:
         ValueError: the checkpoint's network has other channels or blocks (the message gives
@@ -687,10 +657,8 @@ def phase_after_resume(settings: TrainSettings, state: RunState) -> str:
 
 def open_run(settings: TrainSettings) -> tuple[TrainSettings, Path, RunState, MaskablePPO | None]:
     """Check everything a run needs (the settings, ``--out``, ``--init``, the Ray address, or a
-    resumed run's files), creating nothing: :func:`train` makes a new run's folder.
-
-    Returns:
-        The settings to run with, the folder, its state and the ``--init`` checkpoint (if any).
+    resumed run's files), creating nothing; returns the settings to run with, the folder, its
+    state and the ``--init`` checkpoint (if any).
 
     Raises:
         FileNotFoundError / ValueError: one line each, before any folder is created.
@@ -783,8 +751,7 @@ def damaged(path: Path, exc: BaseException) -> ValueError:
 
 
 def check_run_files(run_dir: Path, state: RunState) -> None:
-    """Refuse a run whose zip files (the model, the positions) are torn or corrupt: every
-    member's checksum is read (``zipfile.testzip``), before anything else is done.
+    """Refuse a run whose zip files (the model, the positions) fail ``zipfile.testzip``.
 
     Raises:
         ValueError: naming the file and what to do.
@@ -801,9 +768,8 @@ def check_run_files(run_dir: Path, state: RunState) -> None:
 
 
 def open_model(run: Run, source: MaskablePPO | None) -> MaskablePPO:
-    """The run's model on fresh envs: the last checkpoint's (with its runtime state where it
-    can be put back), or a new one (from ``source``'s network for ``--init``), checkpointed at
-    once so that a kill from then on leaves a resumable run."""
+    """The run's model on fresh envs: the last checkpoint's (with its runtime state), or a new one
+    (from ``source`` for ``--init``), checkpointed at once."""
     settings, state, run_dir = run.settings, run.state, run.run_dir
     env = make_vec_env(settings, run.spec)
     if not state.model_file:
