@@ -1,16 +1,11 @@
 """A trained network as an :class:`agents.base.Agent`: ``agents.make("net:expert")``.
 
-``net:NAME`` and ``rl:NAME`` load a shipped network (:data:`train.checkpoint.SHIPPED`);
-``net:PATH``, ``rl:PATH`` and ``ppo:PATH`` a checkpoint zip or a training run folder (``ppo:NAME``
-is an older name of a shipped network). This module plays the project's own
-:class:`~train.policy.BoardPolicy` checkpoints, :mod:`train.sb3_agent` every other model. A
-generalist network plays any board, taking the size and mine count from the game's spec. The
-agent sees only the visible board and the action mask; it plays the legal cell with the highest
-score, or with ``deterministic=False`` samples the masked softmax with its seeded Generator.
-
-By default (``first_move="rule"``) the first click is the solver's for the game's rule
-(:func:`agents.solver.agent.rule_first_click`), since the network never sees the rule;
-``first_move="network"`` lets the network choose it too.
+``net:NAME`` and ``rl:NAME`` load a shipped network (:data:`train.checkpoint.SHIPPED`),
+``net:PATH``, ``rl:PATH`` and ``ppo:PATH`` a checkpoint zip or a training run folder. This module
+plays :class:`~train.policy.BoardPolicy` checkpoints, :mod:`train.sb3_agent` any other model. The
+agent sees the visible board and the mask and plays the legal cell with the highest score (or,
+with ``deterministic=False``, samples the masked softmax); by default the first click is the
+solver's for the game's rule, which the network never sees.
 """
 
 from __future__ import annotations
@@ -64,9 +59,7 @@ class Boards(StrEnum):
     TRAINED = "trained"
     """Only the board it was trained on (a generalist plays any board)."""
     ANY = "any"
-    """Any board of the classic game: every layer is a convolution and the mine density is an
-    input plane, so the weights run on any size; how well they play there is for ``python -m
-    eval`` to measure."""
+    """Any board of the classic game (the network is fully convolutional)."""
 
 
 def option_value(kind: type[OptionT], value: OptionT | str, option: str) -> OptionT:
@@ -142,11 +135,8 @@ class PolicyAgent(SeededAgent):
         return self.boards == Boards.ANY or bool(getattr(self.policy, "any_board", False))
 
     def refusal(self, spec: GameSpec) -> str | None:
-        """Why this network cannot play ``spec``, or None if it can.
-
-        A generalist plays any board of the classic game; a one-board network plays its board.
-        Neither was trained on score mode or uncertain clues.
-        """
+        """Why this network cannot play ``spec`` (another board for a one-board network, score
+        mode, uncertain clues), or None if it can."""
         if spec.score_mode or not spec.exact_clues:
             return (
                 f"checkpoint {self.source} was trained on the classic game (exact clues, the "
@@ -165,8 +155,7 @@ class PolicyAgent(SeededAgent):
         return None
 
     def reset(self, seed: int | None = None, spec: GameSpec | None = None) -> None:
-        """Start a new game; a generalist network takes its board size and mine count from
-        ``spec``.
+        """Start a new game; a generalist network takes its board from ``spec``.
 
         Raises:
             ValueError: ``spec`` is a game the network cannot play (see :meth:`refusal`).

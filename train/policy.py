@@ -60,9 +60,7 @@ def env_mines(env: Any) -> int:
 def board_policy_kwargs(env: Any, **extractor_kwargs: Any) -> dict[str, Any]:
     """``policy_kwargs`` for ``MaskablePPO(BoardPolicy, env, ...)``: the env's mine count.
 
-    Args:
-        env: the training env (any form :func:`env_mines` reads).
-        **extractor_kwargs: ``channels`` and ``blocks`` of :class:`BoardFeatures`.
+    ``extractor_kwargs``: ``channels`` and ``blocks`` of :class:`BoardFeatures`.
     """
     return {"features_extractor_kwargs": {"mines": env_mines(env), **extractor_kwargs}}
 
@@ -70,15 +68,8 @@ def board_policy_kwargs(env: Any, **extractor_kwargs: Any) -> dict[str, Any]:
 class BoardFeatures(BaseFeaturesExtractor):
     """Board codes ``(B, rows, cols)`` -> per-cell features, flattened to ``(B, C*rows*cols)``.
 
-    Args:
-        observation_space: the env's board space.
-        mines: the board's mine count (it feeds the network's density plane). SB3 builds the
-            extractor from the observation space alone, which does not hold it: pass
-            ``policy_kwargs=board_policy_kwargs(env)``.
-        channels: feature maps per layer.
-        blocks: residual blocks.
-        global_pool: read from the checkpoints of earlier versions, which always store it; only
-            False (no board-wide pooling) is built.
+    ``mines`` feeds the density plane (pass ``policy_kwargs=board_policy_kwargs(env)``);
+    ``global_pool`` is read from checkpoints, which store it: only False is built.
 
     Raises:
         ValueError: no ``mines`` (the message shows how to pass it), not a board space, or

@@ -1,13 +1,10 @@
 """DAgger-style data collection: the learner plays, every position it visits is labelled.
 
-Games are played in a batch (one network call per move for all live games) on the plain
-:class:`mswp_gym.board.Board` engine: the collector is the teacher and may read the truth; the
-learner sees only the visible board. When the learner steps on a mine, with probability ``rescue``
-the move is replaced by its best *truly safe* cell, so the data holds later positions too.
-
-The mine target is the exact solver probability (``labels="solver"``) or the true layout
-(``labels="truth"``); the opening target (safe with clue 0) is the truth. With ``move_labels`` a
-position also gets the solver player's move (:class:`SolverMoves`).
+Games are played in a batch (one network call per move) on :class:`mswp_gym.board.Board`; the
+learner sees only the visible board. A losing move is replaced, with probability ``rescue``, by
+the learner's best truly safe cell, so the data holds later positions too. Targets: P(mine) from
+the solver (``labels="solver"``) or the layout (``"truth"``), the opening (clue 0) from the truth,
+and with ``move_labels`` the solver player's move (:class:`SolverMoves`).
 """
 
 from __future__ import annotations
@@ -58,14 +55,9 @@ class RolloutConfig:
 
 
 class SolverMoves:
-    """The solver player's move at a position, for move labels.
-
-    Where some hidden cell is certainly safe (its exact mine probability is 0) the label is
-    :data:`~train.dataset.MOVE_ANY_SAFE`: the player plays them all, in any order. Elsewhere (the
-    first click, and every position that needs a guess) it is the cell a fresh
-    :class:`agents.solver.SolverAgent` (default settings) picks, its tie-breaks seeded from
-    ``rng``.
-    """
+    """The solver player's move at a position, for move labels: :data:`~train.dataset.MOVE_ANY_SAFE`
+    where some hidden cell is certainly safe, else the cell a fresh default
+    :class:`agents.solver.SolverAgent` picks (tie-breaks seeded from ``rng``)."""
 
     def __init__(self, spec: GameSpec, rng: np.random.Generator) -> None:
         from agents.solver import SolverAgent
@@ -96,15 +88,9 @@ class SolverMoves:
 def choose_moves(
     net: CellNet, boards: np.ndarray, opening_weight: float, mines: int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Masked greedy moves of ``net`` for a batch of visible boards (on the device of
-    ``net``'s weights).
-
-    ``mines`` is the boards' mine count (None: the one stored with the network).
-
-    Returns:
-        ``(moves, scores)``: flat indices ``(B,)`` (always hidden cells) and the masked scores
-        ``(B, rows*cols)`` (``-inf`` on illegal cells).
-    """
+    """Masked greedy moves of ``net`` for a batch of visible boards (``mines`` None: the
+    network's own): flat ``(B,)`` hidden cells, and the scores ``(B, rows*cols)`` (``-inf`` on
+    illegal cells)."""
     device = next(net.parameters()).device
     with th.no_grad():
         logits = net(th.as_tensor(boards, dtype=th.float32, device=device), mines)
@@ -253,19 +239,9 @@ def play_games(
 def collect_positions(
     net: CellNet, spec: GameSpec, games: int, rng: np.random.Generator, config: RolloutConfig
 ) -> tuple[PositionSet, dict[str, float]]:
-    """Play ``games`` games with ``net`` (:func:`play_games`) and label every visited position
-    as it is met, in this process.
-
-    Args:
-        net: the learner (put in eval mode by the caller).
-        spec: the board and rules (``first_click`` ``safe``, ``opening`` or ``any``).
-        games: how many games to play (all at once, in one batch).
-        rng: the one Generator for layouts, exploration and the move labels' tie-breaks.
-        config: exploration, rescue and labelling.
-
-    Returns:
-        The positions in the order they were met, and :func:`play_games`'s stats.
-    """
+    """Play ``games`` games with ``net`` (:func:`play_games`, same arguments; ``rng`` also seeds
+    the move labels' tie-breaks) and label every visited position; returns the positions in the
+    order they were met, and the stats."""
     labeller, solver_moves = labellers(spec, rng, config)
     parts: list[Labelled] = []
 
