@@ -1,12 +1,8 @@
 """One frozen, validated configuration of a game and its env, shared by every entry point.
 
-:class:`GameConfig` holds what decides a game (board, mines, first-click rule, scoring, clue
-model, who places the mines) and the env options every env shares (observation form, flag
-actions, rewards, step limit). It is checked once, when built, with one-line errors that name the
-bad value and what is allowed; :class:`~mswp_gym.env.MinesweeperEnv`,
-:class:`~mswp_gym.vector.MinesweeperVectorEnv` and the SB3 adapter build one from their keyword
-arguments, or take one as ``config=``, so they accept and refuse exactly the same things.
-:class:`~mswp_gym.spec.GameSpec` (:attr:`GameConfig.spec`) stays what an agent is told.
+:class:`GameConfig` holds what decides a game and the options every env shares, checked once
+with one-line errors; every env builds one from its keyword arguments (or takes ``config=``), so
+they all accept and refuse the same things. :attr:`GameConfig.spec` is what an agent is told.
 """
 
 from __future__ import annotations
@@ -48,11 +44,8 @@ DEFAULT_SIZE = 9
 """Rows and columns when neither they, a preset nor a layout give the size."""
 
 AUTO_STEPS_PER_CELL = 2
-"""``max_steps="auto"`` (the default) truncates an episode after this many steps per cell.
-
-A game played with legal reveals ends within ``rows*cols`` steps (each reveal opens a new cell),
-so the limit never cuts a real game short; it ends the episodes of a policy that ignores the mask
-and repeats a no-op (SB3's ``evaluate_policy`` without masks would otherwise never return)."""
+"""``max_steps="auto"`` (the default) truncates an episode after this many steps per cell: never
+a game of legal reveals, only a policy that repeats no-ops."""
 
 
 def check_bool(name: str, value: object) -> bool:
@@ -112,12 +105,9 @@ def resolve_mine_count(rows: int, cols: int, mines: int | None, density: float |
 class GameConfig:
     """A game and its env options, validated once.
 
-    Build it with the env's own keyword arguments:
-    ``GameConfig(16, 30, 99, first_click="opening")``,
-    ``GameConfig(preset="expert", obs_mode="channels")``, ``GameConfig(layout="*..\\n...")``.
-    Plain strings are accepted for the choices and turned into their enums; a ``dict`` of rewards
-    into a :class:`RewardConfig`; NumPy integers into ints. ``dataclasses.replace`` works (it
-    rebuilds, so it validates again).
+    Build it with the env's own keyword arguments, e.g. ``GameConfig(16, 30, 99,
+    first_click="opening")`` or ``GameConfig(preset="expert")``; strings become enums, a reward
+    ``dict`` a :class:`RewardConfig`. ``dataclasses.replace`` validates again.
 
     Args:
         rows: board rows, >= 1 (default: the preset's, the layout's, or 9).

@@ -7,12 +7,9 @@ name       rule
            CS50 game). Needs ``0 <= mines <= rows*cols - 1``.
 ``safe``   mines are placed after the first click, never under it (Windows XP). Needs
            ``0 <= mines <= rows*cols - 1``.
-``opening`` mines are placed after the first click, never under it nor around it, so it opens a
-           zero (Windows 7). The cleared region is the 3x3 block around the click clipped to the
-           board: 9 cells inside, 6 on an edge, 4 in a corner (fewer on boards 1 or 2 cells
-           wide). So that *every* first click can be honoured, it needs
-           ``0 <= mines <= rows*cols - min(rows, 3) * min(cols, 3)``; a click whose clipped region
-           is smaller leaves room to spare.
+``opening`` mines are placed after the first click, off the 3x3 block around it (clipped to the
+           board), so it opens a zero (Windows 7). Needs
+           ``0 <= mines <= rows*cols - min(rows, 3) * min(cols, 3)``.
 ``fixed``  a given layout (array or text picture), whatever the click: tests, puzzles, replays.
 ``no-guess`` as ``opening`` (same limit on the mines), and the board can then be solved from the
            first click without a guess: the sound rules of :mod:`mswp_gym.deduction` reveal
@@ -39,11 +36,7 @@ from mswp_gym.deduction import Grid, grid, settle
 GENERATOR_NAMES: tuple[str, ...] = tuple(m.value for m in FirstClick)
 
 MAX_CELLS = 1_000_000
-"""The largest board any env accepts, in cells (1000x1000).
-
-An env keeps a few arrays of one to eight bytes per cell (and the vector env B of each), so a
-board past this would exhaust memory before the first step; the engine is tested up to it.
-"""
+"""The largest board any env accepts, in cells (1000x1000; the engine is tested up to it)."""
 
 
 class Generator(Protocol):
@@ -215,15 +208,10 @@ NO_GUESS_DRAWS = 1000
 class NoGuessFirstClick:
     """Mines placed after the first click, off its 3x3 block, so that no guess is ever needed.
 
-    A layout is drawn as under ``opening``, then solved from the click with the sound rules of
-    :mod:`mswp_gym.deduction`. Where they get stuck, the layout is repaired instead of thrown away
-    (the way Simon Tatham's Mines does it): the unknown cells around one stuck clue (drawn at
-    random) are all cleared or all mined, whichever moves fewer mines, and the mines moved go to
-    (or come from) unknown cells no revealed clue sees, else any other unknown cells; the solve
-    goes on from there. A repair changes clues that earlier steps may have read, so a layout is
-    accepted only when a fresh solve from the click needs no repair at all; after
-    :data:`NO_GUESS_PASSES` passes without one, or a repair with no room to move mines, a fresh
-    layout is drawn.
+    A layout is drawn as under ``opening`` and solved from the click with the sound rules of
+    :mod:`mswp_gym.deduction`; where they get stuck it is repaired (as Simon Tatham's Mines does:
+    :func:`_repair`) and solved again, until a fresh solve needs no repair. After
+    :data:`NO_GUESS_PASSES` passes, or a repair with no room, a fresh layout is drawn.
     """
 
     name: str = "no-guess"
@@ -273,9 +261,9 @@ def _repaired(g: Grid, layout: int, start: int, rng: np.random.Generator) -> int
 
 
 def _repair(g: Grid, layout: int, safe: int, known: int, rng: np.random.Generator) -> int | None:
-    """``layout`` with the unknown cells around one stuck clue all cleared or all mined.
-
-    Only unknown cells change, so the revealed cells stay safe and the known mines stay mines.
+    """``layout`` with the unknown cells around one random stuck clue all cleared or all mined
+    (whichever moves fewer mines), the mines moved to or from unknown cells no clue sees, else
+    any other unknown cells. Revealed cells stay safe, known mines stay mines.
 
     Returns:
         The new layout, or None if no revealed clue sees an unknown cell (known mines wall them
