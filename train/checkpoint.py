@@ -1,10 +1,8 @@
 """Checkpoints that survive a kill, and loading a trained policy with clear errors.
 
-A run folder holds ``state.json`` (the commit point: phase, step counts, curve, RNG state,
-settings) and the files it names: ``model-<tag>.zip``, during PPO ``runtime-<tag>.pkl`` (envs and
-generator states, for an exact resume) and, during imitation, ``positions-<tag>.npz``. Each file
-is written atomically and ``state.json`` last, so a kill leaves the previous checkpoint in force;
-superseded files are deleted after the commit.
+A run folder holds ``state.json`` (the commit point) and the files it names: ``model-<tag>.zip``,
+``runtime-<tag>.pkl`` (PPO's envs and generator states) and ``positions-<tag>.npz`` (imitation).
+Each is written atomically and ``state.json`` last, so a kill leaves the previous checkpoint.
 """
 
 from __future__ import annotations
@@ -61,9 +59,8 @@ SHIPPED: dict[str, str] = {
     "net:generalist": "generalist.zip",
     "rl:beginner": "beginner-rl.zip",
 }
-"""The networks packaged with the code: agent name -> file in ``train/checkpoints/``. ``net:``
-networks imitate the exact solver (DAgger); ``rl:`` networks learned by MaskablePPO from the
-env's reward alone. Shipping another network is one line here (and its file)."""
+"""The networks packaged with the code: agent name -> file in ``train/checkpoints/`` (``net:``
+imitates the solver, ``rl:`` learned by MaskablePPO from the env's reward)."""
 ALIASES: dict[str, str] = {
     "net": "net:beginner",
     "rl": "rl:beginner",
@@ -144,13 +141,8 @@ RUNTIME_FORMAT = 2
 
 
 def save_runtime(path: Path, model: MaskablePPO) -> bool:
-    """Pickle what ``model.save`` leaves out but an exact PPO resume needs: the envs mid-episode,
-    the last observations and the torch, NumPy and ``random`` generator states.
-
-    Returns:
-        False (nothing written) for a SubprocVecEnv, whose envs live in other processes: such a
-        run resumes with fresh episodes, so it is not bit-identical to an uninterrupted one.
-    """
+    """Pickle what ``model.save`` leaves out but an exact PPO resume needs (the envs, the last
+    observations, the generator states); False (nothing written) for a SubprocVecEnv."""
     env = model.get_env()
     inner = env.venv if isinstance(env, VecMonitor) else env
     if isinstance(inner, SubprocVecEnv):
@@ -176,9 +168,8 @@ def save_runtime(path: Path, model: MaskablePPO) -> bool:
 
 
 class RuntimeFromOtherCode(ValueError):
-    """A runtime state written by another version of the envs' code (moved modules, a new
-    :data:`RUNTIME_FORMAT`): the run can go on from its model and optimizer with fresh episodes,
-    but not bit-identically."""
+    """A runtime state written by another version of the envs' code: the run goes on with fresh
+    episodes."""
 
 
 def restore_runtime(path: Path, model: MaskablePPO) -> None:
@@ -278,18 +269,15 @@ def read_model(
 ) -> BaseAlgorithm:
     """Load a PPO or MaskablePPO zip (or a run folder's model) as data: nothing in it runs.
 
-    Every pickled field of the zip's ``data`` JSON is replaced before SB3 reads it (SB3's
-    ``custom_objects``): the policy class by the imported class the pickle names (its opcodes are
-    read, never run), the spaces by the Minesweeper spaces the JSON describes, the schedules by
+    Every pickled field is replaced before SB3 reads it: the policy class by the imported class
+    the pickle names (read, never run), the spaces by those the JSON describes, the schedules by
     ``schedules`` or :data:`PLAY_SCHEDULES`, :data:`REBUILT_FIELDS` by None; tensors load with
-    ``torch.load(weights_only=True)``.
+    ``weights_only=True``.
 
     Raises:
         FileNotFoundError: nothing at ``path``.
-        ValueError: one line: not an SB3 zip; another pickled field (a ``policy_kwargs`` that
-            holds a class, ...); a policy class that is not imported, or spaces that are not a
-            Minesweeper env's; or what SB3 and torch refuse (``env`` with other spaces, weights
-            that are not plain tensors, ...).
+        ValueError: one line: not an SB3 zip, another pickled field, a policy class not
+            imported, spaces not a Minesweeper env's, or what SB3 and torch refuse.
     """
     model_path = resolve_model_path(path)
     where = repr(str(model_path))

@@ -1,9 +1,8 @@
 """Imitation by DAgger: the learner plays, the expert labels, the network fits the labels.
 
-Each round the network plays ``games_per_iteration`` games, every visited position is labelled
-(:mod:`train.rollout`) into a buffer of the most recent ``buffer_positions``, and the network takes
-``gradient_steps_per_iteration`` Adam steps on a masked per-cell binary cross-entropy, with random
-board symmetries as augmentation. The network is the PPO policy's trunk and cell head.
+Each round the network plays games whose labelled positions (:mod:`train.rollout`) fill a
+buffer, then takes Adam steps on a masked per-cell binary cross-entropy, with random board
+symmetries as augmentation.
 """
 
 from __future__ import annotations
@@ -53,11 +52,8 @@ class Collector:
     The jobs and their seeds depend only on ``rng`` and ``workers``, and results are joined in
     job order: the same seed gives the same positions on either backend.
 
-    Args:
-        workers: jobs per collection (1 = in this process on the local backend).
-        backend: ``local`` (a spawn process pool) or ``ray`` (one Ray task per job; connects to
-            ``ray_address``, or starts or reuses a local Ray instance).
-        ray_address: e.g. ``auto`` for a running cluster; None for a local instance.
+    ``workers`` 1 runs in this process (local backend); ``ray_address`` None starts or reuses a
+    local Ray.
 
     Raises:
         ValueError: an unknown backend.
@@ -95,9 +91,8 @@ class Collector:
         rng: np.random.Generator,
         config: RolloutConfig,
     ) -> tuple[PositionSet, dict[str, float]]:
-        """Play ``games`` games with ``net`` and label every position; seeds for the jobs are
-        drawn from ``rng``. Each job plays its share of the games on a copy of ``net`` and
-        labels them; the stats are summed over the jobs."""
+        """Play and label ``games`` games with ``net``, split over jobs seeded from ``rng``
+        (stats summed)."""
         shares = split_games(games, self.workers)
         seeds = [int(s) for s in rng.integers(0, 2**63 - 1, size=self.workers)]
         jobs = [(net, spec, n, s, config) for n, s in zip(shares, seeds, strict=True) if n > 0]
@@ -203,14 +198,9 @@ def train_steps(
 ) -> float:
     """``steps`` Adam steps on random minibatches; returns the mean loss.
 
-    Args:
-        buffers: one board's positions (the net's stored mine count is used), or the positions
-            of several boards: each minibatch then comes from one board, picked with probability
-            proportional to its number of positions.
-        move_weight: weight of the move loss (:func:`move_cross_entropy` of the move head against
-            the move labels) beside the mine and opening losses; 0: no move loss.
-        precision: the forward pass's arithmetic (:class:`~train.precision.Precision`); the
-            losses are computed in float32 either way.
+    ``buffers``: one board's positions, or several boards' (each minibatch from one board,
+    picked in proportion to its positions). ``move_weight``: of the move loss beside the mine
+    and opening losses. ``precision``: of the forward pass (losses are float32).
 
     Raises:
         ValueError: ``move_weight`` > 0 for a network without a move head.

@@ -1,11 +1,8 @@
 """Training settings: one dataclass (a docstring per field), per-preset TOML files, and the CLI.
 
-Precedence, lowest first: the dataclass defaults (a small DAgger recipe that suits any board),
-then either a ``--config`` file (a whole recipe: a path, or the name of a packaged config such
-as ``quickstart``) or, without ``--config`` and ``--board``, ``train/configs/<preset>.toml`` (the
-recipe of the shipped network for that preset), then command-line flags. Every field is a flag:
-``total_timesteps`` is ``--total-timesteps``; booleans take ``true``/``false``. ``--help`` lists
-the essential ones, ``--help-all`` every one, grouped.
+Precedence, lowest first: the dataclass defaults, then a ``--config`` file (a path or a packaged
+name) or else, without ``--board``, ``train/configs/<preset>.toml``, then command-line flags
+(``total_timesteps`` is ``--total-timesteps``; booleans take ``true``/``false``).
 """
 
 from __future__ import annotations
@@ -42,9 +39,7 @@ REWARD_CONFIGS: dict[str, Callable[[], RewardConfig]] = {
     "sparse": RewardConfig.sparse,
     "per-reveal": RewardConfig.per_reveal,
 }
-"""PPO reward configs by name: the env's default :class:`~mswp_gym.rewards.RewardConfig`,
-:meth:`~mswp_gym.rewards.RewardConfig.sparse` and
-:meth:`~mswp_gym.rewards.RewardConfig.per_reveal`."""
+"""PPO reward configs by name."""
 REWARDS: tuple[str, ...] = tuple(REWARD_CONFIGS)
 FIRST_CLICKS: tuple[str, ...] = tuple(r.value for r in FirstClick if r != FirstClick.FIXED)
 MAX_SEED = 2**32 - 1
@@ -202,12 +197,8 @@ class TrainSettings:
         return (self.rows or base.rows, self.cols or base.cols, self.mines or base.mines)
 
     def check(self) -> TrainSettings:
-        """Return self, or raise a ValueError naming the first bad value and what is allowed.
-
-        Everything a run could trip over later is checked here, before any work starts: types
-        (a config file may hold ``channels = "many"``), NaN, ranges, the board, and PPO batch
-        shapes that would make SB3 divide by zero.
-        """
+        """Return self, or raise a ValueError naming the first bad value and what is allowed
+        (types, NaN, ranges, the board, PPO batch shapes)."""
         for item in fields(self):
             check_type(item.name, str(item.type), getattr(self, item.name))
         self._check_choices_and_board()
@@ -435,12 +426,7 @@ def resumed_settings(
 ) -> tuple[TrainSettings, list[str]]:
     """The settings of a resumed run: ``saved``, with the allowed changes of ``requested``.
 
-    Args:
-        saved: the settings stored in the run's state.
-        requested: values asked for (fields equal to the saved ones are no change).
-
-    Returns:
-        The settings to run with (``resume`` as requested) and one notice per overridden value.
+    Returns the settings to run with (``resume`` as requested) and a notice per changed value.
 
     Raises:
         ValueError: a requested value that may not change on resume (one line, naming it).
@@ -513,12 +499,8 @@ def build_parser(
 ) -> argparse.ArgumentParser:
     """The CLI: one flag per settings field, plus ``--config``, ``--board`` and ``--help-all``.
 
-    Args:
-        defaults: the values the help shows (the dataclass defaults if None), e.g. with the
-            preset's file and a ``--config`` file applied.
-        source: where those values come from, shown in the help (e.g. ``preset intermediate``).
-        full: help for every field, grouped (``--help-all``); else the :data:`ESSENTIAL` ones,
-            each with its first sentence (the others are accepted all the same).
+    ``defaults`` are the values the help shows (from ``source``, e.g. ``preset intermediate``);
+    ``full`` helps every field, grouped, else the first sentence of the :data:`ESSENTIAL` ones.
     """
     shown = defaults if defaults is not None else TrainSettings()
     parser = OneLineParser(
@@ -608,9 +590,7 @@ def help_defaults(argv: list[str] | None) -> tuple[TrainSettings | None, str]:
 def settings_from_args(argv: list[str] | None = None) -> TrainSettings:
     """Parse ``argv`` into checked settings (see the module docstring for precedence).
 
-    With ``--resume DIR`` the settings are the run's saved ones, with the flags given applied
-    through :func:`resumed_settings` (the notices are printed by :func:`train.run.train`).
-    ``--help-all`` prints every option and exits.
+    With ``--resume DIR``: the run's saved settings, through :func:`resumed_settings`.
 
     Raises:
         ValueError / FileNotFoundError: a bad value or config file, or a flag refused with

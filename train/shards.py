@@ -4,15 +4,11 @@
 has the exact solver (:class:`agents.solver.SolverAgent`) play ``games-per-shard`` games per
 shard and writes every position it moves from after the first click to ``shard-00000.npz``, ...
 
-A shard is an imitation data set file (:mod:`train.dataset`; ``mine_targets`` the exact P(mine),
-``move_cells`` the solver's moves) with two more arrays: ``mines`` bool ``(N, rows, cols)``, the
-true layout, and ``games`` int32 ``(N,)``, the game within the shard (its positions consecutive,
-in play order); ``meta`` adds seed, shard and games.
-
-Shard ``k`` of seed ``s`` plays the games of seeds ``SeedSequence([s, k])``, so shards can be
-written in any order, by any number of commands. Each shard is written atomically; a rerun skips
-complete shards and refuses (exit status 2, before writing) a folder holding shards of another
-seed, board or shard size.
+A shard is an imitation data set file (:mod:`train.dataset`) plus ``mines`` bool
+``(N, rows, cols)``, the true layout, and ``games`` int32 ``(N,)``, the game within the shard;
+``meta`` adds seed, shard and games. Shard ``k`` of seed ``s`` plays seeds
+``SeedSequence([s, k])``, so shards can be written in any order; a rerun skips complete shards and
+refuses a folder of another seed, board or shard size.
 """
 
 from __future__ import annotations
