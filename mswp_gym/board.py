@@ -1,8 +1,4 @@
-"""The Minesweeper board: plain NumPy, no Gymnasium.
-
-A :class:`Board` holds the truth (where the mines are) and the player's view (what is revealed or
-flagged). It knows nothing of rewards, spaces or rendering; the env is a thin adapter around it.
-"""
+"""The Minesweeper board, plain NumPy: the truth and the player's view, no rewards or spaces."""
 
 from __future__ import annotations
 
@@ -40,16 +36,13 @@ class Board:
         counts: ``(rows, cols)`` int8, each cell's number of neighbouring mines (``0..8``).
         count_bytes: ``counts`` as bytes in flat order (fast element reads for cell-by-cell walks).
         revealed: ``(rows, cols)`` bool, cells the player has opened (including exploded mines).
-        flagged: ``(rows, cols)`` bool, the player's flags (notes only: they never change the
-            truth).
+        flagged: ``(rows, cols)`` bool, the player's flags (notes only).
         visible: ``(rows, cols)`` int8, the player's view in the codes of
             :mod:`mswp_gym.constants`. Kept up to date by every move; treat as read-only.
         outcome: where the game stands.
         score_mode: if True, a revealed mine shows as ``EXPLODED`` and the game goes on until every
             safe cell is revealed (the CS520 report's scoring).
-        last_opened: ``(n,)`` intp, the flat indices of the cells opened by the last reveal that
-            opened more than one cell (a flood fill); lets a caller update its own per-cell state
-            without rescanning the board. Empty before any such reveal.
+        last_opened: ``(n,)`` intp flat cells opened by the last flood fill (empty before one).
     """
 
     def __init__(
@@ -62,11 +55,8 @@ class Board:
     ) -> None:
         """Start a game on the given layout with nothing revealed.
 
-        Args:
-            mines: ``(rows, cols)`` array of truth values; any non-zero entry is a mine.
-            score_mode: see the class docstring.
-            clues: how revealed clues are shown (:mod:`mswp_gym.clues`); exact by default.
-            rng: the generator that draws uncertain clues; required unless ``clues`` is exact.
+        Any non-zero entry of ``mines`` is a mine; ``rng`` draws the clues unless ``clues``
+        (:mod:`mswp_gym.clues`) is exact.
 
         Raises:
             ValueError: if ``mines`` is not two-dimensional, is empty, or has no safe cell.
@@ -250,8 +240,7 @@ class Board:
     def to_text(self, *, show_mines: bool = True) -> str:
         """A text picture of the board; ``Board.from_text`` of it gives back an equal board.
 
-        Args:
-            show_mines: if False, draw only what the player sees (hidden cells as ``#``).
+        ``show_mines`` False draws only what the player sees.
         """
         return render_picture(self.mines, self.revealed, self.flagged, self.counts, show_mines)
 

@@ -37,15 +37,11 @@ def game_config(
 ) -> GameConfig:
     """The config of an env: ``config`` itself, or the :class:`GameConfig` of its arguments.
 
-    Args:
-        config: a config given as ``config=``, or None.
-        board: the positional game arguments (``rows``, ``cols``, ``mines``).
-        game: the keyword game arguments (those of :data:`GAME_ARGUMENTS`); beside ``config``
-            only ``preset`` may be given (the registered ids pass theirs), and is ignored.
+    ``board``: the positional game arguments; ``game``: the keyword ones (beside ``config`` only
+    ``preset``, which is ignored).
 
     Raises:
-        TypeError: an argument that is not a game argument, or a ``config`` that is not a
-            GameConfig.
+        TypeError: an argument that is not a game argument, or a ``config`` not a GameConfig.
         ValueError: ``config`` beside game arguments, or what :class:`GameConfig` refuses.
     """
     unknown = [name for name in game if name not in GAME_ARGUMENTS]
@@ -409,9 +405,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
 def make_env(**arguments: Any) -> MinesweeperEnv:
     """The registered ids' entry point: ``MinesweeperEnv(**arguments)``.
 
-    A function, not the class, so that ``gym.make`` hands every ``render_mode`` to the env: from
-    the class it would read the render modes and, without pygame, swap ``"human"`` for its own
-    ``HumanRendering`` wrapper, whose hint names another package's extra instead of
-    :data:`~mswp_gym.render.drawing.INSTALL_HINT`.
+    A function, not the class, so that ``gym.make`` hands every ``render_mode`` to the env (and
+    without pygame ``"human"`` fails with :data:`~mswp_gym.render.drawing.INSTALL_HINT`).
     """
     return MinesweeperEnv(**arguments)

@@ -1,9 +1,7 @@
 """A native batched Gymnasium vector env: B Minesweeper boards stepped by whole-array NumPy ops.
 
 ``gymnasium.make_vec("Minesweeper-v0", num_envs=B, vectorization_mode="vector_entry_point")``
-builds :class:`MinesweeperVectorEnv`; so does calling the class directly. It adapts the batched
-engine (:mod:`mswp_gym.vector.batch_board` and its siblings), adding spaces, rewards, info,
-seeding and autoreset.
+builds :class:`MinesweeperVectorEnv` over the batched engine (:mod:`mswp_gym.vector.batch_board`).
 """
 
 from __future__ import annotations
@@ -54,9 +52,7 @@ def _equal(a: Any, b: Any) -> bool:
 
 
 MAX_BATCH_CELLS = 64_000_000
-"""Most cells over all boards of one vector env (B x rows x cols): the batched engine keeps
-several bytes per cell (visible codes, mines, counts, masks, flood buffers), so 64 million cells
-already take gigabytes. One board alone may have up to :data:`~mswp_gym.generators.MAX_CELLS`."""
+"""Most cells over all boards of one vector env (B x rows x cols; gigabytes already)."""
 
 
 def check_batch_cells(num_envs: int, cells: int) -> None:
@@ -79,8 +75,8 @@ class BoardTruth:
     Attributes:
         mines: ``(B, rows, cols)`` bool, the layouts (all False where not ``placed``).
         zeros: ``(B, rows, cols)`` bool, safe cells whose clue is 0 (False where not ``placed``).
-        placed: ``(B,)`` bool, whether the board's mines are laid (under ``safe`` and ``opening``
-            they are laid by the first click, so a blank board has none yet).
+        placed: ``(B,)`` bool, whether the board's mines are laid (by the first click, under
+            ``safe`` and ``opening``).
     """
 
     mines: np.ndarray
@@ -282,13 +278,8 @@ class MinesweeperVectorEnv(VectorEnv):
     ) -> tuple[Any, dict[str, Any]]:
         """Start new games on every board (or on ``options["reset_mask"]``'s boards).
 
-        Args:
-            seed: None (keep the streams going), an int ``s`` (board ``i`` gets ``s + i``) or a
-                list of B seeds (None entries keep that board's stream going).
-            options: ``{"reset_mask": (B,) bool}`` to reset only some boards.
-
-        Returns:
-            ``(observations, info)``; info arrays are masked to the boards reset.
+        ``seed``: None (keep the streams going), ``s`` (board ``i`` gets ``s + i``) or B seeds
+        (None keeps that board's stream). Info arrays are masked to the boards reset.
 
         Raises:
             ValueError/TypeError: for a seed list of the wrong length or a bad reset mask.
@@ -366,9 +357,7 @@ class MinesweeperVectorEnv(VectorEnv):
     def action_masks(self) -> np.ndarray:
         """Legal actions, ``(B, n)`` bool (what sb3-contrib's MaskablePPO reads, row per board).
 
-        A board whose episode ended and that waits for its ``NEXT_STEP`` reset ignores its next
-        action, so its row is all True (never an all-False row, which masked samplers reject).
-        ``info["action_mask"]`` keeps the finished board's own mask.
+        A board waiting for its ``NEXT_STEP`` reset ignores its action: its row is all True.
         """
         masks = self._mask.astype(bool)
         if self.autoreset_mode == AutoresetMode.NEXT_STEP and self._needs_reset.any():
@@ -378,9 +367,8 @@ class MinesweeperVectorEnv(VectorEnv):
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """Gymnasium's ``VectorEnv.call``: one result per board.
 
-        A per-board method or property (:data:`PER_BOARD`: ``action_masks``, ``render``,
-        ``visible``) is evaluated once for the batch and split into its B rows; anything else is
-        shared by every board, so its (called) value is repeated B times.
+        A :data:`PER_BOARD` name is evaluated once and split into B rows; anything else is
+        shared, its (called) value repeated B times.
 
         Raises:
             AttributeError: no attribute ``name``.
@@ -424,11 +412,7 @@ class MinesweeperVectorEnv(VectorEnv):
         return self._boards.visible.reshape(self.num_envs, self.rows, self.cols).copy()
 
     def truth(self) -> BoardTruth:
-        """The current games' layouts (copies): the ground truth behind :attr:`visible`.
-
-        For trainers that supervise on the truth (e.g. an auxiliary mine loss); an agent must
-        never read it.
-        """
+        """The current games' layouts (copies), for trainers; an agent must never read it."""
         state = self._boards
         shape = (self.num_envs, self.rows, self.cols)
         placed = state.placed.copy()
@@ -593,8 +577,8 @@ class MinesweeperVectorEnv(VectorEnv):
     def _draw_clues(self, boards: np.ndarray, cells: np.ndarray) -> np.ndarray:
         """The codes the clicked safe cells show under the clue model (mines: unused).
 
-        One draw per safe reveal from the board's own generator, in click order: with
-        ``placement="generator"`` that is the single env's ``np_random``, so the games match.
+        One draw per safe reveal from the board's own generator, in click order (the single
+        env's ``np_random`` with ``placement="generator"``).
         """
         flat = boards * self._cells + cells
         truth = self._boards.counts.reshape(-1)[flat]
