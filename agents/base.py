@@ -14,11 +14,7 @@ from mswp_gym.spec import GameSpec
 
 
 class MoveReason(StrEnum):
-    """How the solver chose its last move: ``explain().move.reason``.
-
-    A :class:`~enum.StrEnum`, so a reason compares equal to its text (``"endgame"``) and is
-    written as it.
-    """
+    """How the solver chose its last move: ``explain().move.reason`` (equal to its text)."""
 
     FIRST_CLICK = "first-click"
     """The rule's first click (a corner under ``safe``, the opening offset under ``opening``)."""
@@ -113,10 +109,8 @@ class Agent(Protocol):
 class ReportsCertainty(Protocol):
     """Optional fast path: an agent that says whether its last move was proven safe.
 
-    ``last_move_certain`` must equal ``explain().certain`` at all times. ``play_episode``
-    reads it instead of calling ``explain()`` when nobody needs the full explanation, which
-    saves building risk maps on big boards.
-    """
+    ``last_move_certain`` must equal ``explain().certain`` at all times (``play_episode`` reads
+    it instead of building the explanation)."""
 
     last_move_certain: bool
 
@@ -137,11 +131,8 @@ def reveal_mask(action_mask: np.ndarray, rows: int, cols: int) -> np.ndarray:
 
 
 class SeededAgent:
-    """Shared bookkeeping for the agents in this package: a name, a seed, the spec and an RNG.
-
-    Args:
-        seed: used by ``reset`` when it is given no seed of its own.
-    """
+    """Shared bookkeeping for the agents: a name, a default ``seed`` for ``reset``, the spec and
+    an RNG."""
 
     name: str = "agent"
 

@@ -43,15 +43,9 @@ def endgame_move(
 ) -> tuple[int, float] | None:
     """The guess with the highest win probability, if the position is small enough to search.
 
-    Args:
-        analysis: The exact analysis of ``board`` (with no certain safe cell left to play).
-        max_layouts: Search only when at most this many layouts remain.
-        node_budget: Search nodes (memo misses) before giving up.
-        max_cells: Search only when at most this many undecided unknown cells remain.
-
-    Returns:
-        ``(flat cell, win probability)``, or None when the position is too large, the search ran out
-        of budget, or ``analysis`` is approximate.
+    Searches with at most ``max_layouts`` layouts and ``max_cells`` undecided cells left, within
+    ``node_budget`` memo misses. Returns ``(flat cell, win probability)``, or None (too large, out
+    of budget, or ``analysis`` approximate).
     """
     if analysis.approximate or analysis.log_layouts > math.log(max_layouts) + 1e-9:
         return None
@@ -176,10 +170,8 @@ class _Search:
     def best_move(self, layouts: tuple[int, ...]) -> tuple[float, int | None]:
         """The best risky move from ``layouts`` and its win probability.
 
-        Moves are tried in ``movable`` order and the first best one is kept. A move cannot win
-        more often than it is safe, so one whose safety is no better than the best win so far is
-        skipped, and one whose win, part by part, can no longer beat it is abandoned: both leave
-        the chosen move and its value as a full search would find them, with fewer nodes.
+        Moves are tried in ``movable`` order, the first best kept; a move no safer than the best
+        win so far is skipped, one that can no longer beat it abandoned (same result, fewer nodes).
         """
         best_win, best_cell = -1.0, None
         total = len(layouts)

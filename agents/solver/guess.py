@@ -55,18 +55,8 @@ def choose_guess(
 ) -> Guess:
     """Pick the cell to reveal when no unknown cell is certainly safe.
 
-    Args:
-        legal: ``(rows * cols,)`` bool, cells that may be revealed.
-        depth: 0 (lowest risk) or 1 (look-ahead).
-        extended: Also look for extended 50/50 chains of four or more cells
-            (:mod:`agents.solver.extended`) when no forced pair is found (the solver's default).
-
-    Returns:
-        The :class:`Guess`.
-
     Raises:
-        ValueError: no legal cell that is not a certain mine (then any legal cell is returned by the
-            caller).
+        ValueError: no legal cell that is not a certain mine.
     """
     probability = analysis.probability
     order, openness = guess_order(analysis, board, legal)
@@ -101,10 +91,8 @@ def forced_guess(
 ) -> Guess | None:
     """The forced guess, if the position has one: a cell of an unavoidable pair
     (:mod:`agents.solver.unavoidable`, the first of ``order``), else with ``extended`` a cell of
-    an extended 50/50 chain (:mod:`agents.solver.extended`); of the chain's cells that carry no
-    extra risk, depth 0 takes the first of ``order``, depth 1 the one the look-ahead
-    (:func:`agents.solver.blended.choose`) scores best, as Hill's solver chooses among a
-    pseudo-50/50's cells."""
+    an extended 50/50 chain (of its cells with no extra risk: the first of ``order`` at depth 0,
+    the look-ahead's best at depth 1)."""
     cell = unavoidable_guess(analysis, board, order, total_mines, cache)
     tried = 0
     if cell is None and extended:

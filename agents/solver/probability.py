@@ -109,15 +109,8 @@ def analyse(
 ) -> Analysis:
     """Exact mine probabilities and certain cells of a position.
 
-    Args:
-        board: ``(rows, cols)`` integer codes; ``FLAGGED`` counts as hidden, ``EXPLODED``/``MINE``
-            as known mines, ``NO_CLUE`` as revealed safe without a clue.
-        total_mines: Mines on the whole board.
-        cache: Region cache to reuse between calls (a fresh one if None).
-        node_budget: States one step of a region's sweep may hold before the region is approximated.
-
-    Returns:
-        The :class:`Analysis`.
+    On ``board``, ``FLAGGED`` counts as hidden, ``EXPLODED``/``MINE`` as known mines, ``NO_CLUE``
+    as revealed safe; ``cache`` (a fresh one if None) is reused between calls.
 
     Raises:
         TypeError, ValueError: bad input, or no layout fits the position (the message names why).
@@ -214,9 +207,7 @@ def analyse_assuming(
     """The analysis of ``base``'s position restricted to the layouts with mines on ``mines`` and
     none on ``safe`` (all undecided unknown cells of ``base``).
 
-    ``exp(result.log_layouts - base.log_layouts)`` is the probability of that event, and
-    ``result.safe`` holds the cells that cannot be mines under it (e.g. whether two cells can both
-    be mines).
+    ``exp(result.log_layouts - base.log_layouts)`` is the event's probability.
 
     Raises:
         ValueError: no layout fits the assumption.
@@ -300,16 +291,9 @@ def _solve(
 def mine_probabilities(board: np.ndarray, total_mines: int, revealed: float = np.nan) -> np.ndarray:
     """Exact probability that each cell is a mine, for heat maps and soft training targets.
 
-    Args:
-        board: ``(rows, cols)`` integer codes (see :func:`analyse`).
-        total_mines: Mines on the whole board.
-        revealed: Value written on revealed safe cells (clues and ``NO_CLUE``): NaN by default.
-
-    Returns:
-        ``(rows, cols)`` float64: for each hidden or flagged cell the probability it is a mine under
-        a uniformly random layout consistent with the clues and the mine count (exactly 0.0 or 1.0
-        when certain); 1.0 on visible mines (``EXPLODED``, ``MINE``); ``revealed`` on revealed safe
-        cells.
+    Returns ``(rows, cols)`` float64: P(mine) of each hidden or flagged cell under a uniform
+    consistent layout (exactly 0.0 or 1.0 when certain), 1.0 on visible mines, ``revealed`` on
+    revealed safe cells.
 
     Raises:
         TypeError, ValueError: see :func:`analyse`.
@@ -428,9 +412,8 @@ def _log_comb(n: int, k: np.ndarray) -> np.ndarray:
 
 
 _EXACT_COMBINE_WORK = 4096
-"""Combinations whose prefix-by-suffix products of the regions' count lists take at most this many
-products run on exact integers (:func:`_combine_exact`); larger ones (many regions, as on 100x100
-boards) in float64 (:func:`_combine_float`)."""
+"""Combinations of at most this many prefix-by-suffix products run on exact integers, larger ones
+in float64."""
 
 
 def _combine(
@@ -548,9 +531,7 @@ def _exact_probability(mines: int, cells: int, layouts: int) -> tuple[float, int
 def _combine_float(
     regions: list[RegionCounts], off_cells: int, mines_left: int, total_mines: int
 ) -> _Combined:
-    """:func:`_combine` in float64 on per-region normalised counts, with which mine totals are
-    possible tracked as booleans beside the floats (so it never overflows, even on 100x100
-    boards)."""
+    """:func:`_combine` in float64 on normalised counts, possible totals tracked as booleans."""
     scaled, possible, log_scale = [], [], 0.0
     for region in regions:
         biggest = max(region.layouts)
