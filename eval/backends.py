@@ -1,15 +1,9 @@
 """Where games run: in this process, in a local process pool, or on a Ray cluster.
 
-Every backend runs :func:`eval.games.play_chunk` on the same chunks; records depend only on
-their seeds, so the backend and the worker count never change a figure (timings aside). Each
-finished chunk goes to ``sink`` at once (``eval`` appends it to ``games.csv``), so a kill loses at
-most the chunks in flight.
-
-Workers die with their parent: local pool workers call :func:`mswp_gym.lifetime.die_with_parent`
-and ignore Ctrl-C (the parent stops them). Ray's task workers die with its raylet, but a local
-instance's dashboard and runtime-env agents outlived a ``kill -9`` of the driver, so a local Ray
-started here gets a watchdog (:func:`mswp_gym.lifetime.start_reaper`) that kills what is left.
-A cluster given by ``--ray-address`` is not ours to stop: its tasks run to their end.
+Every backend runs :func:`eval.games.play_chunk` on the same chunks (records depend only on
+their seeds), and each finished chunk goes to ``sink`` at once. Workers die with their parent
+(local pool workers, and a local Ray started here through a reaper); a cluster given by
+``--ray-address`` is not ours to stop.
 """
 
 from __future__ import annotations
@@ -53,9 +47,8 @@ WORKER_DIED = (
 
 @contextlib.contextmanager
 def sigint_blocked() -> Iterator[None]:
-    """Hold Ctrl-C back while worker processes start: they inherit the blocked signal, so one
-    that arrives while a worker imports is never raised there (:func:`ignore_sigint` then drops
-    it); this process gets it when the block ends."""
+    """Hold Ctrl-C back while worker processes start (they inherit the block); this process gets
+    it when the block ends."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -192,9 +185,8 @@ def check_ray_address(address: str, timeout: float = RAY_CONNECT_SECONDS) -> Non
 
 
 def connect_ray(address: str | None) -> object:
-    """The ``ray`` module, connected: to ``address`` (checked first, see
-    :func:`check_ray_address`), or to a local instance started (or reused) here, with a reaper
-    for what would outlive a killed driver.
+    """The ``ray`` module, connected to ``address`` (checked first), or to a local instance
+    started (or reused) here.
 
     Raises:
         ImportError: Ray is not installed.
@@ -224,9 +216,8 @@ def run_ray(
 ) -> list[GameRecord]:
     """Play the chunks as Ray tasks, one task per chunk.
 
-    Connects to ``address`` (e.g. ``"auto"`` for a running cluster); with None, starts or reuses a
-    local Ray instance. Workers must be able to import ``mswp_gym``, ``agents`` and ``eval``
-    (install the package on every node, or pass a ``runtime_env`` when starting Ray yourself).
+    ``address`` as :func:`connect_ray` takes it; workers must be able to import ``mswp_gym``,
+    ``agents`` and ``eval``.
 
     Raises:
         ImportError: Ray is not installed.

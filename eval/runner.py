@@ -29,9 +29,6 @@ class EvalSetupError(ValueError):
 def check_agent_plays(agent_spec: AgentSpec, setting: Setting) -> None:
     """Build ``agent_spec`` and the env of ``setting`` and have the agent choose a first move.
 
-    This catches unknown agents, missing or corrupt checkpoints, unknown keyword arguments and
-    agents that cannot play this board size before any game starts.
-
     Raises:
         EvalSetupError: naming the agent, the setting and the cause.
     """
@@ -134,13 +131,8 @@ def run(
 ) -> RunResult:
     """Validate ``config`` and play every game not already in ``done``.
 
-    Args:
-        config: what to run.
-        progress_factory: given the total number of games, returns ``(update, close)``.
-        skip_validation: for callers that already ran :func:`validate`.
-        done: records of games already played (an interrupted run being resumed); records of
-            games outside ``config`` are dropped.
-        sink: called with each chunk's records as it finishes.
+    ``progress_factory`` maps the number of games to ``(update, close)``; ``done`` holds games
+    already played (others than ``config``'s are dropped); ``sink`` takes each finished chunk.
 
     Raises:
         EvalSetupError: an agent or setting is unusable (nothing has been played).

@@ -93,15 +93,10 @@ class PlayApp:
     """The window around a :class:`~eval.gui.session.GameSession`.
 
     Args:
-        session: the game (board, agent, seed).
         specs: the agents the agent button cycles through; ``specs[0]`` is playing.
-        setups: the boards the board buttons offer.
-        autoplay: start with autoplay on.
         speed: autoplay moves per second (0: every frame); snapped to the nearest of ``SPEEDS``.
-        overlays: which overlays start on.
-        headless: draw off-screen (SDL's dummy driver); ``run`` then plays autoplay to the end of
-            the game (or draws one frame) and returns.
-        screenshot: where ``run`` saves the final window as PNG (and where the S key saves it).
+        headless: draw off-screen; ``run`` then plays autoplay to the end (or draws one frame).
+        screenshot: where ``run`` (and the S key) saves the window as PNG.
         stop_after: autoplay switches itself off after this many agent moves in the game.
     """
 

@@ -84,10 +84,7 @@ def make_env(board: BoardSetup) -> MinesweeperEnv:
 class GameSession:
     """A game of Minesweeper played by you, the agent, or both in turns.
 
-    Args:
-        board: the board and first-click rule.
-        agent: the agent that plays ``ai_move``.
-        seed: seed of the first game; game ``k`` (from 0) uses ``seed + k``.
+    Game ``k`` (from 0) uses ``seed + k``.
 
     Raises:
         ValueError, TypeError: the board is not valid (from the env).
@@ -276,9 +273,7 @@ class GameSession:
     def heat_map(self) -> tuple[HeatMap | None, str | None]:
         """The solver's exact mine probability of every cell (cached per board).
 
-        Returns:
-            ``(heat map, None)``, or ``(None, reason)`` when it cannot be computed (solver
-            missing, or no layout fits the board).
+        Returns ``(heat map, None)``, or ``(None, reason)`` when it cannot be computed.
         """
         key = self._board_key()
         if self._heat is None or self._heat[0] != key:
