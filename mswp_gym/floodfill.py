@@ -1,10 +1,8 @@
 """Opening a safe cell: a zero opens its whole zero region and that region's border.
 
-Three iterative implementations with one contract, chosen by board size: tiny boards grow the
-region a ring at a time on one Python integer holding a byte per cell; small boards walk it cell by
-cell with a cached neighbour table; large boards grow it a breadth-first layer at a time with
-NumPy. :func:`flood_region` is pure: it returns the cells to open and the board opens them. Flags
-never block the cascade: a flagged safe cell inside the region is opened and its flag removed.
+Three implementations with one contract, chosen by board size (a byte-per-cell integer, a walk
+with a neighbour table, NumPy layers). :func:`flood_region` returns the cells to open; flags never
+block the cascade.
 """
 
 from __future__ import annotations

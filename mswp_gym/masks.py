@@ -18,13 +18,7 @@ def action_mask(visible: np.ndarray, flag_actions: bool = False) -> np.ndarray:
     action ``rows * cols + row * cols + col`` toggles the flag of a hidden cell (flagged or not).
     On a live game at least one action is legal: some safe cell is still hidden.
 
-    Args:
-        visible: ``(rows, cols)`` int8 visible board.
-        flag_actions: whether the action space carries the flag half.
-
-    Returns:
-        int8 array of shape ``(rows*cols,)`` (``(2*rows*cols,)`` with flag actions), 1 = legal.
-        ``action_space.sample(mask=...)`` takes it as is; ``.astype(bool)`` for sb3-contrib.
+    Returns int8 ``(rows*cols,)`` (``(2*rows*cols,)`` with flag actions), 1 = legal.
     """
     flat = visible.ravel()
     reveal: np.ndarray = (flat == HIDDEN).view(np.int8)
@@ -37,13 +31,7 @@ def action_mask(visible: np.ndarray, flag_actions: bool = False) -> np.ndarray:
 def batch_action_mask(visible: np.ndarray, flag_actions: bool = False) -> np.ndarray:
     """:func:`action_mask` for a batch (the vector env's): row ``i`` is board ``i``'s mask.
 
-    Args:
-        visible: ``(B, rows*cols)`` int8 visible boards.
-        flag_actions: whether the action space carries the flag half.
-
-    Returns:
-        ``(B, rows*cols)`` int8 (``(B, 2*rows*cols)`` with flag actions), 1 = legal.
-    """
+    ``visible`` is ``(B, rows*cols)``."""
     reveal: np.ndarray = (visible == HIDDEN).view(np.int8)
     if not flag_actions:
         return reveal
@@ -56,16 +44,7 @@ def update_action_mask(
 ) -> None:
     """Bring ``mask`` (an :func:`action_mask` result) up to date after cell ``index`` changed.
 
-    The same rule as :func:`action_mask`, applied to one cell, so that a move that changes one cell
-    need not rescan the board: afterwards ``mask`` equals ``action_mask(visible, flag_actions)``
-    if it did before the change.
-
-    Args:
-        mask: the int8 mask to update in place.
-        visible: ``(rows, cols)`` int8 visible board, after the change.
-        index: the flat index ``row * cols + col`` of the changed cell.
-        flag_actions: whether the mask carries the flag half.
-    """
+    Afterwards ``mask`` equals ``action_mask(visible, flag_actions)`` if it did before."""
     code = visible.item(index)
     mask[index] = code == HIDDEN
     if flag_actions:
@@ -77,15 +56,7 @@ def clear_action_mask(
 ) -> None:
     """Bring ``mask`` up to date after the cells ``opened`` were revealed with clues.
 
-    A cell that shows a clue takes no action, so its reveal (and flag) entries become 0: the rule
-    of :func:`action_mask` for the cells a flood fill opened, without rescanning the board.
-
-    Args:
-        mask: the int8 mask to update in place.
-        opened: flat indices of the newly revealed cells (each now shows ``0..8``).
-        cells: ``rows * cols``, where the flag half starts.
-        flag_actions: whether the mask carries the flag half.
-    """
+    Their reveal (and flag) entries become 0; ``cells`` is ``rows * cols``."""
     mask[opened] = 0
     if flag_actions:
         mask[opened + cells] = 0

@@ -51,13 +51,7 @@ class BatchBoards:
     ) -> None:
         """Make ``num_boards`` empty, unplaced boards.
 
-        Args:
-            num_boards: B, at least 1.
-            rows: board rows, at least 1.
-            cols: board columns, at least 1.
-            score_mode: a revealed mine shows ``EXPLODED`` and the game goes on.
-            flood: ``"bigint"`` (default) or ``"dense"``;
-                see :mod:`mswp_gym.vector.batch_flood`.
+        ``flood``: ``"bigint"`` (default) or ``"dense"`` (:mod:`mswp_gym.vector.batch_flood`).
 
         Raises:
             ValueError: for a bad size or flood method.
@@ -122,10 +116,7 @@ class BatchBoards:
     def lay(self, boards: np.ndarray, layouts: np.ndarray) -> None:
         """Put the mines of ``boards`` (index array) down; flags already placed stay.
 
-        Args:
-            boards: ``(k,)`` board indices, unplaced and with nothing revealed.
-            layouts: ``(k, rows*cols)`` bool, each with at least one safe cell.
-        """
+        ``boards`` are unplaced with nothing revealed; each layout has a safe cell."""
         counts = batch_neighbour_counts(layouts, self.rows, self.cols)
         np.putmask(counts, layouts, MINE_COUNT)
         self.mines[boards] = layouts

@@ -24,13 +24,7 @@ def flood_bigint(zero: np.ndarray, starts: np.ndarray, rows: int, cols: int) -> 
     cell) and every board a spare row above and below. Spare bits are never zeros, so growth
     stops at them: no bounds checks, and boards never touch.
 
-    Args:
-        zero: ``(k, rows*cols)`` bool safe zero cells.
-        starts: ``(k,)`` flat cells clicked, each a safe zero of its board.
-        cols: board columns (any).
-
-    Returns:
-        ``(k, rows*cols)`` bool: the zero region of each click and its border.
+    Returns ``(k, rows*cols)`` bool: the zero region (of ``zero``) of each click and its border.
     """
     k = zero.shape[0]
     height, width = rows + 2, cols + 1

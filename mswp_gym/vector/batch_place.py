@@ -46,15 +46,9 @@ def place_mines(
 ) -> np.ndarray:
     """Layouts for ``k`` boards from their keys, honouring the first-click rule.
 
-    Args:
-        keys: ``(k, rows*cols)`` uint32 uniform keys, distinct within each row (see
-            :func:`mswp_gym.vector.batch_rng.stream_keys`); overwritten where cells are excluded.
-        mines: mines per board, within the rule's limit (checked by the caller).
-        clicks: ``(k,)`` flat first-click cells (``safe``/``opening``); None for ``any``.
-        rule: ``any``, ``safe`` or ``opening``.
-
-    Returns:
-        ``(k, rows*cols)`` bool layouts with exactly ``mines`` mines each.
+    ``keys``: ``(k, rows*cols)`` uint32, distinct within each row, overwritten where cells are
+    excluded; ``clicks``: ``(k,)`` flat first clicks (None for ``any``). Returns ``(k, rows*cols)``
+    bool layouts with exactly ``mines`` mines each.
 
     Raises:
         ValueError: for an unknown rule, or a rule that needs clicks without them.
@@ -87,14 +81,8 @@ def place_mines(
 
 
 def batch_neighbour_counts(layouts: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    """Clue of every cell of every board: its number of neighbouring mines.
-
-    Args:
-        layouts: ``(k, rows*cols)`` bool.
-
-    Returns:
-        ``(k, rows*cols)`` int8 counts in ``0..8`` (mines get their own count too).
-    """
+    """``(k, rows*cols)`` int8 neighbouring-mine counts of ``(k, rows*cols)`` bool layouts (mines
+    get theirs too)."""
     k = layouts.shape[0]
     width = cols + 2
     padded = np.zeros((k, rows + 2, width), dtype=np.int8)

@@ -1,17 +1,10 @@
 """Stable-Baselines3 ``VecEnv`` over the batched :class:`~mswp_gym.vector.MinesweeperVectorEnv`.
 
-Lets SB3 and sb3-contrib drive B boards with the batched engine instead of B single envs in a
-``DummyVecEnv``/``SubprocVecEnv``, e.g. ``MaskablePPO("MlpPolicy",
-MinesweeperSB3VecEnv(num_envs=64, rows=9, cols=9, mines=10))``.
-
-SB3 conventions: batched observations (a dict of arrays for ``obs_mode="dict"``), float32
-rewards, ``dones = terminated | truncated``, a finished board reset within the same step. ``infos``
-is a list of B small dicts: ``"TimeLimit.truncated"`` for every board and, for a board whose
-episode just ended, the single env's final info and ``"terminal_observation"``; live boards' step
-info is in the batched arrays of :attr:`last_info`. ``env_method("action_masks")`` (what
-sb3-contrib's ``get_action_masks`` calls) returns the rows of one batched mask.
-
-This module imports stable_baselines3; nothing in :mod:`mswp_gym` imports it at package import.
+E.g. ``MaskablePPO("MlpPolicy", MinesweeperSB3VecEnv(num_envs=64, rows=9, cols=9, mines=10))``.
+SB3 conventions: float32 rewards, ``dones = terminated | truncated``, a finished board reset within
+the step; ``infos`` holds ``"TimeLimit.truncated"`` per board and, for a board whose episode just
+ended, its final info and ``"terminal_observation"`` (live boards' info: :attr:`last_info`).
+``env_method("action_masks")`` returns the rows of one batched mask.
 """
 
 from __future__ import annotations
@@ -39,14 +32,8 @@ PER_BOARD_METHODS: tuple[str, ...] = ("action_masks",)
 class MinesweeperSB3VecEnv(VecEnv):
     """An SB3 ``VecEnv`` of B Minesweeper boards stepped together.
 
-    Args:
-        num_envs: B, when building the batched env here.
-        venv: an existing :class:`MinesweeperVectorEnv` with ``autoreset_mode=SAME_STEP``
-            (give either this or ``num_envs`` and the env's keyword arguments).
-        **env_kwargs: arguments of :class:`MinesweeperVectorEnv` (``rows``, ``cols``, ``mines``,
-            ``obs_mode``, ``rewards``, ``clue_reveal_prob``, ``clue_noise``... or ``config``, a
-            :class:`~mswp_gym.config.GameConfig`), checked as the single env checks them;
-            ``autoreset_mode`` is always ``SAME_STEP``.
+    Either ``venv``, a :class:`MinesweeperVectorEnv` with ``autoreset_mode=SAME_STEP``, or
+    ``num_envs`` and that env's keyword arguments (``autoreset_mode`` is always ``SAME_STEP``).
 
     Raises:
         ValueError: for a ``venv`` that does not reset in the same step, or both ``venv`` and
