@@ -104,12 +104,8 @@ class LogicAgent(SeededAgent):
     def explain(self) -> Explanation:
         """What the agent knows now.
 
-        Returns:
-            ``safe``: proven-safe cells not yet revealed; ``mines``: proven mines (and exploded
-            ones); ``risk``: the guess policy's ``(rows, cols)`` risk map for the current
-            knowledge (None for ``random`` or before the first move); ``certain``: whether the
-            last move was proven safe; ``sentences``: how many sentences the knowledge holds.
-        """
+        ``risk`` is the guess policy's map (None for ``random`` or before the first move);
+        ``sentences`` counts the knowledge's sentences."""
         if self.ai is None:
             return Explanation(sentences=0)
         if not self._risk_fresh and self._board is not None:
@@ -126,9 +122,7 @@ class LogicAgent(SeededAgent):
     def _undetermined(self, board: np.ndarray) -> np.ndarray:
         """``(rows, cols)`` bool: hidden cells whose state the knowledge has not settled.
 
-        Cached until the knowledge grows: ``mines``, ``safes`` and ``moves_made`` only ever
-        grow, and the board changes only with new moves, so equal sizes mean equal state.
-        """
+        Cached until ``mines``, ``safes`` or ``moves_made`` (which only grow) change size."""
         assert self.ai is not None
         state = (len(self.ai.mines), len(self.ai.safes), len(self.ai.moves_made))
         if self._undetermined_cache is not None and self._undetermined_cache[0] == state:

@@ -29,10 +29,7 @@ NOISE_MODELS: tuple[str, ...] = ("exact", "optimistic", "cautious")
 def clue_bounds(noise: str, shown: int, cells: int) -> Bounds:
     """``(lo, hi)`` on the mines among ``cells`` undetermined neighbours, from a shown clue.
 
-    Args:
-        noise: ``exact``, ``optimistic`` or ``cautious``.
-        shown: the clue minus the known mines around it (may be negative under ``optimistic``).
-        cells: number of undetermined neighbours.
+    ``shown`` is the clue minus the known mines around it (may be negative under optimistic).
 
     Raises:
         ValueError: unknown ``noise``.
@@ -54,9 +51,7 @@ class BoundedKnowledge:
     ``add_knowledge``, ``mark_mine``, ``mark_safe``, ``infer``, ``sentence_items``,
     ``sentence_count``.
 
-    Args:
-        noise: the clue model (``exact``, ``optimistic``, ``cautious``).
-        rng: unused by inference; kept for the engine constructor signature.
+    ``rng`` is unused (the engines' constructor signature).
 
     Raises:
         ValueError: unknown ``noise`` or a bad board size.
@@ -92,11 +87,7 @@ class BoundedKnowledge:
         return dict(self._sentences)
 
     def sentence_items(self) -> list[tuple[CellSet, float]]:
-        """``(cells, estimate)`` per sentence, the estimate being the midpoint ``(lo + hi) / 2``.
-
-        This is what the guess policies of :mod:`agents.logic.guessing` read as a sentence's mine
-        count (a documented heuristic, not a probability).
-        """
+        """``(cells, (lo + hi) / 2)`` per sentence: the guess policies' mine count (a heuristic)."""
         return [(cells, (lo + hi) / 2) for cells, (lo, hi) in self._sentences.items()]
 
     def sentence_count(self) -> int:

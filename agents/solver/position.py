@@ -139,8 +139,7 @@ def read_position_and_mines(board: np.ndarray, total_mines: int) -> tuple[Positi
 
 
 def _checked_total(board: np.ndarray, total_mines: int) -> int:
-    """``total_mines`` as an int, after the type checks of :func:`read_position_and_mines` (the
-    codes are checked later, on the board's values).
+    """``total_mines`` as an int, after the type checks of :func:`read_position_and_mines`.
 
     Raises:
         TypeError: ``board`` is not an integer NumPy array, or ``total_mines`` is not an int.
@@ -160,15 +159,8 @@ def _frontier_clues(
 ) -> tuple[dict[int, list[int]], list[int] | dict[int, list[int]]]:
     """The unknown cells around each clue that has some, and the order to list those clues in.
 
-    Args:
-        values: The board's codes, flat.
-        unknown: The flat indices of the unknown cells.
-        table: The neighbours of each flat cell.
-        from_unknown: Walk from the unknown cells to their clues (cheaper when there are fewer
-            of them), else from the clues to their unknown cells.
-
-    Returns:
-        ``(cells_of, order)``: the clue's unknown cells by clue; the clues, ascending.
+    ``from_unknown`` walks from the unknown cells to their clues, else the other way. Returns
+    ``(cells_of, order)``: the clue's unknown cells by clue; the clues, ascending.
     """
     cells_of: dict[int, list[int]] = {}
     if from_unknown:

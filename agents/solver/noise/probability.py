@@ -5,12 +5,9 @@ Under ``optimistic`` clues a safe cell with true count ``t`` shows ``k`` uniform
 layouts holding the game's mine count, a layout's posterior weight is the product of these
 likelihoods over the shown clues.
 
-:func:`noisy_analysis` enumerates each region of clues sharing unknown cells (the hidden cells the
-bounded inference of :class:`~agents.logic.bounded.BoundedKnowledge` leaves open) by backtracking.
-When every region fits ``node_budget`` the regions are combined by mine count (exact posteriors);
-otherwise each region is weighted with the binomial prior of the unknown-cell density, a
-too-large region's cells get a per-clue estimate, and ``approximate`` is True. Either way a cell is
-called safe (mine) only when every layout the bounds admit agrees.
+:func:`noisy_analysis` enumerates each region by backtracking and combines them by mine count;
+when a region passes ``node_budget``, regions get a binomial prior and the too-large one a
+per-clue estimate (``approximate``). A cell is certain only when every admitted layout agrees.
 """
 
 from __future__ import annotations
@@ -97,15 +94,8 @@ def noisy_analysis(
 ) -> NoisyAnalysis:
     """Posterior mine probabilities and certain cells of a position with noisy clues.
 
-    Args:
-        board: ``(rows, cols)`` visible codes.
-        noise: ``optimistic``, ``cautious`` or ``exact``.
-        total_mines: mines on the whole board.
-        known_mines: flat indices proven mines (exploded ones included) by sound inference.
-        known_safe: flat indices of hidden cells proven safe by sound inference.
-        node_budget: search nodes per region before approximating.
-        cache: region results keyed by their clues, reused between the moves of one game
-            (``None`` marks a region found too large).
+    ``known_mines`` / ``known_safe``: flat cells proven by sound inference; ``cache``: region
+    results by their clues, kept for one game (``None`` marks a region too large).
 
     Raises:
         ValueError: no layout fits (the clues contradict the noise model or the knowledge).
@@ -362,12 +352,8 @@ def _region_posterior(
 ) -> None:
     """Set the region's cells in ``probability``, ``safe`` and ``mines``.
 
-    Args:
-        scaled: the region's weight per mine count, scaled to at most 1.
-        rest: per mine count of the region, the weight of the other regions and off-frontier
-            cells that complete it to the game's count.
-        live: the region's mine counts that some completion admits (certainty is over these).
-    """
+    ``scaled``: the region's weight per mine count (at most 1); ``rest``: per count, the weight
+    of the completions to the game's count; ``live``: the counts some completion admits."""
     norm = sum(scaled[k] * rest[k] for k in region.weight)
     biggest = max(region.weight.values())
     for c, cell in enumerate(region.cells):
