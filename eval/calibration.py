@@ -1,10 +1,7 @@
 """How close an agent's risk map comes to the exact mine probabilities, over the positions it meets.
 
-At every position an agent moves from, once a safe cell is revealed (before that the first-click
-rule, not the clues, decides the risk), its beliefs are read from ``explain()``: the risk map, with
-the cells it proved safe at 0 and those it proved mines at 1. Over the hidden cells of those
-positions they are compared with the exact probabilities of :class:`agents.beliefs.ExactBeliefs`
-and with the true layout:
+At every position after the first reveal, the agent's ``explain()`` risk map (proven cells at 0
+and 1) is compared over the hidden cells with :class:`agents.beliefs.ExactBeliefs` and the truth:
 
 * ``mae``: mean absolute difference from the exact probabilities (0 for an exact agent);
 * ``brier``: mean squared difference from the truth (1 for a mine, else 0), the Brier score;

@@ -1,9 +1,8 @@
 """Play seeded games and record each as a flat row: the unit of work of every backend.
 
-Functions here are top level and take only picklable arguments, so local process pools (spawn
-start method) and Ray can ship them. A worker keeps one env and one agent per (setting, agent)
-pair it has seen; each game resets both from the game's seed, so a record depends only on the
-seed, never on which worker played it or what it played before.
+Functions are top level with picklable arguments (for process pools and Ray). A worker keeps an
+env and an agent per (setting, agent), reset from each game's seed, so a record depends only on
+its seed.
 """
 
 from __future__ import annotations

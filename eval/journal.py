@@ -1,9 +1,7 @@
 """An evaluation's files while it runs: ``run.json`` (how to redo it) and ``games.csv`` (appended).
 
-``run.json`` is written first (atomically); each chunk's records are appended to ``games.csv``
-and flushed as it finishes, so ``mswp-eval --resume DIR`` plays only the missing games (a torn
-last line is dropped). A completed run's ``games.csv`` is rewritten in the canonical order, the
-file an uninterrupted run writes.
+Chunks are appended as they finish, so ``mswp-eval --resume DIR`` plays only the missing games; a
+completed run's ``games.csv`` is rewritten in the canonical order.
 """
 
 from __future__ import annotations

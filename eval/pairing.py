@@ -1,12 +1,8 @@
 """Coupled first-click generators: the same seed gives every agent the same board.
 
-Under the env's ``safe`` and ``opening`` rules the mines are placed around the first click, so two
-agents that open on different cells meet different boards. These generators (injected as
-``GameConfig(generator=...)``) draw a base layout uniformly over the whole board from the env's
-RNG, then move each base mine in the cleared region (the clicked cell for ``safe``, its 3x3 block
-for ``opening``) to a free cell drawn uniformly outside it. Agents meet the same layout unless
-their first click falls on or near a base mine, and the layouts are distributed exactly as under
-the env's rules (``tests/test_eval_pairing.py`` checks it by counting).
+These generators draw a base layout over the whole board, then move each mine of the cleared
+region (the click, or its 3x3 block) to a uniform free cell outside it: agents meet the same
+layout unless they click on or near a base mine, and layouts follow the env's distribution.
 """
 
 from __future__ import annotations
@@ -29,11 +25,8 @@ COUPLED_RULES: tuple[str, ...] = ("safe", "opening")
 
 @dataclass(frozen=True)
 class CoupledFirstClick:
-    """A first-click-safe generator whose layout depends on the click as little as possible.
-
-    Args:
-        name: ``"safe"`` (the click is cleared) or ``"opening"`` (its 3x3 block is cleared).
-    """
+    """A ``"safe"`` or ``"opening"`` generator whose layout depends on the click as little as
+    possible."""
 
     name: str = "safe"
     needs_first_click: bool = True

@@ -30,11 +30,8 @@ class Setting:
     name: str = ""
     """A preset name, or empty for a custom board."""
     pairing: str = DEFAULT_PAIRING
-    """``board``: coupled generators so all agents meet the same layout (see
-    :mod:`eval.pairing`); ``seed``: the env's own generator (same seed, but under ``safe`` and
-    ``opening`` the layout then depends on each agent's first click). ``no-guess`` layouts are
-    built around the click, so they always come from the env's own generator: agents that open
-    on the same cell meet the same board."""
+    """``board``: coupled generators, all agents meet the same layout (:mod:`eval.pairing`);
+    ``seed``: the env's own generator (always so for ``no-guess``)."""
 
     @property
     def density(self) -> float:
@@ -59,9 +56,8 @@ class Setting:
         }
 
     def game_config(self) -> GameConfig:
-        """The validated game of this setting; under ``pairing="board"`` its generator is the
-        coupled one of :mod:`eval.pairing` (same distribution as the env's rule, but coupled
-        across first clicks).
+        """The validated game of this setting (with :mod:`eval.pairing`'s generator under
+        ``pairing="board"``).
 
         Raises:
             ValueError: an impossible board (the config's one-line error).

@@ -1,9 +1,4 @@
-"""The statistics of an evaluation: rate intervals, mean intervals and exact paired tests.
-
-The one Wilson interval of the project (train, eval and the benchmarks all use
-:func:`wilson_interval`) and the exact binomial tests come from SciPy's
-:func:`scipy.stats.binomtest`.
-"""
+"""The statistics of an evaluation: rate intervals, mean intervals and exact paired tests."""
 
 from __future__ import annotations
 
@@ -33,13 +28,7 @@ class Interval:
 def wilson_interval(successes: int, trials: int, z: float = Z_95) -> Interval:
     """The Wilson score interval for a binomial proportion.
 
-    Args:
-        successes: number of successes, ``0 <= successes <= trials``.
-        trials: number of trials, ``>= 1``.
-        z: the normal quantile (default: 95%).
-
-    Returns:
-        The observed rate with its interval, clipped to ``[0, 1]``.
+    Returns the observed rate with its interval (``z``: the normal quantile), within ``[0, 1]``.
 
     Raises:
         ValueError: ``trials < 1`` or ``successes`` outside ``[0, trials]``.
@@ -85,9 +74,6 @@ def mean_interval(values: Sequence[float], z: float = Z_95) -> Interval:
 def binomial_two_sided_p(k: int, n: int) -> float:
     """Exact two-sided p-value of ``k`` successes in ``n`` fair coin flips (the sign test).
 
-    ``p = min(1, 2 * P(X <= min(k, n - k)))`` for ``X ~ Binomial(n, 1/2)`` (SciPy's
-    ``binomtest``: the sum of the probabilities of every outcome no likelier than ``k``).
-
     Raises:
         ValueError: ``n < 0`` or ``k`` outside ``[0, n]``.
     """
@@ -132,11 +118,7 @@ class PairedTest:
 def mcnemar_exact(a_won: Sequence[bool], b_won: Sequence[bool]) -> PairedTest:
     """The exact two-sided McNemar test on paired win/loss results.
 
-    Under the null hypothesis (both agents equally likely to be the sole winner of a seed) the
-    number of seeds ``a`` alone won, out of the discordant seeds, is Binomial(discordant, 1/2).
-
-    Args:
-        a_won, b_won: per seed, whether each agent won; the same seeds in the same order.
+    ``a_won``, ``b_won``: per seed, whether each agent won (the same seeds in the same order).
 
     Raises:
         ValueError: the sequences differ in length.
