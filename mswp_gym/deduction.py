@@ -135,15 +135,7 @@ def _write(bits: int, offset: int) -> int:
 def pair_rule(g: Grid, safe: int, unknown: int, layout: int) -> tuple[int, int]:
     """The cells the pair rule settles in one pass over every pair of revealed clues.
 
-    Args:
-        g: the board's grid.
-        safe: the revealed cells.
-        unknown: the cells neither revealed nor known mines.
-        layout: the mines.
-
-    Returns:
-        ``(new_safe, new_mines)``, both within ``unknown``.
-    """
+    ``unknown``: neither revealed nor known mines. Returns ``(new_safe, new_mines)`` within it."""
     w = g.width
     h = unknown | unknown << 1 | unknown >> 1
     front = safe & (h | h << w | h >> w)  # revealed cells with an unknown neighbour
@@ -170,16 +162,8 @@ def pair_rule(g: Grid, safe: int, unknown: int, layout: int) -> tuple[int, int]:
 def settle(g: Grid, layout: int, safe: int, mines: int) -> tuple[int, int]:
     """Apply the rules until none settles a new cell.
 
-    Args:
-        g: the board's grid.
-        layout: the mines (board integer); the player knows only their number.
-        safe: the cells revealed so far (all safe).
-        mines: the cells known to be mines so far.
-
-    Returns:
-        ``(safe, mines)`` at the fixed point: every cell the rules settle from the clues of the
-        revealed cells and the mine count.
-    """
+    ``layout``: the mines (the player knows only their number); ``safe``: the revealed cells;
+    ``mines``: the known mines. Returns ``(safe, mines)`` at the fixed point."""
     w, valid = g.width, g.valid
     unknown = valid & ~(safe | mines)
     while unknown:
@@ -211,12 +195,8 @@ def settle(g: Grid, layout: int, safe: int, mines: int) -> tuple[int, int]:
 
 
 def solves(layout: np.ndarray, first_click: Cell) -> bool:
-    """Whether the rules reveal every safe cell of ``layout`` from ``first_click`` alone.
-
-    Args:
-        layout: ``(rows, cols)`` bool, the mines.
-        first_click: the first revealed cell; a mine there is never solved.
-    """
+    """Whether the rules reveal every safe cell of ``layout`` (bool mines) from ``first_click``
+    alone (a mine there is never solved)."""
     mines = np.asarray(layout, dtype=bool)
     if mines[first_click]:
         return False

@@ -1,14 +1,9 @@
 """How hard a board is: its 3BV and its openings.
 
-An **opening** is a connected region of zero cells (safe cells with no mine around them; cells
-touching on a side or a corner are connected) together with its border: one click on any of its
-zeros reveals all of it. The **3BV** (Bechtel's Board Benchmark Value) is the least number of
-clicks that reveal every safe cell without flags: one per opening, plus one per safe cell that no
-opening reveals (a clue with no zero neighbour). It is the standard difficulty figure of
-Minesweeper boards, as ms-toollib's ``cal_bbbv`` computes it.
-
-Both work on the bit layout of :mod:`mswp_gym.deduction`: a whole-board step is a few shifts, so
-an opening is flooded in as many steps as it is wide.
+An **opening** is a connected region of zero cells with its border (one click reveals it). The
+**3BV** (Bechtel's Board Benchmark Value) is the least number of clicks that reveal every safe
+cell without flags: one per opening, plus one per safe cell no opening reveals (as ms-toollib's
+``cal_bbbv``). Both work on the bit layout of :mod:`mswp_gym.deduction`.
 """
 
 from __future__ import annotations
@@ -31,11 +26,7 @@ class Difficulty:
 
 
 def difficulty(layout: np.ndarray) -> Difficulty:
-    """The 3BV and the openings of ``layout``.
-
-    Args:
-        layout: ``(rows, cols)`` bool (or 0/1), the mines.
-    """
+    """The 3BV and the openings of ``layout`` (``(rows, cols)`` bool or 0/1 mines)."""
     mines = np.asarray(layout, dtype=bool)
     g = grid(*mines.shape)
     bits = g.to_bits(mines)

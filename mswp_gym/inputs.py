@@ -22,9 +22,7 @@ ACTION_KINDS = "an int or NumPy integer; bools are not actions"
 def check_seed(seed: object, name: str = "seed") -> int | None:
     """``seed`` as a Python int (None stays None), by the rule of the module docstring.
 
-    Args:
-        seed: the seed given.
-        name: what to call it in the message (``seed``, ``seed of board 3``).
+    ``name`` is what the message calls it (``seed``, ``seed of board 3``).
 
     Raises:
         TypeError: not an integer (a bool, a float, a string), naming ``name`` and the value.

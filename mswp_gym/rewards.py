@@ -10,11 +10,8 @@ from dataclasses import dataclass, fields
 class RewardConfig:
     """What each kind of step earns.
 
-    The defaults follow the reward shaping that made DQN/PPO agents learn Minesweeper in
-    published hobby and course work (win +1, loss -1, informed progress +0.3, blind guess -0.3):
-    a dense, bounded signal where an informed reveal beats a blind one, so a policy learns to
-    play next to clues long before it ever wins; ``invalid`` is negative so that agents without
-    masks learn to stop clicking open cells.
+    The defaults (win +1, loss -1, informed progress +0.3, blind guess -0.3) are the common
+    shaping of published DQN/PPO Minesweeper work: dense and bounded, informed beats blind.
     """
 
     win: float = 1.0
@@ -65,9 +62,6 @@ class RewardConfig:
     def per_reveal(cls) -> RewardConfig:
         """+1 for a win, -1 for a loss, +0.3 for every other safe reveal, blind or informed.
 
-        The reward of a move then depends only on whether the cell was safe, so with a discount
-        of 0 the best policy is the safest cell: PPO learns a per-move bandit instead of paying
-        for informed moves (the default's -0.3 blind guess makes a risky informed cell look
-        better than a safe blind one).
+        A move's reward then says only whether its cell was safe (with discount 0: a bandit).
         """
         return cls(guess=0.3)

@@ -116,14 +116,8 @@ def draw_heat_map(
 ) -> None:
     """Tint every cell with a finite mine probability by :func:`heat_colour` (NaN cells untouched).
 
-    Args:
-        target: the pygame Surface to draw on.
-        probability: ``(rows, cols)`` float mine probabilities, NaN on revealed cells.
-        origin: pixel of the board's top-left corner on ``target``.
-        cell_px: side of one cell in pixels.
-        frame_only: ``(rows, cols)`` bool, cells that get a coloured frame instead of a fill
-            (flagged cells, so the flag stays visible).
-    """
+    ``origin`` is the board's top-left pixel on ``target``; ``frame_only`` cells (flagged ones)
+    get a coloured frame instead of a fill."""
     pygame = import_pygame()
     rows, cols = probability.shape
     layer = pygame.Surface((cols * cell_px, rows * cell_px), pygame.SRCALPHA)

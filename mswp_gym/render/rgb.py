@@ -108,15 +108,8 @@ def render_rgb(
 ) -> np.ndarray:
     """Draw the visible board as an image.
 
-    Args:
-        visible: ``(rows, cols)`` int8 visible board.
-        mines: ``(rows, cols)`` bool truth; if given (after the game), hidden mines are drawn and
-            flags on safe cells are crossed out.
-        cell_px: side of one cell in pixels (>= ``MIN_CELL_PX``).
-        exploded: the cell whose mine ended the game, drawn on red.
-
-    Returns:
-        ``(rows * cell_px, cols * cell_px, 3)`` uint8 RGB image.
+    ``mines`` (after the game) draws the hidden mines and crosses out wrong flags; ``exploded``
+    is drawn on red. Returns a ``(rows * cell_px, cols * cell_px, 3)`` uint8 image.
 
     Raises:
         ValueError: ``visible`` is not 2-D, ``mines`` has another shape, or ``cell_px`` is too

@@ -12,13 +12,8 @@ _SYMBOLS = {HIDDEN: "#", FLAGGED: "F", EXPLODED: "X", NO_CLUE: "?", MINE: "*", 0
 def render_ansi(visible: np.ndarray, mines: np.ndarray | None = None) -> str:
     """A text grid with row and column indices.
 
-    Args:
-        visible: ``(rows, cols)`` int8 visible board.
-        mines: if given (after the game), hidden mines are drawn as ``*``.
-
-    Returns:
-        Lines ending with a newline: a header of column numbers (mod 10), then one row per line.
-    """
+    ``mines`` (after the game) draws hidden mines as ``*``. Lines end with a newline: a header of
+    column numbers (mod 10), then one row per line."""
     rows, cols = visible.shape
     width = len(str(rows - 1))
     header = " " * (width + 1) + "".join(str(c % 10) for c in range(cols))
