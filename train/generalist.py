@@ -1,9 +1,7 @@
 """One network for many boards: the board mix of a generalist run and its per-board buffers.
 
-Every layer of :class:`train.network.CellNet` is a convolution and the mine count is an input (the
-density plane), so the same weights can play any board. A generalist run (``--boards``) collects
-DAgger games on each board of a mix every round, keeps a window of recent positions per board,
-and trains on minibatches drawn from one board at a time (:func:`train.imitation.train_steps`).
+A generalist run (``--boards``) collects games on each board of a mix every round, keeps a window
+of recent positions per board, and trains on minibatches drawn from one board at a time.
 """
 
 from __future__ import annotations

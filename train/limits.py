@@ -31,9 +31,7 @@ ROLLOUT_BYTES = 8
 def check_limits(board: tuple[int, int, int], counts: Mapping[str, int]) -> None:
     """Refuse settings whose run cannot fit (see the module docstring).
 
-    Args:
-        board: ``(rows, cols, mines)`` of the run.
-        counts: the integer settings by name (``channels``, ``n_envs``, ...).
+    ``counts``: the integer settings by name.
 
     Raises:
         ValueError: one line naming the setting, its limit and the largest value allowed.

@@ -1,10 +1,8 @@
 """The fully-convolutional board network: visible board in, per-cell mine and opening logits out.
 
-One network serves imitation (per-cell targets) and PPO (its per-cell scores are the action
-logits, its pooled features feed the value head), so one checkpoint type covers both. The board's
-codes are one-hot encoded (:func:`board_planes`) with a "mines per unknown cell" plane and an "on
-the board" plane; every layer is a convolution, so the same weights run on any board size, and the
-mine count can be given per call (the generalist, :mod:`train.generalist`).
+One network serves imitation and PPO (its per-cell scores are the action logits). The codes are
+one-hot planes (:func:`board_planes`) plus a density and an "on the board" plane; every layer is a
+convolution, so the weights run on any board, with the mine count given per call.
 """
 
 from __future__ import annotations
@@ -28,12 +26,8 @@ a move head only) the logit of each cell being the expert's move."""
 def board_planes(board: th.Tensor, mines: int | th.Tensor) -> th.Tensor:
     """Encode ``(B, rows, cols)`` board codes as ``(B, N_INPUT_PLANES, rows, cols)`` float32.
 
-    Args:
-        board: visible codes, any dtype.
-        mines: the board's mine count: one int for the whole batch, or a ``(B,)`` tensor.
-
-    The density plane holds ``(mines - exploded) / unknown cells`` (flags are the player's notes,
-    not knowledge, so flagged cells count as unknown).
+    ``mines``: an int or a ``(B,)`` tensor. The density plane holds ``(mines - exploded) /
+    unknown cells`` (flagged cells count as unknown).
     """
     codes = board.round().to(th.int64) if board.is_floating_point() else board.to(th.int64)
     reference = th.as_tensor(CHANNEL_CODES, dtype=th.int64, device=codes.device).view(1, -1, 1, 1)
@@ -63,10 +57,7 @@ class ResidualBlock(nn.Module):
 class BoardTrunk(nn.Module):
     """Board codes -> per-cell features ``(B, channels, rows, cols)``.
 
-    Args:
-        mines: the board's mine count (feeds the density plane).
-        channels: feature maps per layer.
-        blocks: residual blocks; each adds 4 to the receptive field (5x5 stem + 4 per block).
+    ``blocks``: residual blocks (receptive field 5 + 4 per block).
 
     Raises:
         ValueError: ``channels < 1`` or ``blocks < 0``.
@@ -122,8 +113,7 @@ def action_scores(cell_logits: th.Tensor, opening_weight: float) -> th.Tensor:
 class CellNet(nn.Module):
     """Trunk + per-cell head: ``(B, rows, cols)`` codes -> ``(B, 2, rows, cols)`` logits.
 
-    The policy (:class:`train.policy.BoardPolicy`) holds these two parts in SB3's slots; this
-    module puts them back together for imitation and data collection.
+    The policy holds these two parts in SB3's slots; imitation and collection use them joined.
     """
 
     def __init__(self, trunk: BoardTrunk, cell_head: nn.Conv2d) -> None:

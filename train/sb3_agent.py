@@ -49,10 +49,7 @@ def observation_mode(model: BaseAlgorithm) -> tuple[str, int, int]:
 class SB3Agent(SeededAgent):
     """Plays a loaded SB3 ``PPO`` or sb3-contrib ``MaskablePPO`` model.
 
-    Args:
-        seed: default seed for ``reset`` (used only when sampling).
-        deterministic: the most probable legal action (True) or a sample among legal ones.
-        source: where the model came from (for messages).
+    ``deterministic``: the most probable legal action, else a sample among legal ones.
 
     Raises:
         ValueError: the model's spaces are not a Minesweeper env's.
@@ -130,11 +127,8 @@ class SB3Agent(SeededAgent):
 def load_sb3_agent(path: str | Path | None = None, **kwargs: Any) -> SB3Agent:
     """``agents.make("sb3:PATH")``: an :class:`SB3Agent` for the model at ``path``.
 
-    Args:
-        path: a PPO/MaskablePPO ``.zip`` (or a ``mswp-train`` run folder).
-        **kwargs: ``seed``, ``deterministic``, and ``torch_threads`` (default 1, as for the
-            ``ppo`` agent: one board at a time runs fastest on one thread; None leaves torch's
-            setting alone).
+    ``path``: a (Maskable)PPO ``.zip`` or a run folder; ``kwargs``: ``seed``, ``deterministic``,
+    ``torch_threads`` (default 1; None leaves torch's setting alone).
 
     Raises:
         ValueError: no path, an unreadable model, or spaces that are not a Minesweeper env's.

@@ -21,13 +21,8 @@ included (on a board that is not square they have the transposed shape, which a 
 convolutional network plays as well)."""
 
 VIEW_TIE_TOLERANCE = 1e-5
-"""Scores averaged over several views that lie within this of the best count as tied.
-
-A position can be symmetric (a corner click on a square board is its own transpose), so two
-mirror-image cells deserve one score; yet the views' float32 rounding leaves their averaged logits
-up to a few 1e-6 apart, and which one wins would then depend on the build (the order of the
-network's sums). Counting such near-ties as ties, broken by the lowest cell index
-(:func:`first_best`), makes the choice a property of the network rather than of its rounding."""
+"""Averaged scores within this of the best count as tied (broken by the lowest cell index), so
+float32 rounding of mirror-image cells never decides a move."""
 
 
 @dataclass(frozen=True)
@@ -83,15 +78,7 @@ def averaged_logits(
 ) -> th.Tensor:
     """``net``'s per-cell logits of ``board`` averaged over ``views``.
 
-    Args:
-        net: maps ``(B, rows, cols)`` codes and a mine count to ``(B, heads, rows, cols)`` logits.
-        board: ``(1, rows, cols)`` codes.
-        mines: the board's mine count.
-        views: the symmetries to average over (from :func:`board_views`).
-
-    Returns:
-        ``(1, heads, rows, cols)`` logits on the original board.
-    """
+    ``board`` is ``(1, rows, cols)``; returns ``(1, heads, rows, cols)`` logits on it."""
     if len(views) == 1 and views[0] == BoardView():
         out: th.Tensor = net(board, mines)
         return out
@@ -124,9 +111,7 @@ def each_view_logits(
 def first_best(scores: np.ndarray, tolerance: float) -> int:
     """The lowest index whose score lies within ``tolerance`` of the best score.
 
-    Args:
-        scores: a 1-D array with at least one finite score (``-inf`` marks cells never chosen).
-        tolerance: how far under the best a score still counts as tied; 0 gives ``np.argmax``.
+    ``scores``: 1-D with a finite score (``-inf``: never chosen); ``tolerance`` 0 is ``argmax``.
 
     Raises:
         ValueError: ``tolerance`` negative, or no finite score.
