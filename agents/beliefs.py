@@ -32,13 +32,9 @@ def exact_beliefs(board: np.ndarray, mines: int, cache: RegionCache | None = Non
 
 
 class ExactBeliefs(gym.Wrapper[Any, Any, Any, Any]):
-    """Adds the exact mine probabilities of the current position to ``info`` (and optionally to
-    the observation).
+    """Adds the exact mine probabilities of the position to ``info`` (and the observation).
 
-    Args:
-        env: a Minesweeper env with exact clues (``clue_noise="exact"``), any ``obs_mode``.
-        observe: also put the probabilities in the observation; needs ``obs_mode`` ``channels``
-            (one more plane, last) or ``dict`` (a ``"mine_probabilities"`` key).
+    ``env`` needs exact clues; ``observe`` needs ``obs_mode`` ``channels`` or ``dict``.
 
     Raises:
         ValueError: noisy clues (the exact engine assumes true clues), or ``observe`` with a

@@ -36,10 +36,6 @@ class ObservationFeeder:
     * ``NO_CLUE`` (revealed safe, clue withheld) records the move and marks the cell safe;
     * ``EXPLODED`` (score mode) records the move and marks the cell a mine;
     * hidden and flagged cells are not fed (flags are notes, not knowledge).
-
-    Args:
-        ai: the player to feed.
-        shape: ``(rows, cols)`` of the boards that will be fed.
     """
 
     def __init__(self, ai: KnowledgeBase, shape: tuple[int, int]) -> None:
@@ -48,13 +44,8 @@ class ObservationFeeder:
         self.fed = np.zeros(shape, dtype=bool)  # (rows, cols) bool: already told to the player
 
     def feed(self, board: np.ndarray) -> list[Cell]:
-        """Tell the player about every cell of ``board`` revealed since the last call.
-
-        Args:
-            board: ``(rows, cols)`` int8 visible board.
-
-        Returns:
-            The cells fed this time, in row-major order.
+        """Tell the player about every cell of ``board`` revealed since the last call; returns
+        them, in row-major order.
 
         Raises:
             ValueError: ``board`` has the wrong shape.

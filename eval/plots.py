@@ -1,12 +1,8 @@
 """PNG plots of a run (matplotlib, Agg backend: no display needed).
 
-* ``win_rate.png``: win rate (score mode: mean CS520 score) per setting and agent, with 95%
-  intervals.
-* ``win_rate_vs_density.png``: the same against mine density for every board size swept over
-  two or more densities (the CS520 report's density figure).
-* ``win_rate_by_3bv.png`` (``--by 3bv``): win rate per 3BV band, one panel per setting.
-* ``knowledge.png``: known safes, known mines and sentences per move of one game (the CS280
-  report's knowledge chart).
+``win_rate.png`` (score mode: mean score) per setting and agent, ``win_rate_vs_density.png`` for
+board sizes swept over densities, ``win_rate_by_3bv.png`` (``--by 3bv``), and ``knowledge.png``:
+known safes, mines and sentences per move of one game. Rates carry 95% intervals.
 """
 
 from __future__ import annotations

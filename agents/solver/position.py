@@ -37,10 +37,7 @@ class Position:
     """The constraints a visible board puts on the unknown cells.
 
     Attributes:
-        rows: Board height.
-        cols: Board width.
-        unknown: Flat indices of the cells whose content is unknown (``HIDDEN`` or ``FLAGGED``: a
-            flag is the player's note, not the truth), in increasing order.
+        unknown: Flat indices of the ``HIDDEN`` or ``FLAGGED`` cells, in increasing order.
         known_mines: Number of visible mines (``EXPLODED`` or ``MINE``).
         mines_left: ``total_mines - known_mines``: the mines hidden among ``unknown``.
         constraints: One ``(cells, mines)`` per clue that touches an unknown cell.
