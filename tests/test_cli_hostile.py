@@ -34,7 +34,7 @@ MAINS: dict[str, Callable[[list[str]], int]] = {
     "train": train.cli.main,
     "play": eval.play.main,
 }
-TINY_TRAIN = ("--rows", "5", "--cols", "5", "--mines", "3", "--channels", "4", "--blocks", "1")
+TINY_TRAIN = ("--board", "5x5/3", "--channels", "4", "--blocks", "1")
 
 
 @dataclass(frozen=True)

@@ -614,7 +614,8 @@ def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
     if (channels, blocks) != wanted:
         raise ValueError(
             f"--init {checkpoint!r} is a network of {channels} channels x {blocks} blocks; this "
-            f"run builds {wanted[0]} x {wanted[1]}: add --channels {channels} --blocks {blocks}"
+            f"run builds {wanted[0]} x {wanted[1]}: add --channels {channels} --blocks {blocks}, "
+            f"or --init '' to start from random weights"
         )
     note = f"network initialised from {checkpoint}"
     if policy.board != target.board:
