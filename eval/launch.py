@@ -9,6 +9,7 @@ from __future__ import annotations
 import atexit
 import importlib
 import os
+import signal
 import sys
 
 INTERRUPTED = 130
@@ -18,15 +19,23 @@ INTERRUPTED = 130
 def launch(module: str, prog: str) -> int:
     """Import ``module`` and return what its ``main()`` returns.
 
-    Ctrl-C before ``main`` handles it itself (while ``module`` is imported) prints
-    ``prog: interrupted before it started; nothing was done`` and exits with
-    :data:`INTERRUPTED`. After Ctrl-C the process exits at once with that status: Python would
-    otherwise end by killing itself with SIGINT (status -2) when the interrupt had passed
-    through code some extension module ran (an import), even though it was handled.
+    Ctrl-C while ``module`` is imported is held until the import ends (an interrupt raised inside
+    an extension module's import surfaces as an ImportError or a RuntimeError, not as Ctrl-C);
+    then ``prog: interrupted before it started; nothing was done`` is printed and the process
+    exits with :data:`INTERRUPTED`. After Ctrl-C in ``main`` the process exits at once with that
+    status: Python would otherwise end by killing itself with SIGINT (status -2) when the
+    interrupt had passed through code an extension module ran, even though it was handled.
     """
+    interrupted: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: interrupted.append(signum))
     try:
         main = importlib.import_module(module).main
-    except KeyboardInterrupt:
+    except Exception:
+        if not interrupted:
+            raise
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if interrupted:
         print(f"{prog}: interrupted before it started; nothing was done", file=sys.stderr)
         status = INTERRUPTED
     else:
