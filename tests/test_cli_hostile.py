@@ -228,9 +228,10 @@ def wait_for(condition: Callable[[], bool], seconds: float) -> None:
 
 
 def finish(process: subprocess.Popen[str]) -> tuple[int, str]:
-    """The exit status and stderr of ``process`` (killed after 60 s)."""
+    """The exit status and stderr of ``process`` (killed after 150 s: a loaded machine is slow, a
+    hang still fails)."""
     try:
-        _, err = process.communicate(timeout=60)
+        _, err = process.communicate(timeout=150)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         raise
