@@ -24,7 +24,7 @@ from mswp_gym.atomic import atomic_path
 from train.checkpoint import SHIPPED_BEGINNER, load_model, resolve_checkpoint
 from train.evaluate import WinRate, eval_seeds, evaluate_agent, evaluate_net, make_env
 from train.policy import BoardPolicy
-from train.settings import TrainSettings
+from train.settings import TrainSettings, saved_settings
 
 
 def agent_win_rate(checkpoint: str, rows: int, cols: int, mines: int, games: int) -> WinRate:
@@ -133,13 +133,12 @@ def plot_curve(
 
     rows = curve_rows(run_dir)
     state = json.loads((run_dir / "state.json").read_text())
-    settings = TrainSettings(**state["settings"])
+    settings = saved_settings(state["settings"])
     ppo = bool(rows) and all(r["phase"] == "ppo" for r in rows)
     minutes = [float(r["wall_seconds"]) / 60 for r in rows]
     if ppo:
         data = [float(r["env_steps"]) / 1e6 for r in rows]
-        signal = "reward + loss on the env's layouts" if settings.aux_steps else "reward only"
-        data_label, learner = "env steps (millions)", f"learned (PPO, {signal})"
+        data_label, learner = "env steps (millions)", "learned (PPO, reward only)"
     else:
         data = [float(r["positions"]) / 1000 for r in rows]
         data_label, learner = "labelled positions seen (thousands)", "learned (DAgger)"
