@@ -216,7 +216,16 @@ def start(command: list[str], cwd: Path) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=as_from_a_terminal,
     )
+
+
+def as_from_a_terminal() -> None:
+    """In the child: Ctrl-C delivered and not ignored, as a shell starts a foreground command.
+    A test process may have inherited SIGINT ignored or blocked (from its runner or a library
+    it loaded), and both pass on to children through exec."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def wait_for(condition: Callable[[], bool], seconds: float) -> None:
