@@ -124,7 +124,8 @@ def plot_curve(
 ) -> None:
     """Win rate against wall minutes (on ``machine``) and against training data, with 95% bands.
 
-    The second axis is labelled positions for a DAgger run and env steps for a PPO run.
+    The second axis is labelled positions for a DAgger run, moves played (its env steps) for a
+    bandit run and env steps for a PPO run.
     """
     import matplotlib
 
@@ -139,6 +140,9 @@ def plot_curve(
     if ppo:
         data = [float(r["env_steps"]) / 1e6 for r in rows]
         data_label, learner = "env steps (millions)", "learned (PPO, reward only)"
+    elif settings.algo == "bandit":
+        data = [float(r["positions"]) / 1e6 for r in rows]
+        data_label, learner = "moves played (millions)", "learned (bandit, reward only)"
     else:
         data = [float(r["positions"]) / 1000 for r in rows]
         data_label, learner = "labelled positions seen (thousands)", "learned (DAgger)"

@@ -23,7 +23,7 @@ from mswp_gym.spec import GameSpec
 from train.dataset import MOVE_ANY_SAFE, MOVE_NONE, PositionSet
 from train.network import CellNet, action_scores
 
-LABELS: tuple[str, ...] = ("solver", "truth")
+LABELS: tuple[str, ...] = ("solver", "truth", "reward")
 MineLabeller = Callable[[np.ndarray, int], np.ndarray]
 
 
@@ -48,8 +48,8 @@ class RolloutConfig:
     opening_weight: float = 0.05
     """Weight of P(opening) in the move score (see :func:`train.network.action_scores`)."""
     labels: str = "solver"
-    """``solver`` (exact probabilities; falls back to ``truth`` if the solver is missing) or
-    ``truth``."""
+    """``solver`` (exact probabilities; falls back to ``truth`` if the solver is missing),
+    ``truth`` or ``reward`` (the move's outcome only; needs ``rescue`` 0)."""
     move_labels: bool = False
     """Also label every position with the solver player's move (needs ``solver`` labels)."""
 
@@ -114,12 +114,16 @@ def label_position(
     spec: GameSpec,
     labeller: MineLabeller | None,
     moves: MoveLabeller | None,
+    played: int | None = None,
 ) -> Labelled:
     """One position (a copy of ``visible``) with its targets and masks, given its game's true
     ``mines`` and ``counts`` (``first``: the flat first click, for the start), and its move
-    label (:data:`~train.dataset.MOVE_NONE` without ``moves``)."""
+    label (:data:`~train.dataset.MOVE_NONE` without ``moves``). ``played``: the flat cell played
+    here, for reward labels (then only that cell is labelled, by its outcome)."""
     hidden = visible == HIDDEN
     opening = (~mines & (counts == 0)).astype(np.float32)
+    if played is not None:
+        return reward_labels(visible, mines, opening, played)
     if first is not None:
         # Before any click under a safe rule every cell is a safe first click; only the chosen
         # cell's opening outcome is observed.
@@ -136,6 +140,21 @@ def label_position(
     return visible.copy(), mine, hidden, opening, hidden, move
 
 
+def reward_labels(
+    visible: np.ndarray, mines: np.ndarray, opening: np.ndarray, played: int
+) -> Labelled:
+    """The labels the env's reward and next observation give the move ``played`` at ``visible``:
+    P(mine) of its cell 1 (the reward was -1) or 0, and P(opening) of its cell when it was safe
+    (the observation shows its clue). No other cell is labelled."""
+    mine = np.zeros(visible.shape, np.float32)
+    mine_mask = np.zeros(visible.shape, bool)
+    open_mask = np.zeros(visible.shape, bool)
+    mine.flat[played] = float(mines.flat[played])
+    mine_mask.flat[played] = True
+    open_mask.flat[played] = not mines.flat[played]
+    return visible.copy(), mine, mine_mask, opening * open_mask, open_mask, MOVE_NONE
+
+
 def position_set(parts: list[Labelled], rows: int, cols: int) -> PositionSet:
     """The labelled positions ``parts`` (in order) as one set."""
     if not parts:
@@ -146,11 +165,11 @@ def position_set(parts: list[Labelled], rows: int, cols: int) -> PositionSet:
     )
 
 
-PositionHook = Callable[[int, Board, np.ndarray, "int | None"], None]
+PositionHook = Callable[[int, Board, np.ndarray, "int | None", int], None]
 """Called at every visited position, before its move is played: ``(game, board, visible,
-first)``; ``first`` is the flat first click where this move lays the board out (the blank start
-under a rule that needs the first click), else None. ``visible`` changes afterwards: copy it to
-keep it."""
+first, move)``; ``first`` is the flat first click where this move lays the board out (the blank
+start under a rule that needs the first click), else None; ``move`` the flat cell about to be
+played. ``visible`` changes afterwards: copy it to keep it."""
 
 
 def play_games(
@@ -206,7 +225,7 @@ def play_games(
             board = boards[g]
             assert board is not None
             tick = time.perf_counter()
-            on_position(g, board, visible, move if laid_out_now else None)
+            on_position(g, board, visible, move if laid_out_now else None, move)
             label_seconds += time.perf_counter() - tick
             positions += 1
             started[g] = True
@@ -243,11 +262,15 @@ def collect_positions(
     the move labels' tie-breaks) and label every visited position; returns the positions in the
     order they were met, and the stats."""
     labeller, solver_moves = labellers(spec, rng, config)
+    by_reward = config.labels == "reward"
     parts: list[Labelled] = []
 
-    def label(game: int, board: Board, visible: np.ndarray, first: int | None) -> None:
+    def label(game: int, board: Board, visible: np.ndarray, first: int | None, move: int) -> None:
+        played = move if by_reward else None
         parts.append(
-            label_position(board.mines, board.counts, visible, first, spec, labeller, solver_moves)
+            label_position(
+                board.mines, board.counts, visible, first, spec, labeller, solver_moves, played
+            )
         )
 
     _, stats = play_games(net, spec, games, rng, config, label)
@@ -260,10 +283,13 @@ def labellers(
     """The mine labeller (None: label by the truth) and the move labeller of ``config``.
 
     Raises:
-        ValueError: unknown labels, or move labels without the solver's labels.
+        ValueError: unknown labels, move labels without the solver's labels, or reward labels
+            with a rescue (which would play on by the layout).
     """
     if config.labels not in LABELS:
         raise ValueError(f"unknown labels {config.labels!r}; choose one of {', '.join(LABELS)}")
+    if config.labels == "reward" and config.rescue > 0:
+        raise ValueError(f"reward labels need rescue 0 (a mine ends the game), got {config.rescue}")
     labeller = solver_labeller() if config.labels == "solver" else None
     if config.move_labels and labeller is None:
         raise ValueError("move labels need the solver's labels (labels='solver')")

@@ -388,10 +388,11 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
     settings, state = run.settings, run.state
     policy = model.policy
     assert isinstance(policy, BoardPolicy)
-    labels = "solver" if solver_labeller() is not None else "truth"
+    by_reward = settings.algo == "bandit"
+    labels = "reward" if by_reward else "solver" if solver_labeller() is not None else "truth"
     config = RolloutConfig(
         settings.epsilon,
-        settings.rescue,
+        0.0 if by_reward else settings.rescue,
         settings.opening_weight,
         labels,
         move_labels=settings.move_weight > 0,
@@ -468,7 +469,8 @@ def run_imitation(run: Run, model: MaskablePPO, rng: np.random.Generator) -> Non
             run.say(
                 f"dagger {run.progress(iteration, settings.dagger_iterations, 'rounds')}: "
                 f"{round_positions} new "
-                f"positions ({round_guesses} need a guess), buffer {buffered}, loss {loss:.4f}, "
+                f"positions ({round_guesses} {'on a mine' if by_reward else 'need a guess'}), "
+                f"buffer {buffered}, loss {loss:.4f}, "
                 f"clean wins {wins:.0f}/{clean:.0f}"
             )
             result = run.evaluate(policy, "imitation", {"loss": loss})
@@ -651,7 +653,7 @@ def phase_after_resume(settings: TrainSettings, state: RunState) -> str:
         return state.phase
     if "ppo" in settings.algo and state.num_timesteps < settings.total_timesteps:
         return "ppo"
-    if settings.algo == "imitation" and state.iteration < settings.dagger_iterations:
+    if settings.algo in ("imitation", "bandit") and state.iteration < settings.dagger_iterations:
         return "imitation"
     return "done"
 
@@ -693,7 +695,7 @@ def open_run(settings: TrainSettings) -> tuple[TrainSettings, Path, RunState, Ma
     run_dir = out / run_name(settings, datetime.now(UTC))
     if run_dir.exists():
         raise ValueError(f"{str(run_dir)!r} exists already; start the run again in a second")
-    phase = "imitation" if settings.algo.startswith("imitation") else "ppo"
+    phase = "ppo" if settings.algo == "ppo" else "imitation"
     state = RunState(name=run_dir.name, settings=settings.to_dict(), phase=phase)
     return settings, run_dir, state, source
 

@@ -30,7 +30,7 @@ from train.limits import check_limits
 from train.precision import Precision
 
 CONFIG_DIR = Path(__file__).with_name("configs")
-ALGOS: tuple[str, ...] = ("ppo", "imitation", "imitation+ppo")
+ALGOS: tuple[str, ...] = ("ppo", "imitation", "imitation+ppo", "bandit")
 VEC_ENVS: tuple[str, ...] = ("dummy", "subproc", "native")
 PRECISIONS: tuple[str, ...] = tuple(p.value for p in Precision)
 """The arithmetic of imitation's training steps (train.precision)."""
@@ -83,7 +83,8 @@ class TrainSettings:
     first_click: str = "safe"
     """First-click rule of the env (any, safe, opening, no-guess)."""
     algo: str = "imitation"
-    """ppo (from scratch), imitation (DAgger) or imitation+ppo (DAgger, then PPO)."""
+    """ppo (from scratch), imitation (DAgger), imitation+ppo (DAgger, then PPO) or bandit
+    (reward alone: DAgger's rounds, each move labelled only by its reward, mine or safe)."""
     seed: int = 0
     """Seeds everything: torch, layouts, exploration, env seeds."""
     out: str = "runs"
@@ -138,7 +139,8 @@ class TrainSettings:
     epsilon: float = 0.05
     """Imitation: chance of a random legal move while collecting."""
     rescue: float = 0.8
-    """Imitation: chance that a losing move is replaced by a truly safe one while collecting."""
+    """Imitation: chance that a losing move is replaced by a truly safe one while collecting
+    (bandit: never, a mine ends the game)."""
     move_weight: float = 0.0
     """Imitation: weight of a move loss (> 0 adds a move head trained on the solver's moves,
     and the network plays by it); 0: the network plays its safest cell."""
@@ -240,12 +242,12 @@ class TrainSettings:
                     f"games_per_iteration must be >= the {len(boards)} boards of boards (every "
                     f"board plays each round), got {self.games_per_iteration}"
                 )
-            if self.algo != "imitation":
+            if self.algo not in ("imitation", "bandit"):
                 raise ValueError(
-                    f"boards={self.boards!r} (a generalist run) needs algo imitation, "
+                    f"boards={self.boards!r} (a generalist run) needs algo imitation or bandit, "
                     f"got {self.algo!r}"
                 )
-        if self.move_weight > 0 and self.algo == "ppo":
+        if self.move_weight > 0 and self.algo in ("ppo", "bandit"):
             raise ValueError(
                 f"move_weight={self.move_weight} (move labels) needs algo imitation or "
                 f"imitation+ppo, got algo {self.algo!r}"
