@@ -29,7 +29,11 @@ from mswp_gym.env import MinesweeperEnv
 from train.checkpoint import ALIASES, SHIPPED, shipped_name
 
 assert "site-packages" in train.__file__, train.__file__
-boards = {"net:intermediate": (16, 16, 40), "net:expert": (16, 30, 99)}
+boards = {
+    "net:intermediate": (16, 16, 40),
+    "net:expert": (16, 30, 99),
+    "rl:intermediate": (16, 16, 40),
+}
 for name in [*SHIPPED, *ALIASES]:
     rows, cols, mines = boards.get(str(shipped_name(name)), (9, 9, 10))
     result = agents.play_episode(MinesweeperEnv(rows, cols, mines), agents.make(name), 0)

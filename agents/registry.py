@@ -121,8 +121,8 @@ def make(name: str, **kwargs: Any) -> Agent:
     if entry is None:
         raise ValueError(
             f"unknown agent {name!r}; known agents: {', '.join(available())} (the shipped "
-            f"networks are net:beginner, net:intermediate, net:expert, net:generalist and "
-            f"rl:beginner)"
+            f"networks are net:beginner, net:intermediate, net:expert, net:generalist, "
+            f"rl:beginner and rl:intermediate)"
         )
     if sep and not entry.takes_path:
         raise ValueError(f"agent {base!r} takes no ':PATH' suffix, got {name!r}")

@@ -24,6 +24,7 @@ from train.checkpoint import ALIASES, SHIPPED, resolve_checkpoint, shipped_name
         ("net:expert", "expert.zip"),
         ("net:generalist", "generalist.zip"),
         ("rl:beginner", "beginner-rl.zip"),
+        ("rl:intermediate", "intermediate-rl.zip"),
         ("net", "beginner.zip"),
         ("rl", "beginner-rl.zip"),
         ("ppo", "beginner.zip"),

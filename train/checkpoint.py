@@ -58,9 +58,10 @@ SHIPPED: dict[str, str] = {
     "net:expert": "expert.zip",
     "net:generalist": "generalist.zip",
     "rl:beginner": "beginner-rl.zip",
+    "rl:intermediate": "intermediate-rl.zip",
 }
 """The networks packaged with the code: agent name -> file in ``train/checkpoints/`` (``net:``
-imitates the solver, ``rl:`` learned by MaskablePPO from the env's reward)."""
+imitates the solver, ``rl:`` learned from the env's reward alone)."""
 ALIASES: dict[str, str] = {
     "net": "net:beginner",
     "rl": "rl:beginner",
