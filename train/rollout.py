@@ -114,16 +114,12 @@ def label_position(
     spec: GameSpec,
     labeller: MineLabeller | None,
     moves: MoveLabeller | None,
-    played: int | None = None,
 ) -> Labelled:
     """One position (a copy of ``visible``) with its targets and masks, given its game's true
     ``mines`` and ``counts`` (``first``: the flat first click, for the start), and its move
-    label (:data:`~train.dataset.MOVE_NONE` without ``moves``). ``played``: the flat cell played
-    here, for reward labels (then only that cell is labelled, by its outcome)."""
+    label (:data:`~train.dataset.MOVE_NONE` without ``moves``)."""
     hidden = visible == HIDDEN
     opening = (~mines & (counts == 0)).astype(np.float32)
-    if played is not None:
-        return reward_labels(visible, mines, opening, played)
     if first is not None:
         # Before any click under a safe rule every cell is a safe first click; only the chosen
         # cell's opening outcome is observed.
@@ -140,19 +136,20 @@ def label_position(
     return visible.copy(), mine, hidden, opening, hidden, move
 
 
-def reward_labels(
-    visible: np.ndarray, mines: np.ndarray, opening: np.ndarray, played: int
-) -> Labelled:
-    """The labels the env's reward and next observation give the move ``played`` at ``visible``:
-    P(mine) of its cell 1 (the reward was -1) or 0, and P(opening) of its cell when it was safe
-    (the observation shows its clue). No other cell is labelled."""
+def reward_labels(board: Board, visible: np.ndarray, played: int) -> Labelled:
+    """The labels the env's reward and next observation give the move ``played`` at ``visible``
+    on ``board``: P(mine) of its cell 1 (the reward was -1) or 0, and when it was safe P(opening)
+    of its cell (the observation shows its clue). No other cell is labelled."""
     mine = np.zeros(visible.shape, np.float32)
+    opening = np.zeros(visible.shape, np.float32)
     mine_mask = np.zeros(visible.shape, bool)
     open_mask = np.zeros(visible.shape, bool)
-    mine.flat[played] = float(mines.flat[played])
+    hit = bool(board.mines.flat[played])
+    mine.flat[played] = float(hit)
     mine_mask.flat[played] = True
-    open_mask.flat[played] = not mines.flat[played]
-    return visible.copy(), mine, mine_mask, opening * open_mask, open_mask, MOVE_NONE
+    open_mask.flat[played] = not hit
+    opening.flat[played] = float(not hit and board.counts.flat[played] == 0)
+    return visible.copy(), mine, mine_mask, opening, open_mask, MOVE_NONE
 
 
 def position_set(parts: list[Labelled], rows: int, cols: int) -> PositionSet:
@@ -266,11 +263,11 @@ def collect_positions(
     parts: list[Labelled] = []
 
     def label(game: int, board: Board, visible: np.ndarray, first: int | None, move: int) -> None:
-        played = move if by_reward else None
+        if by_reward:
+            parts.append(reward_labels(board, visible, move))
+            return
         parts.append(
-            label_position(
-                board.mines, board.counts, visible, first, spec, labeller, solver_moves, played
-            )
+            label_position(board.mines, board.counts, visible, first, spec, labeller, solver_moves)
         )
 
     _, stats = play_games(net, spec, games, rng, config, label)
