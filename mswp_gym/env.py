@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from typing import Any, SupportsFloat
+from typing import Any, ClassVar, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
@@ -402,10 +402,22 @@ class MinesweeperEnv(gym.Env[Any, int]):
         return info
 
 
-def make_env(**arguments: Any) -> MinesweeperEnv:
-    """The registered ids' entry point: ``MinesweeperEnv(**arguments)``.
+class _EnvCreator:
+    """The registered ids' entry point: ``make_env(**arguments)`` builds ``MinesweeperEnv``.
 
-    A function, not the class, so that ``gym.make`` hands every ``render_mode`` to the env (and
-    without pygame ``"human"`` fails with :data:`~mswp_gym.render.drawing.INSTALL_HINT`).
+    Not the class itself, so that ``gym.make`` hands ``"human"`` to the env (without pygame it
+    fails with :data:`~mswp_gym.render.drawing.INSTALL_HINT`), and with ``metadata`` of its own,
+    so that ``gym.make(render_mode="rgb_array_list")`` (or ``"ansi_list"``) wraps the env in
+    Gymnasium's ``RenderCollection``.
     """
-    return MinesweeperEnv(**arguments)
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "rgb_array", "human"],
+        "render_fps": MinesweeperEnv.metadata["render_fps"],
+    }
+
+    def __call__(self, **arguments: Any) -> MinesweeperEnv:
+        return MinesweeperEnv(**arguments)
+
+
+make_env = _EnvCreator()

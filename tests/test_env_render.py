@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gymnasium
 import numpy as np
 
 from mswp_gym import MinesweeperEnv
@@ -37,6 +38,15 @@ def test_render__rgb_array_draws_cells_and_digits() -> None:
     assert tuple(frame[4 * CELL_PX + 3, 4 * CELL_PX + 3]) == HIDDEN_RGB
     one = frame[CELL_PX : 2 * CELL_PX, 2 * CELL_PX : 3 * CELL_PX].reshape(-1, 3)
     assert (one == DIGIT_RGB[1]).all(axis=1).sum() > 10  # the '1' glyph is drawn in blue
+
+
+def test_render__gym_make_list_modes_collect_every_frame() -> None:
+    env = gymnasium.make("Minesweeper-v0", render_mode="rgb_array_list")
+    env.reset(seed=0)
+    env.step(40)
+    frames = env.render()
+    assert len(frames) == 2 and frames[0].shape == (9 * CELL_PX, 9 * CELL_PX, 3)
+    assert not np.array_equal(frames[0], frames[1])
 
 
 def test_render__human_mode_runs_headless() -> None:
