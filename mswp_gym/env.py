@@ -27,6 +27,9 @@ from mswp_gym.rewards import RewardConfig
 INFO_INT_CACHE = 4096
 """Info counts below ``min(2 * rows * cols + 1, INFO_INT_CACHE)`` come from a per-env cache."""
 
+RENDER_MODES: tuple[str, ...] = ("ansi", "rgb_array", "human")
+"""Every render mode of the env; ``"human"`` needs pygame."""
+
 GAME_ARGUMENTS: tuple[str, ...] = tuple(inspect.signature(GameConfig).parameters)
 """The envs' game arguments: :class:`GameConfig`'s, the one list (``rows``, ``cols``, ``mines``
 also positionally)."""
@@ -133,7 +136,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
     metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium reads it as a class attribute
         # "human" only where pygame is installed: Gymnasium's check_env builds the env in every
         # advertised mode, so advertising a mode that cannot work fails a minimal install.
-        "render_modes": ["ansi", "rgb_array", *(["human"] if pygame_available() else [])],
+        "render_modes": [m for m in RENDER_MODES if m != "human" or pygame_available()],
         "render_fps": 8,
     }
 
@@ -412,7 +415,7 @@ class _EnvCreator:
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "rgb_array", "human"],
+        "render_modes": list(RENDER_MODES),
         "render_fps": MinesweeperEnv.metadata["render_fps"],
     }
 
