@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from multiprocessing import resource_sharer
+
 import numpy as np
 import pytest
 import torch as th
@@ -56,3 +58,11 @@ def test_settings__ray_address_needs_the_ray_backend() -> None:
         TrainSettings(ray_address="auto").check()
     with pytest.raises(ValueError, match="unknown backend 'mpi'"):
         TrainSettings(backend="mpi").check()
+
+
+def test_collector__local_processes_receive_the_network_as_plain_bytes() -> None:
+    """A tensor that multiprocessing pickles would travel as a shared-memory file descriptor,
+    whose sharer thread prints a traceback when a worker dies mid-transfer (a killed run must
+    say one line)."""
+    collect(Collector(2))
+    assert resource_sharer._resource_sharer._listener is None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -38,8 +39,12 @@ def _init_worker(parent: int) -> None:
 
 
 def _collect_job(
-    net: CellNet, spec: GameSpec, games: int, seed: int, config: RolloutConfig
+    net: CellNet | bytes, spec: GameSpec, games: int, seed: int, config: RolloutConfig
 ) -> tuple[PositionSet, dict[str, float]]:
+    """:func:`collect_positions` with ``net`` given as itself or as :func:`pickle.dumps` bytes."""
+    if isinstance(net, bytes):
+        net = pickle.loads(net)
+    assert isinstance(net, CellNet)
     return collect_positions(net, spec, games, np.random.default_rng(seed), config)
 
 
@@ -95,7 +100,10 @@ class Collector:
         (stats summed)."""
         shares = split_games(games, self.workers)
         seeds = [int(s) for s in rng.integers(0, 2**63 - 1, size=self.workers)]
-        jobs = [(net, spec, n, s, config) for n, s in zip(shares, seeds, strict=True) if n > 0]
+        # A tensor that multiprocessing pickles travels as a shared-memory file descriptor, whose
+        # sharer thread prints a traceback when a worker dies mid-transfer: send plain bytes.
+        sent: CellNet | bytes = net if self._pool is None else pickle.dumps(net)
+        jobs = [(sent, spec, n, s, config) for n, s in zip(shares, seeds, strict=True) if n > 0]
         results = self._run(_collect_job, jobs)
         positions = PositionSet.concatenate([r[0] for r in results])
         stats = {key: sum(r[1][key] for r in results) for key in results[0][1]}
