@@ -33,6 +33,7 @@ boards = {
     "net:intermediate": (16, 16, 40),
     "net:expert": (16, 30, 99),
     "rl:intermediate": (16, 16, 40),
+    "rl:expert": (16, 30, 99),
 }
 for name in [*SHIPPED, *ALIASES]:
     rows, cols, mines = boards.get(str(shipped_name(name)), (9, 9, 10))

@@ -122,7 +122,7 @@ def make(name: str, **kwargs: Any) -> Agent:
         raise ValueError(
             f"unknown agent {name!r}; known agents: {', '.join(available())} (the shipped "
             f"networks are net:beginner, net:intermediate, net:expert, net:generalist, "
-            f"rl:beginner and rl:intermediate)"
+            f"rl:beginner, rl:intermediate and rl:expert)"
         )
     if sep and not entry.takes_path:
         raise ValueError(f"agent {base!r} takes no ':PATH' suffix, got {name!r}")

@@ -50,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="agent specs: NAME | logic:POLICY (random, sentence-max, global) | solver:DEPTH | "
         "net:beginner | net:intermediate | net:expert | net:generalist | rl:beginner | "
-        "rl:intermediate | "
+        "rl:intermediate | rl:expert | "
         "net:PATH (a checkpoint zip or a training run folder) | sb3:PATH (any PPO/MaskablePPO "
         "zip) | NAME:KEY=VALUE[:KEY=VALUE] | LABEL=SPEC (a short name for the tables, e.g. "
         "mine=net:/long/path.zip)",

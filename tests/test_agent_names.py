@@ -25,6 +25,7 @@ from train.checkpoint import ALIASES, SHIPPED, resolve_checkpoint, shipped_name
         ("net:generalist", "generalist.zip"),
         ("rl:beginner", "beginner-rl.zip"),
         ("rl:intermediate", "intermediate-rl.zip"),
+        ("rl:expert", "expert-rl.zip"),
         ("net", "beginner.zip"),
         ("rl", "beginner-rl.zip"),
         ("ppo", "beginner.zip"),
@@ -46,7 +47,7 @@ def test_shipped_name__bare_names_resolve_for_init() -> None:
     assert set(ALIASES.values()) <= set(SHIPPED)
 
 
-@pytest.mark.parametrize("typo", ["net:beginer", "ppo:beginer", "rl:expert"])
+@pytest.mark.parametrize("typo", ["net:beginer", "ppo:beginer", "rl:expret"])
 def test_agents_make__a_typo_lists_the_shipped_names(typo: str) -> None:
     with pytest.raises(ValueError, match=r"unknown network .*shipped: net:beginner, .*rl:beginner"):
         agents.make(typo)

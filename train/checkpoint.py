@@ -59,6 +59,7 @@ SHIPPED: dict[str, str] = {
     "net:generalist": "generalist.zip",
     "rl:beginner": "beginner-rl.zip",
     "rl:intermediate": "intermediate-rl.zip",
+    "rl:expert": "expert-rl.zip",
 }
 """The networks packaged with the code: agent name -> file in ``train/checkpoints/`` (``net:``
 imitates the solver, ``rl:`` learned from the env's reward alone)."""

@@ -22,8 +22,8 @@ DEFAULT_AGENT = "logic:global"
 AGENT_HELP = (
     "agent spec: logic (CS50 logic, random guesses), logic:sentence-max, logic:global, solver, "
     "solver:0 (no look-ahead), net:beginner / net:intermediate / net:expert / net:generalist / "
-    "rl:beginner / rl:intermediate (shipped networks), net:PATH (a checkpoint zip or run folder), "
-    "random, local"
+    "rl:beginner / rl:intermediate / rl:expert (shipped networks), net:PATH (a checkpoint zip or "
+    "run folder), random, local"
 )
 
 
