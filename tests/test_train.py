@@ -13,7 +13,7 @@ import torch as th
 
 pytest.importorskip("sb3_contrib")
 
-from tiny_training import TINY_RUN
+from tiny_training import TINY_RUN, assert_grown_network_plays_as_before
 
 from mswp_gym.constants import HIDDEN
 from mswp_gym.env import MinesweeperEnv
@@ -285,6 +285,20 @@ def test_train__init_copies_the_network_to_any_board_and_rejects_another_shape(
     shapes = r"is a network of 4 channels x 1 blocks; this run builds 8 x 1: add --channels 4"
     with pytest.raises(ValueError, match=shapes):
         tiny_run(tmp_path / "other", algo="ppo", channels=8, init=str(finished_run))
+    shallower = r"is a network of 4 channels x 1 blocks; this run builds 4 x 0: add --channels 4"
+    with pytest.raises(ValueError, match=shallower):
+        tiny_run(tmp_path / "shallower", algo="ppo", blocks=0, init=str(finished_run))
+
+
+def test_init__a_deeper_network_starts_with_identity_blocks_and_plays_as_before(
+    finished_run: Path, tmp_path: Path
+) -> None:
+    deeper = tiny_run(tmp_path, algo="ppo", total_timesteps=0, blocks=3)
+    source, target = load_model(finished_run), load_model(deeper)
+    note = run_module.start_from(target, source, "shallow")
+    assert_grown_network_plays_as_before(target, source, note, "2 block(s) added as identities")
+    added = target.policy.cell_net().trunk.blocks[2]
+    assert not th.any(added.conv2.weight) and th.any(added.conv1.weight)
 
 
 def test_agent__shipped_beginner_checkpoint_loads_by_name() -> None:

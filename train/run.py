@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import shutil
 import sys
 import time
@@ -593,6 +594,10 @@ CELL_HEAD_KEYS = ("mlp_extractor.cell_head.weight", "mlp_extractor.cell_head.bia
 """The per-cell head's parameters: 2 output channels, or 3 with a move head."""
 
 
+ADDED_BLOCK = re.compile(r"\.trunk\.blocks\.(\d+)\.(conv1|conv2)\.")
+"""A trunk block's parameter key: its index and which convolution."""
+
+
 def network_shape(policy: BoardPolicy) -> tuple[int, int]:
     """``(channels, blocks)`` of ``policy``'s trunk."""
     trunk = policy.cell_net().trunk
@@ -601,19 +606,21 @@ def network_shape(policy: BoardPolicy) -> tuple[int, int]:
 
 def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
     """Copy the network weights of ``source`` (read from ``checkpoint``) into ``model`` (a fresh
-    optimizer and schedule), from any board: only channels and blocks must match. The mine count
-    and ``beta`` stay this run's; a new move head starts as the negated mine output (so the
-    network first plays its safest cell). Returns a one-line note of what was copied.
+    optimizer and schedule), from any board: channels must match, and this run may have more
+    blocks, which start as identities (their second convolution zero), so the network plays as
+    before. The mine count and ``beta`` stay this run's; a new move head starts as the negated
+    mine output (so the network first plays its safest cell). Returns a one-line note of what was
+    copied.
 
     Raises:
-        ValueError: the checkpoint's network has other channels or blocks (the message gives
+        ValueError: the checkpoint's network has other channels or more blocks (the message gives
             both shapes and the flags that match the checkpoint).
     """
     target = model.policy
     policy = source.policy
     assert isinstance(policy, BoardPolicy) and isinstance(target, BoardPolicy)
     (channels, blocks), wanted = network_shape(policy), network_shape(target)
-    if (channels, blocks) != wanted:
+    if channels != wanted[0] or blocks > wanted[1]:
         raise ValueError(
             f"--init {checkpoint!r} is a network of {channels} channels x {blocks} blocks; this "
             f"run builds {wanted[0]} x {wanted[1]}: add --channels {channels} --blocks {blocks}, "
@@ -628,6 +635,12 @@ def start_from(model: MaskablePPO, source: MaskablePPO, checkpoint: str) -> str:
         if not key.startswith("action_net.")
     }
     fresh = target.state_dict()
+    if blocks < wanted[1]:
+        note += f" ({wanted[1] - blocks} block(s) added as identities)"
+    for key, value in fresh.items():
+        added = ADDED_BLOCK.search(key)
+        if added is not None and int(added.group(1)) >= blocks:
+            weights[key] = th.zeros_like(value) if added.group(2) == "conv2" else value
     for key in CELL_HEAD_KEYS:
         if key in weights and weights[key].shape[1:] == fresh[key].shape[1:]:
             merged = fresh[key].clone()
