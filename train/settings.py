@@ -93,7 +93,8 @@ class TrainSettings:
     """A run folder to continue (same step count, optimizer state and schedules)."""
     init: str = ""
     """Start from this network's weights: a shipped name (net:beginner...), a zip or a run
-    folder; any board, but channels and blocks must match."""
+    folder; any board and the same channels, with as many blocks or more (added blocks start as
+    identities)."""
     time_budget_minutes: float = 0.0
     """Stop the whole run after this much wall time (0 = no limit); imitation's rate decays by
     whichever of the rounds and this budget is further along."""
