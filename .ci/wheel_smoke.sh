@@ -26,7 +26,7 @@ cd "$work"  # outside the source tree: the installed packages, not the checkout'
 import agents
 import train
 from mswp_gym.env import MinesweeperEnv
-from train.checkpoint import ALIASES, SHIPPED, shipped_name
+from agents.registry import _ALIASES, shipped, shipped_name
 
 assert "site-packages" in train.__file__, train.__file__
 boards = {
@@ -35,7 +35,7 @@ boards = {
     "rl:intermediate": (16, 16, 40),
     "rl:expert": (16, 30, 99),
 }
-for name in [*SHIPPED, *ALIASES]:
+for name in [*shipped(), *_ALIASES]:
     rows, cols, mines = boards.get(str(shipped_name(name)), (9, 9, 10))
     result = agents.play_episode(MinesweeperEnv(rows, cols, mines), agents.make(name), 0)
     print(f"{name}: {result.steps} moves, {'won' if result.won else 'lost'}")

@@ -17,10 +17,6 @@ from agents.logic.indexed import InconsistentKnowledge, IndexedMinesweeperAI
 from agents.observe import ObservationFeeder
 from agents.registry import available, make, register
 
-# The solver for any clue model; on exact numbers it plays as SolverAgent.
-register("solver-noise", "agents.solver.noise.agent:NoisySolverAgent")
-register("solver", "agents.solver.noise.agent:NoisySolverAgent")
-
 __all__ = [
     "GUESS_POLICIES",
     "Agent",

@@ -1,8 +1,27 @@
-"""Build any agent by name: ``agents.make("logic", guess="global")``,
-``agents.make("net:expert")``, ``agents.make("net:runs/RUN/model-final.zip")``.
+"""The one list of agents: every name, family, alias, shipped checkpoint and option shorthand.
 
-Entries are factories, or ``"module:attr"`` strings imported only when first used, so optional
-agents (the solver, the PPO agent and its torch dependency) cost nothing until asked for.
+``agents.make("logic", guess="global")``, ``agents.make("net:PATH")`` and every command line,
+help text, error message and GUI choice read this registry, so a new agent is one :func:`register`
+call. Entries are factories, or ``"module:attr"`` strings imported only when first used, so optional
+agents (the solver, the networks and their torch dependency) cost nothing until asked for.
+
+A family that takes an argument (``net:PATH``, or a language model as ``llm:MODEL``)::
+
+    from agents.registry import register
+
+    register(
+        "llm",
+        "my_package.llm_agent:load_llm_agent",  # called as load_llm_agent(MODEL or None, **kw)
+        summary="a language model playing from the text board",
+        argument="MODEL",  # ``llm:MODEL`` passes MODEL to the factory; ``llm`` passes None
+        proves=False,  # it proves nothing: eval shows no "certain" share for it
+    )
+
+``agents.make("llm:some-model", seed=0)`` then calls ``load_llm_agent("some-model", seed=0)``,
+``mswp-eval --agents llm:some-model`` plays it, and both ``--help`` texts list it. An option
+shorthand (``shorthand="temperature"``) would make ``llm:0.7`` mean ``temperature=0.7`` instead
+(a family takes an argument or a shorthand, not both). A family with packaged checkpoints lists
+them as ``shipped=("small",)``: ``llm:small`` is then the file ``train/checkpoints/llm-small.zip``.
 """
 
 from __future__ import annotations
@@ -21,28 +40,42 @@ Factory = Callable[..., Agent]
 
 @dataclass(frozen=True)
 class Entry:
-    """One registered agent."""
+    """One registered agent (see :func:`register`)."""
 
     target: Factory | str
     """A factory, or ``"module:attr"`` naming one."""
-    takes_path: bool = False
-    """If True, ``make("name:PATH")`` calls ``factory(PATH, **kwargs)`` and ``make("name")``
-    calls ``factory(None, **kwargs)``."""
+    summary: str = ""
+    """What the agent is, in a few words, for help texts."""
+    argument: str | None = None
+    """The metavar of a ``NAME:ARG`` suffix (``PATH``, ``MODEL``), or None for none:
+    ``make("name:ARG")`` calls ``factory(ARG, **kw)``, ``make("name")`` ``factory(None, **kw)``."""
+    shorthand: str | None = None
+    """The keyword argument a spec ``NAME:VALUE`` sets (``logic:global`` is ``guess="global"``)."""
+    proves: bool = True
+    """Whether the agent proves cells safe; False: every move is a choice (no "certain" share)."""
+    shipped: tuple[str, ...] = ()
+    """The packaged checkpoints ``NAME:S``, in the file ``NAME-S.zip`` (:func:`shipped_file`)."""
 
 
 _REGISTRY: dict[str, Entry] = {}
+_ALIASES: dict[str, str] = {}
 
 
-def register(name: str, factory: Factory | str, *, takes_path: bool = False) -> None:
-    """Register (or replace) an agent factory under ``name``.
-
-    Args:
-        name: the name ``make`` will accept; no ``":"``.
-        factory: a callable returning an agent, or a lazy ``"module:attr"`` string.
-        takes_path: whether the name accepts a ``":PATH"`` suffix (see :class:`Entry`).
+def register(
+    name: str,
+    factory: Factory | str,
+    *,
+    summary: str = "",
+    argument: str | None = None,
+    shorthand: str | None = None,
+    proves: bool = True,
+    shipped: tuple[str, ...] = (),
+) -> None:
+    """Register (or replace) an agent factory under ``name`` (the fields are :class:`Entry`'s).
 
     Raises:
-        ValueError: bad name or a malformed ``"module:attr"`` string.
+        ValueError: a bad name, a malformed ``"module:attr"`` string, or both an argument and a
+            shorthand (``NAME:VALUE`` could not tell them apart).
         TypeError: ``factory`` is neither callable nor a string.
     """
     if not isinstance(name, str) or not name or ":" in name:
@@ -53,11 +86,62 @@ def register(name: str, factory: Factory | str, *, takes_path: bool = False) -> 
             raise ValueError(f"lazy factory must look like 'module:attr', got {factory!r}")
     elif not callable(factory):
         raise TypeError(f"factory for {name!r} must be callable or 'module:attr', got {factory!r}")
-    _REGISTRY[name] = Entry(factory, takes_path)
+    if argument is not None and shorthand is not None:
+        raise ValueError(f"agent {name!r} takes an argument or a shorthand, not both")
+    _REGISTRY[name] = Entry(factory, summary, argument, shorthand, proves, shipped)
+
+
+def alias(other: str, name: str) -> None:
+    """Make ``other`` (``"ppo:expert"``) another name of the agent ``name`` (``"net:expert"``)."""
+    _ALIASES[other] = name
+
+
+def entry(name: str) -> Entry | None:
+    """The entry of ``name`` (``"net:PATH"`` is ``net``'s), or None if it is not registered."""
+    return _REGISTRY.get(name.partition(":")[0])
+
+
+def proves(name: str) -> bool:
+    """Whether the agent ``name`` proves cells (True for a name not registered)."""
+    found = entry(name)
+    return found is None or found.proves
+
+
+def shipped() -> list[str]:
+    """Every shipped network's name (``FAMILY:NAME``), in registration order."""
+    return [f"{family}:{name}" for family, e in _REGISTRY.items() for name in e.shipped]
+
+
+def shipped_name(text: str) -> str | None:
+    """The shipped name that ``text`` names: itself, an alias (``ppo:expert``, ``net``) or an
+    alias's bare name (``expert``, ``beginner-rl``); None for anything else."""
+    for candidate in (text, f"ppo:{text}"):
+        candidate = _ALIASES.get(candidate, candidate)
+        if candidate in shipped():
+            return candidate
+    return None
+
+
+def shipped_file(name: str) -> str:
+    """The packaged file of a shipped name: ``FAMILY:NAME`` is ``FAMILY-NAME.zip``."""
+    return name.replace(":", "-") + ".zip"
+
+
+def help_lines() -> list[str]:
+    """One line per agent for help texts: its spec forms, what it is, its shipped networks."""
+    lines = []
+    for name in available():
+        e = _REGISTRY[name]
+        forms = [name] if e.argument is None else [f"{name}:{e.argument}"]
+        if e.shorthand is not None:
+            forms.append(f"{name}:{e.shorthand.upper()}")
+        forms += [f"{name}:{s}" for s in e.shipped]
+        lines.append(f"{' | '.join(forms)}: {e.summary}" if e.summary else " | ".join(forms))
+    return lines
 
 
 def available() -> list[str]:
-    """The registered agent names, sorted."""
+    """The registered agent names, sorted (aliases aside)."""
     return sorted(_REGISTRY)
 
 
@@ -102,47 +186,92 @@ def _shadowing_file(package: str) -> str | None:
 
 
 def make(name: str, **kwargs: Any) -> Agent:
-    """Build the agent registered as ``name`` (``"name:PATH"`` for agents that load a file).
+    """Build the agent registered as ``name`` (``"name:ARG"`` for agents that take an argument).
 
     Args:
-        name: a name from :func:`available`, optionally ``":PATH"``-suffixed.
+        name: a name from :func:`available`, optionally ``":ARG"``-suffixed.
         **kwargs: passed to the factory (e.g. ``seed=``, ``guess=``).
 
     Raises:
-        ValueError: unknown name (the message lists the known ones), or a path given to an
+        ValueError: unknown name (the message lists the known ones), or an argument given to an
             agent that takes none.
         TypeError: ``name`` is not a string.
         ImportError: the agent's optional module is missing.
     """
     if not isinstance(name, str):
         raise TypeError(f"agent name must be a string, got {name!r}")
-    base, sep, path = name.partition(":")
-    entry = _REGISTRY.get(base)
-    if entry is None:
+    base, sep, argument = name.partition(":")
+    found = _REGISTRY.get(base)
+    if found is None:
         raise ValueError(
             f"unknown agent {name!r}; known agents: {', '.join(available())} (the shipped "
-            f"networks are net:beginner, net:intermediate, net:expert, net:generalist, "
-            f"rl:beginner, rl:intermediate and rl:expert)"
+            f"networks are {', '.join(shipped())})"
         )
-    if sep and not entry.takes_path:
+    if sep and found.argument is None:
         raise ValueError(f"agent {base!r} takes no ':PATH' suffix, got {name!r}")
-    if sep and not path:
-        raise ValueError(f"empty path in agent name {name!r}")
-    factory = _resolve(base, entry.target)
-    if entry.takes_path:
-        return factory(path or None, **kwargs)
+    if sep and not argument:
+        raise ValueError(f"empty {found.argument} in agent name {name!r}")
+    factory = _resolve(base, found.target)
+    if found.argument is not None:
+        return factory(argument or None, **kwargs)
     return factory(**kwargs)
 
 
 def _register_builtin() -> None:
-    register("random", "agents.baselines:RandomAgent")
-    register("local", "agents.baselines:LocalRulesAgent")
-    register("logic", "agents.logic.agent:LogicAgent")
-    register("solver", "agents.solver:SolverAgent")
-    register("net", "train.agent:load_net_agent", takes_path=True)
-    register("rl", "train.agent:load_rl_agent", takes_path=True)
-    register("ppo", "train.agent:load_ppo_named", takes_path=True)
-    register("sb3", "train.sb3_agent:load_sb3_agent", takes_path=True)
+    from agents.logic.guessing import GUESS_POLICIES
+
+    network = "a network: shipped, a checkpoint zip or a training run folder"
+    register("random", "agents.baselines:RandomAgent", summary="random legal clicks", proves=False)
+    register("local", "agents.baselines:LocalRulesAgent", summary="single-clue rules")
+    register(
+        "logic",
+        "agents.logic.agent:LogicAgent",
+        summary=f"CS50 logic; GUESS: {', '.join(GUESS_POLICIES)}",
+        shorthand="guess",
+    )
+    for name in ("solver", "solver-noise"):  # one solver for every clue model
+        register(
+            name,
+            "agents.solver.noise.agent:NoisySolverAgent",
+            summary="exact probabilities; DEPTH: look-ahead (0 = none)",
+            shorthand="depth",
+        )
+    register(
+        "net",
+        "train.agent:load_net_agent",
+        summary=f"{network}, imitating the solver",
+        argument="PATH",
+        proves=False,
+        shipped=("beginner", "intermediate", "expert", "generalist"),
+    )
+    register(
+        "rl",
+        "train.agent:load_rl_agent",
+        summary=f"{network}, learned from reward alone",
+        argument="PATH",
+        proves=False,
+        shipped=("beginner", "intermediate", "expert"),
+    )
+    register(
+        "ppo",
+        "train.agent:load_ppo_named",
+        summary="older names of net",
+        argument="PATH",
+        proves=False,
+    )
+    register(
+        "sb3",
+        "train.sb3_agent:load_sb3_agent",
+        summary="any PPO/MaskablePPO zip",
+        argument="PATH",
+        proves=False,
+    )
+    alias("net", "net:beginner")
+    alias("rl", "rl:beginner")
+    alias("ppo", "net:beginner")
+    for name in _REGISTRY["net"].shipped:
+        alias(f"ppo:{name}", f"net:{name}")
+    alias("ppo:beginner-rl", "rl:beginner")
 
 
 _register_builtin()

@@ -1,7 +1,7 @@
 """Win rate of a trained checkpoint on fixed seeds (Wilson 95%), and the run's learning curve.
 
     nice -n 10 .venv/bin/python benchmarks/bench_train.py \\
-        --checkpoint train/checkpoints/beginner.zip \\
+        --checkpoint train/checkpoints/net-beginner.zip \\
         --games 2000 --run RUN_DIR --png results/img/train_curve.png
 
 The games are played twice: batched (the policy's deterministic action for all live games in one

@@ -6,14 +6,11 @@ Grammar (one spec per agent; the CLI separates specs with commas)::
     NAME:KEY=VALUE[:KEY=VALUE...]
                               agents.make(NAME, KEY=VALUE, ...) (VALUE parsed as int, float,
                               bool or else kept a string)
-    logic:POLICY              agents.make("logic", guess=POLICY)     e.g. logic:global
-    solver:N                  agents.make("solver", depth=N)         e.g. solver:2
-    net:NAME, rl:NAME         agents.make("net:NAME")                a shipped network, e.g.
-                                                                     net:expert, rl:beginner
-    net:PATH                  agents.make("net:PATH")                a checkpoint zip or a training
-                                                                     run folder (rl:, ppo: alike)
-    net:NAME:KEY=VALUE[...]   agents.make("net:NAME", KEY=VALUE)     e.g. net:beginner:symmetries=8
-    sb3:PATH                  agents.make("sb3:PATH")                any PPO/MaskablePPO zip
+    NAME:VALUE                agents.make(NAME, KEY=VALUE) for a NAME registered with the
+                              shorthand KEY, e.g. logic:global is agents.make("logic",
+                              guess="global")
+    NAME:ARG[:KEY=VALUE...]   agents.make("NAME:ARG", KEY=VALUE...) for a NAME that takes an
+                              argument: a shipped network or a path, e.g. net:PATH:symmetries=8
     LABEL=SPEC                SPEC, shown as LABEL                   e.g. mine=net:/long/path.zip
 
 The spec string itself is the agent's label in every table, file and plot, unless a
@@ -26,14 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-SHORTHAND_KWARG: dict[str, str] = {"logic": "guess", "solver": "depth"}
-"""For these agents a bare ``NAME:VALUE`` sets this keyword argument."""
-
-PATH_AGENTS: frozenset[str] = frozenset({"net", "rl", "ppo", "sb3"})
-"""Agents whose ``NAME:VALUE`` is a shipped name or a path passed to ``agents.make`` unchanged."""
-GUESSING_AGENTS: frozenset[str] = frozenset({*PATH_AGENTS, "random"})
-"""Agents that prove nothing: every move is a choice, none is a deduction (their "certain"
-share is not applicable)."""
+from agents import registry
 
 
 @dataclass(frozen=True)
@@ -52,8 +42,8 @@ class AgentSpec:
 
     @property
     def deduces(self) -> bool:
-        """Whether the agent proves cells safe (False for networks and ``random``)."""
-        return self.make_name.partition(":")[0] not in GUESSING_AGENTS
+        """Whether the agent proves cells safe (see :attr:`agents.registry.Entry.proves`)."""
+        return registry.proves(self.make_name)
 
     @property
     def kwargs(self) -> dict[str, Any]:
@@ -116,15 +106,16 @@ def _parse_unlabelled(spec: str, text: str) -> AgentSpec:
         return AgentSpec(spec, name)
     if not rest:
         raise ValueError(f"agent spec {text!r} has nothing after ':'")
-    if name in PATH_AGENTS:
+    entry = registry.entry(name)
+    if entry is not None and entry.argument is not None:
         path, options = _split_path_options(rest)
         return AgentSpec(spec, f"{name}:{path}" if path else name, options)
     if "=" not in rest:
-        if name not in SHORTHAND_KWARG:
+        if entry is None or entry.shorthand is None:
             raise ValueError(
                 f"agent spec {text!r}: {name!r} takes no shorthand argument; use {name}:KEY=VALUE"
             )
-        return AgentSpec(spec, name, ((SHORTHAND_KWARG[name], _parse_value(rest)),))
+        return AgentSpec(spec, name, ((entry.shorthand, _parse_value(rest)),))
     kwargs: dict[str, Any] = {}
     for part in rest.split(":"):
         key, eq, value = part.partition("=")

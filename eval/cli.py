@@ -22,6 +22,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from agents import registry
 from eval.agent_specs import parse_agent_list
 from eval.backends import BACKENDS, connect_ray, default_workers
 from eval.config import DEFAULT_SEED, EvalConfig
@@ -48,12 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
         "(win rate with Wilson 95% intervals, exact paired McNemar tests, tables, JSON, CSV, "
         "plots).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="agent specs: NAME | logic:POLICY (random, sentence-max, global) | solver:DEPTH | "
-        "net:beginner | net:intermediate | net:expert | net:generalist | rl:beginner | "
-        "rl:intermediate | rl:expert | "
-        "net:PATH (a checkpoint zip or a training run folder) | sb3:PATH (any PPO/MaskablePPO "
-        "zip) | NAME:KEY=VALUE[:KEY=VALUE] | LABEL=SPEC (a short name for the tables, e.g. "
-        "mine=net:/long/path.zip)",
+        epilog="agent specs:\n  "
+        + "\n  ".join(registry.help_lines())
+        + "\n  NAME:KEY=VALUE[:KEY=VALUE]: keyword arguments of any agent"
+        + "\n  LABEL=SPEC: a short name for the tables, e.g. mine=net:/long/path.zip",
     )
     parser.add_argument(
         "--agents",

@@ -11,26 +11,27 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 import agents
+from agents.registry import _ALIASES, shipped, shipped_name
 from eval.agent_specs import parse_agent_spec
 from eval.gui.choices import build_agent
-from train.checkpoint import ALIASES, SHIPPED, resolve_checkpoint, shipped_name
+from train.checkpoint import resolve_checkpoint
 
 
 @pytest.mark.parametrize(
     ("name", "file"),
     [
-        ("net:beginner", "beginner.zip"),
-        ("net:intermediate", "intermediate.zip"),
-        ("net:expert", "expert.zip"),
-        ("net:generalist", "generalist.zip"),
-        ("rl:beginner", "beginner-rl.zip"),
-        ("rl:intermediate", "intermediate-rl.zip"),
-        ("rl:expert", "expert-rl.zip"),
-        ("net", "beginner.zip"),
-        ("rl", "beginner-rl.zip"),
-        ("ppo", "beginner.zip"),
-        ("ppo:expert", "expert.zip"),
-        ("ppo:beginner-rl", "beginner-rl.zip"),
+        ("net:beginner", "net-beginner.zip"),
+        ("net:intermediate", "net-intermediate.zip"),
+        ("net:expert", "net-expert.zip"),
+        ("net:generalist", "net-generalist.zip"),
+        ("rl:beginner", "rl-beginner.zip"),
+        ("rl:intermediate", "rl-intermediate.zip"),
+        ("rl:expert", "rl-expert.zip"),
+        ("net", "net-beginner.zip"),
+        ("rl", "rl-beginner.zip"),
+        ("ppo", "net-beginner.zip"),
+        ("ppo:expert", "net-expert.zip"),
+        ("ppo:beginner-rl", "rl-beginner.zip"),
     ],
 )
 def test_agents_make__shipped_names_and_their_aliases_load_the_shipped_file(
@@ -44,7 +45,7 @@ def test_shipped_name__bare_names_resolve_for_init() -> None:
     assert shipped_name("expert") == "net:expert"
     assert shipped_name("rl:beginner") == "rl:beginner"
     assert shipped_name("./expert") is None  # a path wins only when written as one
-    assert set(ALIASES.values()) <= set(SHIPPED)
+    assert set(_ALIASES.values()) <= set(shipped())
 
 
 @pytest.mark.parametrize("typo", ["net:beginer", "ppo:beginer", "rl:expret"])
@@ -71,7 +72,7 @@ def test_resolve_checkpoint__a_run_folder_is_its_last_model_and_a_parent_lists_i
 
 
 def test_gui__accepts_every_shipped_network() -> None:
-    for name in SHIPPED:
+    for name in shipped():
         agent = build_agent(parse_agent_spec(name))
         assert agent.move_kind == "network move"  # type: ignore[attr-defined]
     for old in ("ppo:beginner", "ppo:generalist"):

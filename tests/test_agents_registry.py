@@ -79,7 +79,7 @@ def test_register__path_agent_gets_path_or_none(scratch_registry: None) -> None:
         seen.append(path)
         return RandomAgent()
 
-    agents.register("loader", load, takes_path=True)
+    agents.register("loader", load, argument="PATH")
     agents.make("loader")
     agents.make("loader:runs/model.zip")
     assert seen == [None, "runs/model.zip"]
@@ -108,3 +108,40 @@ def test_register__rejects_malformed_lazy_string_and_non_callables() -> None:
         agents.register("x", "agents.baselines")
     with pytest.raises(TypeError, match="callable"):
         agents.register("x", 42)  # type: ignore[arg-type]
+
+
+def test_register__a_new_agent_shows_up_in_every_entry_point(scratch_registry: None) -> None:
+    from eval.agent_specs import parse_agent_spec
+    from eval.cli import build_parser
+    from eval.gui.options import build_parser as gui_parser
+
+    def load(model: str | None, **kwargs: object) -> RandomAgent:
+        return RandomAgent()
+
+    agents.register("toy", load, summary="a toy language model", argument="MODEL", proves=False)
+    assert "toy:MODEL: a toy language model" in build_parser().format_help()
+    assert "toy:MODEL" in gui_parser().format_help().replace("\n", " ")
+    assert isinstance(agents.make("toy:tiny"), RandomAgent)
+    spec = parse_agent_spec("toy:tiny:seed=3")
+    assert (spec.make_name, spec.kwargs, spec.deduces) == ("toy:tiny", {"seed": 3}, False)
+
+
+def test_registry__shipped_names_are_written_only_in_the_registry() -> None:
+    import re
+    from pathlib import Path
+
+    from agents.registry import _ALIASES, shipped
+
+    root = Path(__file__).resolve().parents[1]
+    names = sorted({*shipped(), *_ALIASES} - set(agents.available()), key=len, reverse=True)
+    pattern = re.compile(r"(?<![\w:/.-])(" + "|".join(map(re.escape, names)) + r")(?![\w-])")
+    found = [
+        f"{path.relative_to(root)}:{number}: {match.group()}"
+        for package in ("mswp_gym", "agents", "train", "eval")
+        for path in sorted((root / package).rglob("*.py"))
+        if path.name != "registry.py" or path.parent.name != "agents"
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        for match in [pattern.search(line)]
+        if match
+    ]
+    assert names and not found, found

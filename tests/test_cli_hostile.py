@@ -50,7 +50,7 @@ class Case:
 
 def bad_file(folder: Path, kind: str) -> Path:
     """A file that is no checkpoint: text, an empty zip, a truncated or corrupt copy of one."""
-    shipped = (ROOT / "train" / "checkpoints" / "beginner.zip").read_bytes()
+    shipped = (ROOT / "train" / "checkpoints" / "net-beginner.zip").read_bytes()
     path = folder / f"{kind}.zip"
     if kind == "text":
         path.write_text("not a checkpoint\n")

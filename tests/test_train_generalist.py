@@ -138,7 +138,7 @@ def test_generalist__resume_continues_with_both_boards(generalist_run: Path) -> 
 
 
 def test_agent__refuses_what_it_cannot_play(generalist_run: Path) -> None:
-    one_board = load_ppo_agent("beginner") if (SHIPPED_DIR / "beginner.zip").is_file() else None
+    one_board = load_ppo_agent("beginner") if (SHIPPED_DIR / "net-beginner.zip").is_file() else None
     if one_board is not None:
         with pytest.raises(ValueError, match="generalist"):
             one_board.reset(0, GameSpec(16, 16, 40))
@@ -195,7 +195,7 @@ def test_agent__uses_one_torch_thread_unless_told_otherwise(generalist_run: Path
 
 
 def test_shipped_names__beginner_rl_is_the_reward_alone_ppo_network() -> None:
-    if not (SHIPPED_DIR / "beginner-rl.zip").is_file():
+    if not (SHIPPED_DIR / "rl-beginner.zip").is_file():
         pytest.skip("no shipped beginner-rl checkpoint in this checkout")
     model = load_model(shipped_checkpoint("beginner-rl"))
     trunk = model.policy_kwargs["features_extractor_kwargs"]

@@ -1,6 +1,6 @@
-"""A trained network as an :class:`agents.base.Agent`: ``agents.make("net:expert")``.
+"""A trained network as an :class:`agents.base.Agent`: ``agents.make("net:NAME")``.
 
-``net:NAME`` and ``rl:NAME`` load a shipped network (:data:`train.checkpoint.SHIPPED`),
+``net:NAME`` and ``rl:NAME`` load a shipped network (named in :mod:`agents.registry`),
 ``net:PATH``, ``rl:PATH`` and ``ppo:PATH`` a checkpoint zip or a training run folder. This module
 plays :class:`~train.policy.BoardPolicy` checkpoints, :mod:`train.sb3_agent` any other model. The
 agent sees the visible board and the mask and plays the legal cell with the highest score (or,
@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import numpy as np
 import torch as th
 
+from agents import registry
 from agents.base import Explanation, SeededAgent
 from agents.solver.agent import rule_first_click
 from mswp_gym.cells import to_index
@@ -36,6 +37,8 @@ from train.symmetry import (
     first_best,
 )
 
+GENERALIST = registry.shipped_name("generalist")
+"""The shipped network that plays any board of the classic game."""
 NETWORK_OPTIONS = ("symmetries", "first_move", "boards", "device")
 """Keyword options of :func:`load_ppo_agent` that other SB3 models do not take."""
 
@@ -150,7 +153,7 @@ class PolicyAgent(SeededAgent):
             return (
                 f"checkpoint {self.source} was trained on {self.rows}x{self.cols} with "
                 f"{self.mines} mines; it cannot play {spec.rows}x{spec.cols} with "
-                f"{spec.mines} (net:generalist plays any board; boards=any lets this network try)"
+                f"{spec.mines} ({GENERALIST} plays any board; boards=any lets this network try)"
             )
         return None
 
@@ -218,19 +221,19 @@ class PolicyAgent(SeededAgent):
 
 def load_net_agent(path: str | None = None, **kwargs: Any) -> PolicyAgent | SB3Agent:
     """``agents.make("net:NAME")``: a shipped imitation network, or ``net:PATH`` (a zip or a run
-    folder); ``net`` alone is ``net:beginner``. Options as :func:`load_ppo_agent`."""
+    folder); ``net`` alone is the shipped Beginner network. Options as :func:`load_ppo_agent`."""
     return load_ppo_agent(f"net:{path}" if path else "net", **kwargs)
 
 
 def load_rl_agent(path: str | None = None, **kwargs: Any) -> PolicyAgent | SB3Agent:
     """``agents.make("rl:NAME")``: a shipped network learned from reward alone, or ``rl:PATH``;
-    ``rl`` alone is ``rl:beginner``. Options as :func:`load_ppo_agent`."""
+    ``rl`` alone is the shipped Beginner one. Options as :func:`load_ppo_agent`."""
     return load_ppo_agent(f"rl:{path}" if path else "rl", **kwargs)
 
 
 def load_ppo_named(path: str | None = None, **kwargs: Any) -> PolicyAgent | SB3Agent:
-    """``agents.make("ppo:NAME")``: the older names (``ppo:expert`` is ``net:expert``,
-    ``ppo:beginner-rl`` is ``rl:beginner``) and ``ppo:PATH``."""
+    """``agents.make("ppo:NAME")``: the older names (the aliases of :mod:`agents.registry`) and
+    ``ppo:PATH``."""
     return load_ppo_agent(f"ppo:{path}" if path else "ppo", **kwargs)
 
 

@@ -30,6 +30,7 @@ from stable_baselines3.common.base_class import BaseAlgorithm
 from stable_baselines3.common.policies import BasePolicy
 from stable_baselines3.common.vec_env import SubprocVecEnv, VecMonitor
 
+from agents import registry
 from mswp_gym.atomic import atomic_path
 from mswp_gym.encoding import OBS_MODES, observation_space
 from mswp_gym.generators import MAX_CELLS
@@ -52,29 +53,9 @@ __all__ = [
 ]
 
 SHIPPED_DIR = Path(__file__).with_name("checkpoints")
-SHIPPED: dict[str, str] = {
-    "net:beginner": "beginner.zip",
-    "net:intermediate": "intermediate.zip",
-    "net:expert": "expert.zip",
-    "net:generalist": "generalist.zip",
-    "rl:beginner": "beginner-rl.zip",
-    "rl:intermediate": "intermediate-rl.zip",
-    "rl:expert": "expert-rl.zip",
-}
-"""The networks packaged with the code: agent name -> file in ``train/checkpoints/`` (``net:``
-imitates the solver, ``rl:`` learned from the env's reward alone)."""
-ALIASES: dict[str, str] = {
-    "net": "net:beginner",
-    "rl": "rl:beginner",
-    "ppo": "net:beginner",
-    **{"ppo:" + name.partition(":")[2]: name for name in SHIPPED if name.startswith("net:")},
-    "ppo:beginner-rl": "rl:beginner",
-}
-"""Other names of the shipped networks: the bare families and the ``ppo:NAME`` names."""
-FAMILIES: tuple[str, ...] = ("net", "rl", "ppo")
-"""Agent names that load a network: ``FAMILY:NAME`` (shipped) or ``FAMILY:PATH``."""
-SHIPPED_BEGINNER = SHIPPED_DIR / SHIPPED["net:beginner"]
-"""The Beginner network packaged with the code (``agents.make("net")``)."""
+"""The networks packaged with the code, named in :mod:`agents.registry`."""
+SHIPPED_BEGINNER = SHIPPED_DIR / registry.shipped_file(registry.shipped()[0])
+"""The first shipped network (Beginner, imitating the solver; ``agents.make("net")``)."""
 KILL_HOOK = "MSWP_TRAIN_KILL_AFTER_COMMITS"
 """Fault injection for the kill tests: with this environment variable set to N, the process
 SIGKILLs itself right after its N-th committed checkpoint (0 = right after creating its folder)."""
@@ -82,27 +63,19 @@ SIGKILLs itself right after its N-th committed checkpoint (0 = right after creat
 _commits = 0
 
 
-def shipped_name(text: str) -> str | None:
-    """The key of :data:`SHIPPED` that ``text`` names (itself, an alias such as ``ppo:expert``,
-    or a bare name such as ``expert`` or ``beginner-rl``), or None."""
-    for candidate in (text, f"ppo:{text}"):
-        candidate = ALIASES.get(candidate, candidate)
-        if candidate in SHIPPED:
-            return candidate
-    return None
-
-
 def shipped_checkpoint(name: str) -> Path:
-    """The packaged file of the shipped network ``name`` (any name :func:`shipped_name` takes).
+    """The packaged file of the shipped network ``name`` (any name that
+    :func:`agents.registry.shipped_name` takes).
 
     Raises:
         ValueError: not a shipped name (the message lists them).
         FileNotFoundError: the name is known but its file is not packaged.
     """
-    key = shipped_name(name)
+    key = registry.shipped_name(name)
     if key is None:
-        raise ValueError(f"no shipped network called {name!r}; shipped: {', '.join(SHIPPED)}")
-    path = SHIPPED_DIR / SHIPPED[key]
+        shipped = ", ".join(registry.shipped())
+        raise ValueError(f"no shipped network called {name!r}; shipped: {shipped}")
+    path = SHIPPED_DIR / registry.shipped_file(key)
     if not path.is_file():
         raise FileNotFoundError(f"the file of {key} is missing from this install ({path})")
     return path
@@ -111,22 +84,23 @@ def shipped_checkpoint(name: str) -> Path:
 def resolve_checkpoint(text: str | Path | None) -> Path:
     """The checkpoint zip that ``text`` names: a shipped name (names win over files: write
     ``./expert`` for a file of that name), ``FAMILY:PATH`` or a path, where a path is a zip or a
-    training run folder (its last committed model); None is ``net:beginner``.
+    training run folder (its last committed model); None is the first shipped network.
 
     Raises:
         ValueError: a name that is neither shipped nor a path (the message lists the shipped ones).
         FileNotFoundError: nothing at the path, or a folder with no committed model.
     """
-    text = "net" if text is None else str(text)
-    key = shipped_name(text)
+    text = registry.shipped()[0] if text is None else str(text)
+    key = registry.shipped_name(text)
     if key is not None:
         return shipped_checkpoint(key)
     family, sep, rest = text.partition(":")
-    path = Path(rest if sep and family in FAMILIES else text)
+    takes_path = getattr(registry.entry(family), "argument", None) is not None
+    path = Path(rest if sep and takes_path else text)
     if not path.exists() and path.suffix != ".zip" and len(path.parts) == 1:
         raise ValueError(
-            f"unknown network {text!r}; shipped: {', '.join(SHIPPED)} (or give a checkpoint "
-            f".zip or a training run folder)"
+            f"unknown network {text!r}; shipped: {', '.join(registry.shipped())} (or give a "
+            f"checkpoint .zip or a training run folder)"
         )
     return resolve_model_path(path)
 

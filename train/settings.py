@@ -92,8 +92,8 @@ class TrainSettings:
     resume: str = ""
     """A run folder to continue (same step count, optimizer state and schedules)."""
     init: str = ""
-    """Start from this network's weights: a shipped name (net:beginner...), a zip or a run
-    folder; any board and the same channels, with as many blocks or more (added blocks start as
+    """Start from this network's weights: a shipped network (see mswp-eval --help), a zip or a
+    run folder; any board and the same channels, with as many blocks or more (added blocks start as
     identities)."""
     time_budget_minutes: float = 0.0
     """Stop the whole run after this much wall time (0 = no limit); imitation's rate decays by

@@ -73,7 +73,7 @@ def board_setups(start: BoardSetup) -> list[BoardSetup]:
 
 def build_agent(spec: AgentSpec) -> Agent:
     """``agents.make`` for ``spec``: every agent name resolves as in ``agents.make`` and
-    ``python -m eval`` (shipped networks such as ``net:expert`` included).
+    ``python -m eval`` (shipped networks included).
 
     Raises:
         FileNotFoundError: a missing checkpoint.

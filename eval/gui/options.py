@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents import registry
 from agents.logic.guessing import GUESS_POLICIES
 from eval.agent_specs import AgentSpec, parse_agent_spec
 from eval.gui.app import DEFAULT_SPEED, HEAT_MODES
@@ -19,12 +20,11 @@ from mswp_gym.cli import OneLineParser
 from mswp_gym.presets import PRESETS
 
 DEFAULT_AGENT = "logic:global"
-AGENT_HELP = (
-    "agent spec: logic (CS50 logic, random guesses), logic:sentence-max, logic:global, solver, "
-    "solver:0 (no look-ahead), net:beginner / net:intermediate / net:expert / net:generalist / "
-    "rl:beginner / rl:intermediate / rl:expert (shipped networks), net:PATH (a checkpoint zip or "
-    "run folder), random, local"
-)
+
+
+def agent_help() -> str:
+    """The help of ``--agent``: every registered agent (see :mod:`agents.registry`)."""
+    return "agent spec, one of: " + "; ".join(registry.help_lines())
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class PlayOptions:
     board: BoardSetup
     """Board size, mine count and first-click rule."""
     agent: str
-    """The agent spec that plays "AI Move" and autoplay (see ``AGENT_HELP``)."""
+    """The agent spec that plays "AI Move" and autoplay (see :func:`agent_help`)."""
     seed: int
     """Seed of the first game (drawn from fresh entropy when not given)."""
     autoplay: bool = False
@@ -74,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--first-click", choices=FIRST_CLICK_RULES, default="safe", help="first-click rule"
     )
-    parser.add_argument("--agent", default=None, help=AGENT_HELP + f" (default {DEFAULT_AGENT})")
+    parser.add_argument("--agent", default=None, help=agent_help() + f" (default {DEFAULT_AGENT})")
     parser.add_argument(
         "--guess",
         default=None,
