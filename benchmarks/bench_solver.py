@@ -30,9 +30,9 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from eval.agent_specs import parse_agent_spec
-from eval.cli import FIRST_CLICK_RULES
 from eval.stats import wilson_bounds
 from mswp_gym.atomic import write_text_atomic
+from mswp_gym.choices import FirstClick
 from mswp_gym.cli import OneLineParser, report_error
 from mswp_gym.config import GameConfig
 
@@ -264,8 +264,8 @@ def main(argv: list[str] | None = None) -> None:
     try:
         boards = [parse_board(name) for name in filter(None, args.boards.split(","))]
         for rule in rules:
-            if rule not in FIRST_CLICK_RULES:
-                raise ValueError(f"--rules: {rule!r} is not one of {', '.join(FIRST_CLICK_RULES)}")
+            if rule not in FirstClick.drawn():
+                raise ValueError(f"--rules: {rule!r} is not one of {', '.join(FirstClick.drawn())}")
             for rows, cols, mines in boards:  # an impossible board: the env's own one line
                 GameConfig(rows=rows, cols=cols, mines=mines, first_click=rule)
         for agent in agents_:

@@ -33,12 +33,12 @@ from eval.report import BY_CHOICES, command_line
 from eval.runner import EvalSetupError, validate
 from eval.settings import build_settings, parse_float_list
 from mswp_gym.atomic import check_output_folder, first_missing
+from mswp_gym.choices import FirstClick
 from mswp_gym.cli import INTERRUPTED, OneLineParser, report_error
 
 PROG = "mswp-eval"
 DEFAULT_AGENTS = "random,local,logic"
 DEFAULT_CLI_GAMES = 100
-FIRST_CLICK_RULES = ("any", "safe", "opening", "no-guess")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -73,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     board.add_argument(
         "--first-click",
         default="safe",
-        choices=FIRST_CLICK_RULES,
+        choices=FirstClick.drawn(),
         help="first-click rule (default safe)",
     )
     board.add_argument(

@@ -29,6 +29,21 @@ class FirstClick(StrEnum):
     """Mines are placed at the first reveal, never in the 3x3 block around it, so that the whole
     board can then be solved without a guess (:mod:`mswp_gym.deduction`)."""
 
+    @classmethod
+    def drawn(cls) -> tuple[FirstClick, ...]:
+        """The rules that draw a random layout (all but ``fixed``): what the command lines offer."""
+        return tuple(rule for rule in cls if rule is not cls.FIXED)
+
+    @property
+    def safe_start(self) -> bool:
+        """Whether the first click is promised no mine."""
+        return self not in (FirstClick.ANY, FirstClick.FIXED)
+
+    @property
+    def opens_block(self) -> bool:
+        """Whether the first click's 3x3 block is promised no mine."""
+        return self in (FirstClick.OPENING, FirstClick.NO_GUESS)
+
 
 class ClueNoise(StrEnum):
     """How a shown clue relates to the true count (see :mod:`mswp_gym.clues`)."""

@@ -33,8 +33,6 @@ from mswp_gym.cells import Cell, region_around
 from mswp_gym.choices import FirstClick, parse_choice
 from mswp_gym.deduction import Grid, grid, settle
 
-GENERATOR_NAMES: tuple[str, ...] = tuple(m.value for m in FirstClick)
-
 MAX_CELLS = 1_000_000
 """The largest board any env accepts, in cells (1000x1000; the engine is tested up to it)."""
 

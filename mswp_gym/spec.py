@@ -6,14 +6,6 @@ from dataclasses import dataclass
 
 from mswp_gym.choices import FirstClick
 
-FIRST_CLICK_RULES: tuple[str, ...] = (
-    FirstClick.ANY,
-    FirstClick.SAFE,
-    FirstClick.OPENING,
-    "fixed",
-    FirstClick.NO_GUESS,
-)
-
 
 @dataclass(frozen=True)
 class GameSpec:

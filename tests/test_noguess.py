@@ -72,14 +72,9 @@ def test_no_guess__same_seed_same_board_through_every_entry_point() -> None:
         assert np.array_equal(sb3.venv.truth().mines[i], expected[i])
 
 
-def test_no_guess__accepted_by_the_config_eval_train_and_the_window() -> None:
-    from eval.cli import FIRST_CLICK_RULES
-    from eval.gui.choices import FIRST_CLICK_RULES as WINDOW_RULES
+def test_no_guess__accepted_by_the_config_and_eval() -> None:
     from eval.settings import Setting
-    from train.settings import FIRST_CLICKS
 
-    assert "no-guess" in FIRST_CLICK_RULES and "no-guess" in WINDOW_RULES
-    assert "no-guess" in FIRST_CLICKS
     setting = Setting(9, 9, 10, "no-guess")
     assert isinstance(setting.game_config().generator, NoGuessFirstClick)
     assert GameConfig(preset="expert", first_click="no-guess").spec.first_click == "no-guess"

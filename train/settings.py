@@ -41,7 +41,6 @@ REWARD_CONFIGS: dict[str, Callable[[], RewardConfig]] = {
 }
 """PPO reward configs by name."""
 REWARDS: tuple[str, ...] = tuple(REWARD_CONFIGS)
-FIRST_CLICKS: tuple[str, ...] = tuple(r.value for r in FirstClick if r != FirstClick.FIXED)
 MAX_SEED = 2**32 - 1
 """SB3 seeds NumPy's legacy global generator, which takes seeds below 2**32."""
 
@@ -222,7 +221,7 @@ class TrainSettings:
         choose("vec_env", self.vec_env, VEC_ENVS)
         choose("precision", self.precision, PRECISIONS)
         choose("rewards", self.rewards, REWARDS)
-        choose("first_click", self.first_click, FIRST_CLICKS)
+        choose("first_click", self.first_click, FirstClick.drawn())
         if not 0 <= self.seed <= MAX_SEED:
             raise ValueError(f"seed must be an integer in [0, {MAX_SEED}], got {self.seed}")
         for name in ("rows", "cols", "mines"):

@@ -35,7 +35,6 @@ from train.generalist import parse_boards
 
 PROG = "python -m train.dataset"
 SHARD_NAME = "shard-{:05d}.npz"
-FIRST_CLICKS = tuple(rule.value for rule in FirstClick if rule != FirstClick.FIXED)
 _PLAN_KEYS = ("rows", "cols", "mines", "first_click", "seed", "games")
 
 
@@ -265,7 +264,7 @@ def build_parser() -> OneLineParser:
     )
     parser.add_argument("--out", type=Path, required=True, help="folder of the shards")
     parser.add_argument("--board", default="beginner", help="a preset or ROWSxCOLS/MINES")
-    parser.add_argument("--first-click", default="safe", choices=FIRST_CLICKS)
+    parser.add_argument("--first-click", default="safe", choices=FirstClick.drawn())
     parser.add_argument("--shards", type=int, default=1, help="shards 0..N-1 (default 1)")
     parser.add_argument("--games-per-shard", type=int, default=100, help="default 100")
     parser.add_argument("--seed", type=int, default=0, help="the data set's seed (default 0)")

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from eval.agent_specs import AgentSpec
-from eval.gui.choices import FIRST_CLICK_RULES, BoardSetup, build_agent
+from eval.gui.choices import BoardSetup, build_agent
 from eval.gui.layout import MARGIN, PANEL_WIDTH, Layout, layout_for
 from eval.gui.session import GameSession
 from eval.gui.widgets import (
@@ -29,7 +29,7 @@ from eval.gui.widgets import (
 )
 from mswp_gym.atomic import atomic_path
 from mswp_gym.cells import Cell
-from mswp_gym.constants import FLAGGED, Outcome, is_unknown
+from mswp_gym.constants import FLAGGED, FirstClick, Outcome, is_unknown
 from mswp_gym.render.drawing import (
     board_surface,
     cell_at,
@@ -296,7 +296,7 @@ class PlayApp:
                 self.setups[int(key.partition(":")[2])].with_rule(self.session.board.first_click)
             )
         elif key == "rule":
-            rules = FIRST_CLICK_RULES
+            rules = FirstClick.drawn()
             current = self.session.board.first_click
             following = (
                 rules[(rules.index(current) + 1) % len(rules)] if current in rules else rules[0]

@@ -14,14 +14,6 @@ from mswp_gym.presets import PRESETS
 DEFAULT_AGENT_SPECS: tuple[str, ...] = ("logic", "logic:sentence-max", "logic:global", "solver")
 """What the window's agent button cycles through (plus the one named on the command line)."""
 
-FIRST_CLICK_RULES: tuple[str, ...] = (
-    FirstClick.ANY,
-    FirstClick.SAFE,
-    FirstClick.OPENING,
-    FirstClick.NO_GUESS,
-)
-"""The first-click rules the window's rule button cycles through."""
-
 
 @dataclass(frozen=True)
 class BoardSetup:

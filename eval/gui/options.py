@@ -13,9 +13,10 @@ from agents import registry
 from agents.logic.guessing import GUESS_POLICIES
 from eval.agent_specs import AgentSpec, parse_agent_spec
 from eval.gui.app import DEFAULT_SPEED, HEAT_MODES
-from eval.gui.choices import FIRST_CLICK_RULES, BoardSetup, agent_specs, preset_setup
+from eval.gui.choices import BoardSetup, agent_specs, preset_setup
 from mswp_gym.atomic import check_output_file
 from mswp_gym.cells import parse_cell
+from mswp_gym.choices import FirstClick
 from mswp_gym.cli import OneLineParser
 from mswp_gym.presets import PRESETS
 
@@ -72,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--mines", type=int, default=None, help="mine count (default: the Beginner density)"
     )
     parser.add_argument(
-        "--first-click", choices=FIRST_CLICK_RULES, default="safe", help="first-click rule"
+        "--first-click", choices=FirstClick.drawn(), default="safe", help="first-click rule"
     )
     parser.add_argument("--agent", default=None, help=agent_help() + f" (default {DEFAULT_AGENT})")
     parser.add_argument(

@@ -20,7 +20,6 @@ from mswp_gym.constants import FLAGGED, HIDDEN, FirstClick, Outcome, is_clue
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
 
-SAFE_FIRST_CLICK: tuple[str, ...] = (FirstClick.SAFE, FirstClick.OPENING, FirstClick.NO_GUESS)
 """Rules under which the first reveal can never hit a mine."""
 
 
@@ -310,7 +309,7 @@ class GameSession:
         if self._region_cache is None:
             self._region_cache = RegionCache()
         visible = self.visible
-        if self.counts.reveals == 0 and self.spec.first_click in SAFE_FIRST_CLICK:
+        if self.counts.reveals == 0 and FirstClick(self.spec.first_click).safe_start:
             # No mine is placed yet and the rule keeps them off the first click: any click is safe.
             return HeatMap(np.where(is_clue(visible), np.nan, 0.0), False), None
         try:
