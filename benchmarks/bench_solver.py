@@ -11,7 +11,7 @@ Examples::
     .venv/bin/python benchmarks/bench_solver.py --games 1000 --workers 2
     .venv/bin/python benchmarks/bench_solver.py --boards expert --rules safe --games 10000 \
         --depth 1 --workers 2 --json runs/solver_expert.json
-    .venv/bin/python benchmarks/bench_solver.py --boards 16x16x40 --agent solver:depth=0
+    .venv/bin/python benchmarks/bench_solver.py --boards 16x16/40 --agent solver:depth=0
 """
 
 from __future__ import annotations
@@ -35,13 +35,9 @@ from mswp_gym.atomic import write_text_atomic
 from mswp_gym.choices import FirstClick
 from mswp_gym.cli import OneLineParser, report_error
 from mswp_gym.config import GameConfig
+from mswp_gym.presets import PRESETS
+from mswp_gym.spec import parse_board as board_spec
 
-BOARDS: dict[str, tuple[int, int, int]] = {
-    "beginner": (9, 9, 10),
-    "intermediate": (16, 16, 40),
-    "expert": (16, 30, 99),
-}
-"""Named boards: (rows, cols, mines). Others are given as ``ROWSxCOLSxMINES``."""
 DEFAULT_SEED = 20261123
 PROG = "bench_solver.py"
 
@@ -65,18 +61,18 @@ class GameResult:
 
 
 def parse_board(text: str) -> tuple[int, int, int]:
-    """``beginner``/``intermediate``/``expert`` or ``ROWSxCOLSxMINES``.
+    """A preset name or ``ROWSxCOLS/MINES`` (:func:`mswp_gym.spec.parse_board`).
 
     Raises:
-        ValueError: an unknown name or a malformed size.
+        ValueError: neither.
     """
-    if text in BOARDS:
-        return BOARDS[text]
-    parts = text.lower().split("x")
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
-        raise ValueError(f"board {text!r} is neither one of {sorted(BOARDS)} nor ROWSxCOLSxMINES")
-    rows, cols, mines = (int(p) for p in parts)
-    return rows, cols, mines
+    if text in PRESETS:
+        return PRESETS[text].rows, PRESETS[text].cols, PRESETS[text].mines
+    try:
+        spec = board_spec(text)
+    except ValueError as error:
+        raise ValueError(f"{error}, or one of {', '.join(PRESETS)}") from None
+    return spec.rows, spec.cols, spec.mines
 
 
 def parse_agent(text: str) -> tuple[str, dict[str, Any]]:
@@ -236,7 +232,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--boards",
         default="beginner,intermediate,expert",
-        help="comma list of beginner/intermediate/expert or ROWSxCOLSxMINES",
+        help="comma list of presets or ROWSxCOLS/MINES",
     )
     parser.add_argument("--rules", default="safe,opening", help="comma list of first-click rules")
     parser.add_argument(

@@ -3,57 +3,33 @@
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from eval.pairing import COUPLED_RULES, DEFAULT_PAIRING, PAIRINGS, CoupledFirstClick
 from mswp_gym.config import GameConfig
 from mswp_gym.presets import preset
+from mswp_gym.spec import GameSpec
 
 DEFAULT_PRESET = "beginner"
 
 
 @dataclass(frozen=True)
-class Setting:
-    """One board configuration that every agent plays the same seeds on."""
+class Setting(GameSpec):
+    """One board and its rules (a :class:`GameSpec`) that every agent plays the same seeds on."""
 
-    rows: int
-    """Board rows."""
-    cols: int
-    """Board columns."""
-    mines: int
-    """Mine count."""
-    first_click: str = "safe"
-    """The env's first-click rule: ``any``, ``safe``, ``opening`` or ``no-guess``."""
-    score_mode: bool = False
-    """CS520 scoring: a mine does not end the game; the score is the mines never stepped on."""
-    name: str = ""
+    name: str = field(default="", kw_only=True)
     """A preset name, or empty for a custom board."""
-    pairing: str = DEFAULT_PAIRING
+    pairing: str = field(default=DEFAULT_PAIRING, kw_only=True)
     """``board``: coupled generators, all agents meet the same layout (:mod:`eval.pairing`);
     ``seed``: the env's own generator (always so for ``no-guess``)."""
-
-    @property
-    def density(self) -> float:
-        """Mines per cell."""
-        return self.mines / (self.rows * self.cols)
 
     @property
     def label(self) -> str:
         """``beginner 9x9/10 safe`` style, unique within one evaluation."""
         head = f"{self.name} " if self.name else ""
         tail = " score" if self.score_mode else ""
-        return f"{head}{self.rows}x{self.cols}/{self.mines} {self.first_click}{tail}"
-
-    def env_kwargs(self) -> dict[str, Any]:
-        """Arguments to :class:`mswp_gym.MinesweeperEnv` (the env's own generator)."""
-        return {
-            "rows": self.rows,
-            "cols": self.cols,
-            "mines": self.mines,
-            "first_click": self.first_click,
-            "score_mode": self.score_mode,
-        }
+        return f"{head}{self.board} {self.first_click}{tail}"
 
     def game_config(self) -> GameConfig:
         """The validated game of this setting (with :mod:`eval.pairing`'s generator under
@@ -65,7 +41,7 @@ class Setting:
         generator = None
         if self.pairing == "board" and self.first_click in COUPLED_RULES:
             generator = CoupledFirstClick(self.first_click)
-        return GameConfig(**self.env_kwargs(), generator=generator)
+        return GameConfig.from_spec(self, generator=generator)
 
     def make_env(self) -> Any:
         """A fresh env for this setting (raises the config's ValueError for impossible boards)."""
@@ -133,7 +109,7 @@ def build_settings(
         counts = [mines_for_density(r, c, d) for d in densities] if densities else [m]
         for count in counts:
             assert count is not None
-            setting = Setting(r, c, count, first_click, score_mode, name, pairing)
+            setting = Setting(r, c, count, first_click, score_mode, name=name, pairing=pairing)
             if setting not in settings:
                 settings.append(setting)
     for setting in settings:

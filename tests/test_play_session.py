@@ -123,7 +123,7 @@ def test_session__illegal_agent_move_is_an_error_naming_the_cell() -> None:
 
 
 def test_session__losing_records_the_exploded_cell_and_shows_the_layout() -> None:
-    crowded = BoardSetup("custom", 9, 9, 80, "any")  # one safe cell: (0, 0) is almost surely a mine
+    crowded = BoardSetup(9, 9, 80, "any")  # one safe cell: (0, 0) is almost surely a mine
     for seed in range(20):
         session = GameSession(crowded, ScriptedAgent(), seed=seed)
         assert session.layout is None  # the truth is hidden while the game is on
@@ -157,7 +157,7 @@ def test_session__set_board_switches_size_and_rule_and_rejects_bad_boards() -> N
     session.reveal((5, 5))
     assert session.visible[5, 5] == 0  # the opening rule promises a zero
     with pytest.raises(ValueError, match="200"):
-        session.set_board(BoardSetup("custom", 9, 9, 200, "safe"))
+        session.set_board(BoardSetup(9, 9, 200, "safe"))
     assert session.spec.rows == 16  # unchanged after the bad board
 
 
@@ -227,7 +227,7 @@ def test_choices__agent_cycle_starts_with_the_chosen_agent_without_duplicates() 
 
 
 def test_choices__custom_board_joins_the_presets() -> None:
-    custom = BoardSetup("custom", 20, 20, 60, "safe")
+    custom = BoardSetup(20, 20, 60, "safe")
     assert [s.name for s in board_setups(custom)] == [
         "beginner",
         "intermediate",

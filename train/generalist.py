@@ -6,15 +6,12 @@ of recent positions per board, and trains on minibatches drawn from one board at
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mswp_gym.choices import FirstClick
-from mswp_gym.spec import GameSpec
+from mswp_gym.spec import GameSpec, parse_board
 from train.dataset import PositionSet
 
-_BOARD = re.compile(r"^\s*(\d+)\s*x\s*(\d+)\s*/\s*(\d+)\s*$")
 MAX_MIX_CELLS = 100 * 100
 """Largest board accepted in a mix (cells); bigger boards belong to evaluation, not training."""
 
@@ -28,26 +25,23 @@ def parse_boards(text: str, first_click: str) -> tuple[GameSpec, ...]:
     """
     specs: list[GameSpec] = []
     for entry in text.split(","):
-        match = _BOARD.match(entry)
-        if match is None:
-            raise ValueError(
-                f"bad board {entry.strip()!r} in boards={text!r}; "
-                f"expected ROWSxCOLS/MINES, e.g. 16x30/99"
-            )
-        rows, cols, mines = (int(group) for group in match.groups())
-        cells = rows * cols
+        try:
+            spec = parse_board(entry, first_click)
+        except ValueError as error:
+            raise ValueError(f"{error} (in boards={text!r})") from None
+        rows, cols, mines = spec.rows, spec.cols, spec.mines
+        cells = spec.cells
         if rows < 1 or cols < 1 or cells > MAX_MIX_CELLS:
             raise ValueError(
                 f"board {entry.strip()!r}: rows and cols must be >= 1 with at most "
                 f"{MAX_MIX_CELLS} cells"
             )
-        cleared = min(rows, 3) * min(cols, 3) if FirstClick(first_click).opens_block else 1
+        cleared = min(rows, 3) * min(cols, 3) if spec.first_click.opens_block else 1
         if mines < 1 or mines > cells - cleared:
             raise ValueError(
                 f"board {entry.strip()!r}: mines must be in 1..{cells - cleared} "
                 f"under first_click={first_click!r}"
             )
-        spec = GameSpec(rows, cols, mines, first_click)
         if spec in specs:
             raise ValueError(f"board {entry.strip()!r} is listed twice in boards={text!r}")
         specs.append(spec)
@@ -68,8 +62,8 @@ def spec_from_meta(meta: dict[str, object], first_click: str) -> GameSpec:
 
 
 def board_tag(spec: GameSpec) -> str:
-    """``ROWSxCOLSxMINES``: how a board is named in file names."""
-    return f"{spec.rows}x{spec.cols}x{spec.mines}"
+    """``ROWSxCOLSxMINES``: :attr:`GameSpec.board` as file names can hold it."""
+    return spec.board.replace("/", "x")
 
 
 def split_games(games: int, parts: int) -> list[int]:

@@ -119,10 +119,9 @@ def board_label(settings: TrainSettings) -> str:
     if settings.boards:
         return f"boards{len(parse_boards(settings.boards, settings.first_click))}"
     base = preset(settings.preset)
-    rows, cols, mines = settings.board
-    if (rows, cols, mines) == (base.rows, base.cols, base.mines):
+    if settings.board == (base.rows, base.cols, base.mines):
         return base.name
-    return f"{rows}x{cols}x{mines}"
+    return board_tag(game_spec(settings))
 
 
 def training_boards(settings: TrainSettings) -> tuple[GameSpec, ...]:
@@ -835,7 +834,7 @@ def _train(
     run = Run(settings, run_dir, state)
     run.say(
         f"run {run_dir} ({'resumed' if resumed else 'new'}), board "
-        f"{run.spec.rows}x{run.spec.cols}/{run.spec.mines} first_click={run.spec.first_click}"
+        f"{run.spec.board} first_click={run.spec.first_click}"
     )
 
     # ---- seeding: the one place randomness is set up --------------------------------------

@@ -208,9 +208,8 @@ def check_dataset(folder: str, algo: str, boards: str, spec: GameSpec) -> None:
     wanted = (spec.rows, spec.cols, spec.mines, spec.first_click)
     if found != wanted:
         raise ValueError(
-            f"dataset {folder!r} holds positions of {found[0]}x{found[1]}/{found[2]} "
-            f"first_click {found[3]}, the run is on {wanted[0]}x{wanted[1]}/{wanted[2]} "
-            f"first_click {wanted[3]}"
+            f"dataset {folder!r} holds positions of {GameSpec(*found[:3]).board} first_click "
+            f"{found[3]}, the run is on {spec.board} first_click {spec.first_click}"
         )
 
 

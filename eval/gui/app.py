@@ -464,7 +464,7 @@ class PlayApp:
         session, counts = self.session, self.session.counts
         x, y = self.layout.panel_left, MARGIN
         y = self._line("Minesweeper", x, y, 40, gap=4)
-        y = self._line(session.board.describe(session.spec.mines), x, y, gap=2)
+        y = self._line(session.board.describe(), x, y, gap=2)
         y = self._line(
             f"first click: {session.board.first_click}   game {session.game + 1}, "
             f"seed {session.game_seed}",

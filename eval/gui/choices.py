@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agents.base import Agent
@@ -10,27 +10,22 @@ from eval.agent_specs import AgentSpec, parse_agent_spec
 from mswp_gym.choices import FirstClick
 from mswp_gym.config import GameConfig
 from mswp_gym.presets import PRESETS
+from mswp_gym.spec import GameSpec
 
 DEFAULT_AGENT_SPECS: tuple[str, ...] = ("logic", "logic:sentence-max", "logic:global", "solver")
 """What the window's agent button cycles through (plus the one named on the command line)."""
 
 
 @dataclass(frozen=True)
-class BoardSetup:
-    """The board a game is played on."""
+class BoardSetup(GameSpec):
+    """The board a game is played on: a :class:`GameSpec` and its name."""
 
-    name: str
+    name: str = field(default="custom", kw_only=True)
     """A preset name (``beginner``...) or ``custom``."""
-    rows: int
-    cols: int
-    mines: int | None
-    """None: the env's default density."""
-    first_click: str = FirstClick.SAFE
-    """``any``, ``safe``, ``opening`` or ``no-guess``."""
 
-    def describe(self, mines: int) -> str:
-        """E.g. ``Beginner 9x9, 10 mines`` (``mines`` is the resolved count)."""
-        return f"{self.name.capitalize()} {self.rows}x{self.cols}, {mines} mines"
+    def describe(self) -> str:
+        """E.g. ``Beginner 9x9, 10 mines``."""
+        return f"{self.name.capitalize()} {self.rows}x{self.cols}, {self.mines} mines"
 
     def game_config(self) -> GameConfig:
         """The validated game of this board, with flag actions (right clicks are flags).
@@ -38,13 +33,11 @@ class BoardSetup:
         Raises:
             ValueError/TypeError: naming a bad size, count or rule.
         """
-        return GameConfig(
-            self.rows, self.cols, self.mines, first_click=self.first_click, flag_actions=True
-        )
+        return GameConfig.from_spec(self, flag_actions=True)
 
-    def with_rule(self, first_click: str) -> BoardSetup:
+    def with_rule(self, first_click: FirstClick | str) -> BoardSetup:
         """The same board under another first-click rule."""
-        return BoardSetup(self.name, self.rows, self.cols, self.mines, first_click)
+        return replace(self, first_click=first_click)
 
 
 def preset_setup(name: str, first_click: str = FirstClick.SAFE) -> BoardSetup:
@@ -52,7 +45,7 @@ def preset_setup(name: str, first_click: str = FirstClick.SAFE) -> BoardSetup:
     from mswp_gym.presets import preset
 
     board = preset(name)
-    return BoardSetup(board.name, board.rows, board.cols, board.mines, first_click)
+    return BoardSetup(board.rows, board.cols, board.mines, first_click, name=board.name)
 
 
 def board_setups(start: BoardSetup) -> list[BoardSetup]:

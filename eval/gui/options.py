@@ -18,6 +18,7 @@ from mswp_gym.atomic import check_output_file
 from mswp_gym.cells import parse_cell
 from mswp_gym.choices import FirstClick
 from mswp_gym.cli import OneLineParser
+from mswp_gym.config import resolve_mine_count
 from mswp_gym.presets import PRESETS
 
 DEFAULT_AGENT = "logic:global"
@@ -139,12 +140,13 @@ def board_from_args(args: argparse.Namespace) -> BoardSetup:
     if not custom:
         board = preset_setup(args.preset or "beginner", args.first_click)
         if args.mines is not None:
-            return BoardSetup("custom", board.rows, board.cols, args.mines, args.first_click)
+            return BoardSetup(board.rows, board.cols, args.mines, args.first_click)
         return board
     beginner = PRESETS["beginner"]
     rows = args.rows if args.rows is not None else beginner.rows
     cols = args.cols if args.cols is not None else beginner.cols
-    return BoardSetup("custom", rows, cols, args.mines, args.first_click)
+    mines = resolve_mine_count(rows, cols, args.mines, None)  # None: the env's default density
+    return BoardSetup(rows, cols, mines, args.first_click)
 
 
 def agent_from_args(args: argparse.Namespace) -> AgentSpec:
