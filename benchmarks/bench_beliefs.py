@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import mswp_gym  # noqa: F401  (registers the env ids)
 from agents.beliefs import ExactBeliefs
 from agents.solver import SolverAgent
-from mswp_gym.cli import OneLineParser, report_error
+from common.cli import OneLineParser, report_error
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.presets import PRESETS
 

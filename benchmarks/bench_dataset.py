@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from mswp_gym.cli import OneLineParser, report_error
+from common.cli import OneLineParser, report_error
 from mswp_gym.presets import PRESETS
 from train.shards import ShardPlan, parse_board, write_shard
 

@@ -40,8 +40,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agents.solver.agent import SolverAgent, rule_first_click
+from common.stats import mean_interval
 from eval.report import format_table
-from eval.stats import mean_interval
 from mswp_gym.board import Board
 from mswp_gym.cells import Cell, to_index
 from mswp_gym.constants import HIDDEN

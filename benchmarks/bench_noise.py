@@ -24,9 +24,9 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import agents
-from eval.stats import mean_interval, wilson_interval
+from common.atomic import atomic_path, write_text_atomic
+from common.stats import mean_interval, wilson_interval
 from mswp_gym import MinesweeperEnv
-from mswp_gym.atomic import atomic_path, write_text_atomic
 
 NOISES = ("exact", "optimistic", "cautious")
 AGENTS: dict[str, tuple[str, dict[str, Any]]] = {

@@ -29,11 +29,11 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from common.atomic import write_text_atomic
+from common.cli import OneLineParser, report_error
+from common.stats import wilson_bounds
 from eval.agent_specs import parse_agent_spec
-from eval.stats import wilson_bounds
-from mswp_gym.atomic import write_text_atomic
 from mswp_gym.choices import FirstClick
-from mswp_gym.cli import OneLineParser, report_error
 from mswp_gym.config import GameConfig
 from mswp_gym.presets import PRESETS
 from mswp_gym.spec import parse_board as board_spec

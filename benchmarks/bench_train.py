@@ -20,7 +20,7 @@ from pathlib import Path
 
 import torch as th
 
-from mswp_gym.atomic import atomic_path
+from common.atomic import atomic_path
 from train.checkpoint import SHIPPED_BEGINNER, load_model, resolve_checkpoint
 from train.evaluate import WinRate, eval_seeds, evaluate_agent, evaluate_net, make_env
 from train.policy import BoardPolicy

@@ -29,7 +29,7 @@ import numpy as np
 
 import mswp_gym.vector.batch_board as batch_board_module
 import mswp_gym.vector.vector_env as vector_module
-from mswp_gym.atomic import write_text_atomic
+from common.atomic import write_text_atomic
 from mswp_gym.vector import MinesweeperVectorEnv
 
 BOARDS: dict[str, tuple[int, int, int]] = {

@@ -37,7 +37,7 @@ sys.path.insert(0, str(HERE))
 import numpy as np
 from bench_vector import random_valid_actions
 
-from mswp_gym.atomic import write_text_atomic
+from common.atomic import write_text_atomic
 from mswp_gym.vector import MinesweeperVectorEnv
 
 PEERS_DIR = os.environ.get("PEERS_DIR", "")

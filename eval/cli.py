@@ -23,8 +23,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agents import registry
+from common.atomic import check_output_folder, first_missing
+from common.cli import INTERRUPTED, OneLineParser, report_error
+from common.workers import connect_ray, default_workers
 from eval.agent_specs import parse_agent_list
-from eval.backends import BACKENDS, connect_ray, default_workers
+from eval.backends import BACKENDS
 from eval.config import DEFAULT_SEED, EvalConfig
 from eval.evaluate import EvalInterrupted, EvalWorkerDied, evaluate
 from eval.journal import Manifest
@@ -32,9 +35,7 @@ from eval.pairing import DEFAULT_PAIRING, PAIRINGS
 from eval.report import BY_CHOICES, command_line
 from eval.runner import EvalSetupError, validate
 from eval.settings import build_settings, parse_float_list
-from mswp_gym.atomic import check_output_folder, first_missing
 from mswp_gym.choices import FirstClick
-from mswp_gym.cli import INTERRUPTED, OneLineParser, report_error
 
 PROG = "mswp-eval"
 DEFAULT_AGENTS = "random,local,logic"

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
+from common.cli import OneLineParser, report_error
 from eval.games import GameRecord
 from eval.journal import GAMES, read_games
 from eval.report import agent_table, comparison_table
 from eval.summary import Comparison, compare, summarise
-from mswp_gym.cli import OneLineParser, report_error
 
 PROG = "python -m eval.compare_runs"
 

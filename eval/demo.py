@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from itertools import pairwise
 from pathlib import Path
 
+from common.workers import default_workers
 from eval.agent_specs import AgentSpec, parse_agent_spec
-from eval.backends import default_workers
 from eval.config import EvalConfig, game_seeds
 from eval.evaluate import evaluate
 from eval.report import command_line

@@ -9,8 +9,9 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
+from common.atomic import check_output_folder
+from common.workers import WORKER_DIED
 from eval.agent_specs import AgentSpec
-from eval.backends import WORKER_DIED
 from eval.config import EvalConfig, game_seeds
 from eval.games import GameRecord
 from eval.journal import GAMES, PLOTS, GameLog, Manifest, read_games
@@ -32,7 +33,6 @@ from eval.report import (
 )
 from eval.runner import RunResult, run, validate
 from eval.summary import RunSummary, summarise_run
-from mswp_gym.atomic import check_output_folder
 
 DEFAULT_KNOWLEDGE_AGENT = "logic"
 

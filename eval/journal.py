@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from common.atomic import write_text_atomic
 from eval.games import GameRecord
-from mswp_gym.atomic import write_text_atomic
 
 MANIFEST = "run.json"
 GAMES = "games.csv"

@@ -10,8 +10,8 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
+from common.cli import INTERRUPTED, report_error
 from eval.gui.options import PlayOptions, agent_cycle, parse_options
-from mswp_gym.cli import INTERRUPTED, report_error
 
 if TYPE_CHECKING:
     from eval.gui.app import PlayApp

@@ -11,12 +11,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from common.atomic import atomic_path
+from common.stats import Interval
 from eval.knowledge import KnowledgeTrace
 from eval.report import BandRate
 from eval.settings import Setting
-from eval.stats import Interval
 from eval.summary import AgentSummary
-from mswp_gym.atomic import atomic_path
 
 DPI = 120
 DODGE = 0.008

@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 
+from common.atomic import write_text_atomic
+from common.stats import Interval, wilson_interval
 from eval.config import SEED_RULE, game_seeds
 from eval.games import GameRecord
 from eval.runner import RunResult
-from eval.stats import Interval, wilson_interval
 from eval.summary import AgentSummary, Comparison, RunSummary
-from mswp_gym.atomic import write_text_atomic
 
 PACKAGES: tuple[str, ...] = (
     "mswp-gym",

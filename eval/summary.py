@@ -6,9 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from eval.games import GameRecord
-from eval.runner import RunResult
-from eval.stats import (
+from common.stats import (
     Interval,
     PairedTest,
     mcnemar_exact,
@@ -16,6 +14,8 @@ from eval.stats import (
     sign_test,
     wilson_interval,
 )
+from eval.games import GameRecord
+from eval.runner import RunResult
 
 
 @dataclass(frozen=True)

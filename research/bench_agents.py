@@ -30,9 +30,9 @@ import numpy as np
 
 import agents
 from agents import play_episode
-from eval.stats import wilson_bounds
+from common.atomic import write_text_atomic
+from common.stats import wilson_bounds
 from mswp_gym import MinesweeperEnv
-from mswp_gym.atomic import write_text_atomic
 from mswp_gym.cells import neighbour_counts, to_cell
 from mswp_gym.constants import HIDDEN
 from mswp_gym.masks import action_mask

@@ -41,14 +41,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.solver.agent import rule_first_click
+from common.atomic import write_text_atomic
+from common.cli import OneLineParser, report_error
+from common.stats import wilson_bounds
 from eval.config import game_seeds
 from eval.games import GameRecord, layout_hash
 from eval.journal import GAMES, Manifest, csv_text
 from eval.settings import Setting, build_settings
-from eval.stats import wilson_bounds
-from mswp_gym.atomic import write_text_atomic
 from mswp_gym.cells import Cell, parse_cell, to_index
-from mswp_gym.cli import OneLineParser, report_error
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.generators import Generator
 from mswp_gym.spec import GameSpec

@@ -21,7 +21,7 @@ import torch as th
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.solver.probability import analyse
-from mswp_gym.cli import OneLineParser
+from common.cli import OneLineParser
 from mswp_gym.env import MinesweeperEnv
 from train.checkpoint import load_model, resolve_checkpoint
 from train.network import action_scores

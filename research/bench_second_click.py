@@ -29,10 +29,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.solver import SolverAgent
-from eval.stats import mcnemar_exact, wilson_interval
+from common.cli import OneLineParser
+from common.stats import mcnemar_exact, wilson_interval
 from mswp_gym.board import Board
 from mswp_gym.cells import neighbour_table
-from mswp_gym.cli import OneLineParser
 from mswp_gym.constants import Outcome
 from mswp_gym.generators import make_generator
 from mswp_gym.presets import preset

@@ -16,8 +16,8 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
+from common.workers import default_workers
 from eval.agent_specs import AgentSpec, parse_agent_list, parse_agent_spec
-from eval.backends import default_workers
 from eval.config import EvalConfig
 from eval.evaluate import evaluate
 from eval.report import command_line, format_table

@@ -24,7 +24,7 @@ sys.path.insert(
 
 from bench_solver import DEFAULT_SEED, run_series
 
-from mswp_gym.atomic import atomic_path, write_text_atomic
+from common.atomic import atomic_path, write_text_atomic
 
 DEFAULT_AGENTS = "solver,solver:depth=0,logic,local,random"
 

@@ -95,8 +95,8 @@ def test_policy_agent__refusal_recommends_a_name_the_gui_accepts() -> None:
 
 
 def test_agent_table__a_network_has_no_certain_share_a_solver_has_one() -> None:
+    from common.stats import Interval
     from eval.report import agent_table
-    from eval.stats import Interval
     from eval.summary import AgentSummary
 
     def summary(agent: str) -> AgentSummary:

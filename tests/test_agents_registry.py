@@ -137,7 +137,7 @@ def test_registry__shipped_names_are_written_only_in_the_registry() -> None:
     pattern = re.compile(r"(?<![\w:/.-])(" + "|".join(map(re.escape, names)) + r")(?![\w-])")
     found = [
         f"{path.relative_to(root)}:{number}: {match.group()}"
-        for package in ("mswp_gym", "agents", "train", "eval")
+        for package in ("mswp_gym", "agents", "common", "train", "eval")
         for path in sorted((root / package).rglob("*.py"))
         if path.name != "registry.py" or path.parent.name != "agents"
         for number, line in enumerate(path.read_text().splitlines(), 1)

@@ -1,4 +1,4 @@
-"""Every file the project writes goes through :mod:`mswp_gym.atomic` (a temporary moved into
+"""Every file the project writes goes through :mod:`common.atomic` (a temporary moved into
 place), so a kill never leaves a half-written result: a scan of the source for direct writes."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("mswp_gym", "agents", "train", "eval", "benchmarks")
+PACKAGES = ("mswp_gym", "agents", "common", "train", "eval", "benchmarks")
 DIRECT_WRITE = re.compile(
     r"open\([^)]*[\"'](w|wb|x)[\"']"
     r"|\.savefig\("
@@ -17,7 +17,7 @@ DIRECT_WRITE = re.compile(
 )
 # The atomic helpers themselves. (The games journal appends complete lines, mode "a", to a file it
 # first makes whole: eval/journal.py cuts a torn last line on resume.)
-ALLOWED = {"mswp_gym/atomic.py"}
+ALLOWED = {"common/atomic.py"}
 
 
 def direct_writes(path: Path, root: Path = ROOT) -> list[str]:
@@ -58,7 +58,7 @@ def test_write_npz_atomic__numpy_loads_it_and_a_failed_write_leaves_nothing(tmp_
     import numpy as np
     import pytest
 
-    from mswp_gym.atomic import write_npz_atomic
+    from common.atomic import write_npz_atomic
 
     arrays = {"boards": np.arange(24, dtype=np.int8).reshape(2, 3, 4), "meta": np.asarray("{}")}
     target = tmp_path / "set.npz"

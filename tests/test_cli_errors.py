@@ -284,7 +284,7 @@ def test_one_line_parser__require_at_least_names_the_first_option_below_it(
 ) -> None:
     import argparse
 
-    from mswp_gym.cli import OneLineParser
+    from common.cli import OneLineParser
 
     parser = OneLineParser(prog="prog")
     parser.require_at_least(argparse.Namespace(games=1, max_workers=0), 1, "games")

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from common.stats import wilson_interval
 from eval.cli import main
 from eval.games import GameRecord
 from eval.report import band_table, rates_by_bbbv
-from eval.stats import wilson_interval
 
 
 def _record(agent: str, bbbv: int, won: bool, game: int) -> GameRecord:

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from eval.stats import (
+from common.stats import (
     binomial_two_sided_p,
     mcnemar_exact,
     mean_interval,

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("mswp_gym", "agents", "eval", "train")
+PACKAGES = ("mswp_gym", "agents", "common", "eval", "train")
 
 
 def module_files() -> dict[str, Path]:
@@ -68,8 +68,24 @@ def test_import_graph__has_no_cycles() -> None:
     assert order
 
 
-def test_import_graph__engine_knows_nothing_of_agents_eval_or_train() -> None:
+LAYERS = {
+    "common": ("common",),
+    "mswp_gym": ("mswp_gym",),
+    "agents": ("agents", "mswp_gym"),
+    "train": ("train", "agents", "mswp_gym", "common"),
+    "eval": ("eval", "agents", "mswp_gym", "common"),
+}
+"""What each package may import (itself included): the env knows nothing of agents, eval or
+train; the shared tools know no other package; train and eval know nothing of each other."""
+
+
+def test_import_graph__each_package_imports_only_the_layers_below_it() -> None:
     graph = import_graph()
-    for name, imported in graph.items():
-        if name.startswith("mswp_gym"):
-            assert not {m for m in imported if not m.startswith("mswp_gym")}, name
+    assert set(LAYERS) == set(PACKAGES)
+    wrong = [
+        f"{name} imports {module}"
+        for name, imported in graph.items()
+        for module in sorted(imported)
+        if module.split(".")[0] not in LAYERS[name.split(".")[0]]
+    ]
+    assert not wrong, wrong

@@ -14,7 +14,7 @@ from processes import alive
 ROOT = Path(__file__).resolve().parent.parent
 PARENT = """
 import subprocess, sys, time
-from mswp_gym.lifetime import start_reaper
+from common.lifetime import start_reaper
 start_reaper()
 time.sleep(1.5)  # the watchdog notes descendants every half second
 child = subprocess.Popen(["sleep", "120"], start_new_session=True)  # nothing ties it to us

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from eval.launch import launch
+from common.cli import launch
 
 
 def main() -> int:

@@ -31,7 +31,7 @@ from stable_baselines3.common.policies import BasePolicy
 from stable_baselines3.common.vec_env import SubprocVecEnv, VecMonitor
 
 from agents import registry
-from mswp_gym.atomic import atomic_path
+from common.atomic import atomic_path
 from mswp_gym.encoding import OBS_MODES, observation_space
 from mswp_gym.generators import MAX_CELLS
 from train.policy import BoardPolicy

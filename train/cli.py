@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from concurrent.futures.process import BrokenProcessPool
 
-from mswp_gym.cli import INTERRUPTED, one_line, report_error
+from common.cli import INTERRUPTED, one_line, report_error
 from train.settings import settings_from_args
 
 PROG = "mswp-train"

@@ -13,7 +13,7 @@ import numpy as np
 import torch as th
 
 from agents.solver.agent import rule_first_click
-from eval.stats import wilson_bounds
+from common.stats import wilson_bounds
 from mswp_gym.cells import to_index
 from mswp_gym.config import GameConfig
 from mswp_gym.env import MinesweeperEnv

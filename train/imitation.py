@@ -19,8 +19,8 @@ import numpy as np
 import torch as th
 from torch.nn import functional
 
-from eval.backends import connect_ray, ignore_sigint, sigint_blocked, stop_pool
-from mswp_gym.lifetime import die_with_parent
+from common.lifetime import die_with_parent
+from common.workers import connect_ray, ignore_sigint, sigint_blocked, stop_pool
 from mswp_gym.spec import GameSpec
 from train.dataset import MOVE_NONE, PositionSet
 from train.generalist import split_games

@@ -41,17 +41,17 @@ from stable_baselines3.common.logger import (
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 from tqdm import tqdm
 
-from eval.backends import WORKER_DIED, check_ray_address
-from mswp_gym.atomic import (
+from common.atomic import (
     check_output_folder,
     first_missing,
     remove_stale_temporaries,
     write_text_atomic,
 )
-from mswp_gym.cli import one_line
+from common.cli import one_line
+from common.lifetime import die_with_parent
+from common.workers import WORKER_DIED, check_ray_address
 from mswp_gym.config import GameConfig
 from mswp_gym.env import MinesweeperEnv
-from mswp_gym.lifetime import die_with_parent
 from mswp_gym.presets import preset
 from mswp_gym.spec import GameSpec
 from train.checkpoint import (

@@ -19,8 +19,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from common.cli import OneLineParser
 from mswp_gym.choices import FirstClick
-from mswp_gym.cli import OneLineParser
 from mswp_gym.config import GameConfig
 from mswp_gym.presets import PRESETS, preset
 from mswp_gym.rewards import RewardConfig

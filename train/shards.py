@@ -22,10 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from mswp_gym.atomic import check_output_folder
+from common.atomic import check_output_folder
+from common.cli import OneLineParser, report_error
 from mswp_gym.cells import neighbour_counts
 from mswp_gym.choices import FirstClick
-from mswp_gym.cli import OneLineParser, report_error
 from mswp_gym.constants import is_revealed_safe, is_unknown
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.presets import PRESETS

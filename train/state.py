@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from mswp_gym.atomic import write_text_atomic
+from common.atomic import write_text_atomic
 
 STATE_FILE = "state.json"
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from common.atomic import atomic_path
 from eval.agent_specs import AgentSpec
 from eval.gui.choices import BoardSetup, build_agent
 from eval.gui.layout import MARGIN, PANEL_WIDTH, Layout, layout_for
@@ -27,7 +28,6 @@ from eval.gui.widgets import (
     draw_text,
     wrap,
 )
-from mswp_gym.atomic import atomic_path
 from mswp_gym.cells import Cell
 from mswp_gym.constants import FLAGGED, FirstClick, Outcome, is_unknown
 from mswp_gym.render.drawing import (

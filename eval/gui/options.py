@@ -11,13 +11,13 @@ import numpy as np
 
 from agents import registry
 from agents.logic.guessing import GUESS_POLICIES
+from common.atomic import check_output_file
+from common.cli import OneLineParser
 from eval.agent_specs import AgentSpec, parse_agent_spec
 from eval.gui.app import DEFAULT_SPEED, HEAT_MODES
 from eval.gui.choices import BoardSetup, agent_specs, preset_setup
-from mswp_gym.atomic import check_output_file
 from mswp_gym.cells import parse_cell
 from mswp_gym.choices import FirstClick
-from mswp_gym.cli import OneLineParser
 from mswp_gym.config import resolve_mine_count
 from mswp_gym.presets import PRESETS
 

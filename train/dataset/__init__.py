@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mswp_gym.atomic import write_npz_atomic
+from common.atomic import write_npz_atomic
 
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
@@ -93,7 +93,7 @@ def save_positions(
     meta: dict[str, object],
     extra: dict[str, np.ndarray] | None = None,
 ) -> None:
-    """Write ``positions`` to ``path`` atomically (:func:`mswp_gym.atomic.write_npz_atomic`);
+    """Write ``positions`` to ``path`` atomically (:func:`common.atomic.write_npz_atomic`);
     ``extra`` arrays are stored beside them under their own keys (:func:`load_positions` skips
     them; the labelled shards of :mod:`train.shards` keep the true mines there)."""
     path = Path(path)

@@ -107,7 +107,7 @@ def start_reaper(pid: int | None = None) -> subprocess.Popen[bytes] | None:
     if not Path("/proc/self/task").is_dir():
         return None
     pid = os.getpid() if pid is None else pid
-    code = f"from mswp_gym.lifetime import reap_after; reap_after({pid})"
+    code = f"from common.lifetime import reap_after; reap_after({pid})"
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(
