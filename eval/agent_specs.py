@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agents import registry
+from agents.base import Agent
 
 
 @dataclass(frozen=True)
@@ -50,11 +51,9 @@ class AgentSpec:
         """The keyword arguments to ``agents.make``."""
         return dict(self.options)
 
-    def build(self) -> Any:
+    def build(self) -> Agent:
         """A fresh agent: ``agents.make(make_name, **kwargs)``."""
-        import agents
-
-        return agents.make(self.make_name, **self.kwargs)
+        return registry.make(self.make_name, **self.kwargs)
 
     def as_dict(self) -> dict[str, Any]:
         """For the JSON record."""

@@ -26,6 +26,7 @@ from eval.evaluate import evaluate
 from eval.report import command_line
 from eval.runner import EvalSetupError, check_agent_plays
 from eval.settings import Setting, build_settings
+from eval.summary import AgentSummary
 
 CANDIDATES: tuple[str, ...] = (
     "random",
@@ -179,7 +180,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def sweep_table(summaries: Sequence, settings: Sequence[Setting], agents: Sequence[str]) -> str:  # type: ignore[type-arg]
+def sweep_table(
+    summaries: Sequence[AgentSummary], settings: Sequence[Setting], agents: Sequence[str]
+) -> str:
     """Win rate per density (rows) and agent (columns)."""
     from eval.report import format_table
 

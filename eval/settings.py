@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from eval.pairing import COUPLED_RULES, DEFAULT_PAIRING, PAIRINGS, CoupledFirstClick
+from mswp_gym.choices import FirstClick
 from mswp_gym.config import GameConfig
 from mswp_gym.presets import preset
 from mswp_gym.spec import GameSpec
@@ -109,7 +110,8 @@ def build_settings(
         counts = [mines_for_density(r, c, d) for d in densities] if densities else [m]
         for count in counts:
             assert count is not None
-            setting = Setting(r, c, count, first_click, score_mode, name=name, pairing=pairing)
+            rule = FirstClick(first_click)
+            setting = Setting(r, c, count, rule, score_mode, name=name, pairing=pairing)
             if setting not in settings:
                 settings.append(setting)
     for setting in settings:

@@ -168,7 +168,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         self.max_steps = config.step_limit
         self._cells = self.rows * self.cols
         self._n_actions = config.n_actions
-        self.action_space = spaces.Discrete(self._n_actions)  # type: ignore[assignment]
+        self.action_space = spaces.Discrete(self._n_actions)  # type: ignore[assignment]  # Env types it Space[ActType]
         self.observation_space = observation_space(
             self.obs_mode, self.rows, self.cols, self._n_actions
         )

@@ -119,7 +119,7 @@ class PolicyAgent(SeededAgent):
         self.deterministic = bool(deterministic)
         self.source = source
         self._risk: np.ndarray | None = None
-        self._beta = float(policy.action_net.log_beta.detach().exp())  # type: ignore[union-attr,operator]
+        self._beta = float(policy.action_net.log_beta.detach().exp())  # type: ignore[operator]  # nn.Module attribute lookup
         self.symmetries = symmetries
         self.first_move = option_value(FirstMove, first_move, "first_move")
         self._views: tuple[BoardView, ...] = board_views(symmetries)

@@ -309,7 +309,7 @@ def _pickled_global(entry: object) -> tuple[str, str] | None:
     """``(module, name)`` of a pickle that only names a global (a class), read from its opcodes
     without running them; None for any other pickle."""
     try:
-        ops = pickletools.genops(base64.b64decode(entry[PICKLED]))  # type: ignore[index]
+        ops = pickletools.genops(base64.b64decode(entry[PICKLED]))  # type: ignore[index]  # caught below
         core = [(op.name, arg) for op, arg, _ in ops if op.name not in _FRAMING]
     except Exception:  # not base64, not a pickle: not a class reference either
         return None
@@ -356,7 +356,7 @@ def _minesweeper_spaces(
     if isinstance(seen, dict) and isinstance(actions, dict):
         try:
             n = int(actions["n"])
-            board = seen.get("_shape") or _BOARD_IN_DICT.search(str(seen.get("spaces"))).groups()  # type: ignore[union-attr]
+            board = seen.get("_shape") or _BOARD_IN_DICT.search(str(seen.get("spaces"))).groups()  # type: ignore[union-attr]  # None: caught below
             rows, cols = int(board[-2]), int(board[-1])
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):
             rows = cols = n = 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from mswp_gym.choices import FirstClick
 from mswp_gym.spec import GameSpec, parse_board
 from train.dataset import PositionSet
 
@@ -58,7 +59,7 @@ def spec_from_meta(meta: dict[str, object], first_click: str) -> GameSpec:
     rows, cols, mines = (value if isinstance(value, int) else -1 for value in values)
     if min(rows, cols, mines) < 0:
         raise ValueError(f"position file metadata has no integer rows/cols/mines: {meta}")
-    return GameSpec(rows, cols, mines, first_click)
+    return GameSpec(rows, cols, mines, FirstClick(first_click))
 
 
 def board_tag(spec: GameSpec) -> str:

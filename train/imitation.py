@@ -158,7 +158,8 @@ def move_targets(positions: PositionSet, index: np.ndarray) -> np.ndarray:
     flat[chosen] = 0.0
     flat[chosen, cells[chosen]] = 1.0
     totals = flat.sum(axis=1, keepdims=True)
-    return (flat / np.maximum(totals, 1.0)).reshape(targets.shape)
+    normalised: np.ndarray = (flat / np.maximum(totals, 1.0)).reshape(targets.shape)
+    return normalised
 
 
 def move_cross_entropy(logits: th.Tensor, targets: th.Tensor, masks: th.Tensor) -> th.Tensor:
@@ -176,7 +177,8 @@ def guess_positions(positions: PositionSet) -> np.ndarray:
     """``(N,)`` bool: the positions where no hidden cell is certainly safe (mine target 0), so
     the player must guess."""
     certain = (positions.mine_targets == 0.0) & positions.mine_masks
-    return ~certain.reshape(len(positions), -1).any(axis=1)
+    guessing: np.ndarray = ~certain.reshape(len(positions), -1).any(axis=1)
+    return guessing
 
 
 def masked_bce(logits: th.Tensor, targets: th.Tensor, masks: th.Tensor) -> th.Tensor:
@@ -250,7 +252,7 @@ def train_steps(
         if move_weight > 0:
             loss = loss + move_weight * move_cross_entropy(logits[:, MOVE_HEAD], tensors[5], mine_m)
         optimizer.zero_grad()
-        loss.backward()
+        loss.backward()  # type: ignore[no-untyped-call]  # torch's Tensor.backward has no annotations
         optimizer.step()
         total += loss.item()
     net.eval()

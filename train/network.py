@@ -78,7 +78,8 @@ class BoardTrunk(nn.Module):
         """
         count = self.mines if mines is None else mines
         planes = board_planes(board, count).contiguous(memory_format=COMPUTE_LAYOUT)
-        return self.blocks(th.relu(self.stem(planes))).contiguous()
+        features: th.Tensor = self.blocks(th.relu(self.stem(planes)))
+        return features.contiguous()
 
 
 def safety_scores(cell_logits: th.Tensor, opening_weight: float) -> th.Tensor:
@@ -126,4 +127,5 @@ class CellNet(nn.Module):
 
         ``mines`` overrides the trunk's stored mine count (see :meth:`BoardTrunk.forward`).
         """
-        return self.cell_head(self.trunk(board, mines))
+        logits: th.Tensor = self.cell_head(self.trunk(board, mines))
+        return logits

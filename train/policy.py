@@ -23,7 +23,7 @@ from train.network import MOVE_HEAD, BoardTrunk, CellNet, action_scores
 VALUE_LATENT = 64
 
 
-def board_shape(observation_space: gym.Space) -> tuple[int, int]:
+def board_shape(observation_space: gym.Space[Any]) -> tuple[int, int]:
     """``(rows, cols)`` of a ``board`` observation space.
 
     Raises:
@@ -78,7 +78,7 @@ class BoardFeatures(BaseFeaturesExtractor):
 
     def __init__(
         self,
-        observation_space: gym.Space,
+        observation_space: gym.Space[Any],
         mines: int | None = None,
         channels: int = 48,
         blocks: int = 4,
@@ -100,7 +100,8 @@ class BoardFeatures(BaseFeaturesExtractor):
 
     def forward(self, observations: th.Tensor) -> th.Tensor:
         """See the class docstring."""
-        return self.trunk(observations).flatten(1)
+        features: th.Tensor = self.trunk(observations)
+        return features.flatten(1)
 
 
 class CellHeads(nn.Module):
@@ -134,7 +135,9 @@ class CellHeads(nn.Module):
     def forward_critic(self, features: th.Tensor) -> th.Tensor:
         """``(B, VALUE_LATENT)`` value features from mean- and max-pooled maps."""
         maps = self._maps(features)
-        return self.value_head(th.cat((maps.mean(dim=(2, 3)), maps.amax(dim=(2, 3))), dim=1))
+        pooled = th.cat((maps.mean(dim=(2, 3)), maps.amax(dim=(2, 3))), dim=1)
+        values: th.Tensor = self.value_head(pooled)
+        return values
 
     def forward(self, features: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
         """``(actor latent, critic latent)``."""
@@ -166,8 +169,8 @@ class BoardPolicy(MaskableActorCriticPolicy):
 
     def __init__(
         self,
-        observation_space: gym.Space,
-        action_space: gym.Space,
+        observation_space: gym.Space[Any],
+        action_space: gym.Space[Any],
         lr_schedule: Any,
         *args: Any,
         opening_weight: float = 0.05,
@@ -195,7 +198,7 @@ class BoardPolicy(MaskableActorCriticPolicy):
     def _build_mlp_extractor(self) -> None:
         extractor = self.features_extractor
         assert isinstance(extractor, BoardFeatures)
-        self.mlp_extractor = CellHeads(  # type: ignore[assignment]
+        self.mlp_extractor = CellHeads(  # type: ignore[assignment]  # SB3 types it MlpExtractor
             extractor.channels, extractor.rows, extractor.cols, self.opening_weight, self.move_head
         )
 
@@ -206,7 +209,7 @@ class BoardPolicy(MaskableActorCriticPolicy):
         self.optimizer = self.optimizer_class(
             self.parameters(),
             lr=lr_schedule(1),
-            **self.optimizer_kwargs,  # type: ignore[call-arg]
+            **self.optimizer_kwargs,  # type: ignore[call-arg]  # SB3: type[Optimizer], kwargs dict
         )
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
@@ -231,7 +234,9 @@ class BoardPolicy(MaskableActorCriticPolicy):
         """The trunk and per-cell head as one module (shares parameters with the policy)."""
         extractor = self.features_extractor
         assert isinstance(extractor, BoardFeatures)
-        return CellNet(extractor.trunk, self.mlp_extractor.cell_head)  # type: ignore[arg-type]
+        heads = self.mlp_extractor
+        assert isinstance(heads, CellHeads)
+        return CellNet(extractor.trunk, heads.cell_head)
 
     def cell_net_copy(self, device: th.device | str = "cpu") -> CellNet:
         """A detached copy of :meth:`cell_net` in eval mode on ``device`` (the CPU: for worker

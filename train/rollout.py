@@ -157,8 +157,9 @@ def position_set(parts: list[Labelled], rows: int, cols: int) -> PositionSet:
     if not parts:
         return PositionSet.empty(rows, cols)
     columns = list(zip(*parts, strict=True))
+    boards, mines, mine_masks, openings, open_masks = (np.stack(c) for c in columns[:5])
     return PositionSet(
-        *(np.stack(column) for column in columns[:5]), np.array(columns[5], np.int32)
+        boards, mines, mine_masks, openings, open_masks, np.array(columns[5], np.int32)
     )
 
 

@@ -50,6 +50,7 @@ from common.atomic import (
 from common.cli import one_line
 from common.lifetime import die_with_parent
 from common.workers import WORKER_DIED, check_ray_address
+from mswp_gym.choices import FirstClick
 from mswp_gym.config import GameConfig
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.presets import preset
@@ -110,7 +111,7 @@ class LinearDecay:
 def game_spec(settings: TrainSettings) -> GameSpec:
     """The board and rules the run trains on."""
     rows, cols, mines = settings.board
-    return GameSpec(rows, cols, mines, settings.first_click)
+    return GameSpec(rows, cols, mines, FirstClick(settings.first_click))
 
 
 def board_label(settings: TrainSettings) -> str:
@@ -559,7 +560,7 @@ class PPOProgress(BaseCallback):
             result = self.run.evaluate(policy, "ppo", {})
             self.bar.set_postfix(win=f"{result.rate:.1%}")
             self.logger.record("eval/win_rate", result.rate)
-            self.run.checkpoint(self.model, f"ppo{steps:09d}")  # type: ignore[arg-type]
+            self.run.checkpoint(self.model, f"ppo{steps:09d}")  # type: ignore[arg-type]  # SB3 types it BaseAlgorithm
             # A sitting ends only right after a checkpoint, so the resumed run picks up exactly.
             self.sitting_done = self.run.sitting_over()
 

@@ -68,7 +68,7 @@ class SB3Agent(SeededAgent):
         super().__init__(seed)
         self.model = model
         self.obs_mode, self.rows, self.cols = observation_mode(model)
-        self.n_actions = int(model.action_space.n)  # type: ignore[attr-defined]
+        self.n_actions = int(model.action_space.n)  # type: ignore[attr-defined]  # Discrete, checked on load
         self.flag_actions = self.n_actions == 2 * self.rows * self.cols
         self.maskable = isinstance(model.policy, MaskableActorCriticPolicy)
         self.deterministic = bool(deterministic)
@@ -106,13 +106,13 @@ class SB3Agent(SeededAgent):
             raise ValueError(f"no legal action in a mask of shape {np.shape(action_mask)}")
         obs = encode(self.obs_mode, board, legal_actions(board, self.flag_actions))
         policy = self.model.policy
-        with th.no_grad():
+        with th.no_grad():  # SB3 types the policy as BasePolicy; its subclasses have the method
             obs_tensor, _ = policy.obs_to_tensor(obs)
             if self.maskable:
-                dist = policy.get_distribution(obs_tensor, action_masks=legal[None])  # type: ignore[call-arg,operator]
+                dist = policy.get_distribution(obs_tensor, action_masks=legal[None])  # type: ignore[operator]  # see above
             else:
-                dist = policy.get_distribution(obs_tensor)  # type: ignore[operator]
-            logits = dist.distribution.logits[0].double().numpy()  # type: ignore[attr-defined]
+                dist = policy.get_distribution(obs_tensor)  # type: ignore[operator]  # see above
+            logits = dist.distribution.logits[0].double().numpy()
         logits = np.where(legal, logits, -np.inf)
         if self.deterministic:
             return int(np.argmax(logits))

@@ -210,7 +210,7 @@ class TrainSettings:
             from mswp_gym.spec import GameSpec
             from train.shards import check_dataset
 
-            spec = GameSpec(*self.board, self.first_click)
+            spec = GameSpec(*self.board, FirstClick(self.first_click))
             check_dataset(self.dataset, self.algo, self.boards, spec)
         return self
 
@@ -324,7 +324,9 @@ def in_range(
 def field_docs() -> dict[str, str]:
     """Each field's docstring, read from this class's source (used as CLI help)."""
     tree = ast.parse(inspect.getsource(TrainSettings))
-    body = tree.body[0].body  # type: ignore[attr-defined]
+    (cls,) = tree.body
+    assert isinstance(cls, ast.ClassDef)
+    body = cls.body
     docs: dict[str, str] = {}
     for node, following in itertools.pairwise(body):
         if (
@@ -375,6 +377,8 @@ def read_toml(path: str | Path) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{str(path)!r} is not valid TOML: {exc}") from exc
     data = data.get("train", data)
+    if not isinstance(data, dict):
+        raise ValueError(f"[train] in {str(path)!r} is not a table")
     known = {f.name for f in fields(TrainSettings)}
     unknown = sorted(set(data) - known)
     if unknown:

@@ -208,7 +208,7 @@ def check_dataset(folder: str, algo: str, boards: str, spec: GameSpec) -> None:
     wanted = (spec.rows, spec.cols, spec.mines, spec.first_click)
     if found != wanted:
         raise ValueError(
-            f"dataset {folder!r} holds positions of {GameSpec(*found[:3]).board} first_click "
+            f"dataset {folder!r} holds positions of {found[0]}x{found[1]}/{found[2]} first_click "
             f"{found[3]}, the run is on {spec.board} first_click {spec.first_click}"
         )
 
@@ -246,7 +246,7 @@ def parse_board(text: str, first_click: str) -> GameSpec:
     """
     found = PRESETS.get(text.lower())
     if found is not None:
-        return GameSpec(found.rows, found.cols, found.mines, first_click)
+        return GameSpec(found.rows, found.cols, found.mines, FirstClick(first_click))
     try:
         (spec,) = parse_boards(text, first_click)
     except ValueError as error:

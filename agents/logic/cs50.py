@@ -33,7 +33,7 @@ class Sentence:
         return self.cells == other.cells and self.count == other.count
 
     # Sentences are mutable, so (as in the course's code) they are not hashable.
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # mutable: unhashable, as in CS50
 
     def __str__(self) -> str:
         return f"{self.cells} = {self.count}"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from agents.base import Agent
 from eval.agent_specs import AgentSpec, parse_agent_spec
@@ -37,15 +36,15 @@ class BoardSetup(GameSpec):
 
     def with_rule(self, first_click: FirstClick | str) -> BoardSetup:
         """The same board under another first-click rule."""
-        return replace(self, first_click=first_click)
+        return replace(self, first_click=FirstClick(first_click))
 
 
-def preset_setup(name: str, first_click: str = FirstClick.SAFE) -> BoardSetup:
+def preset_setup(name: str, first_click: FirstClick | str = FirstClick.SAFE) -> BoardSetup:
     """The :class:`BoardSetup` of a preset (raises ValueError naming an unknown preset)."""
     from mswp_gym.presets import preset
 
     board = preset(name)
-    return BoardSetup(board.rows, board.cols, board.mines, first_click, name=board.name)
+    return BoardSetup(board.rows, board.cols, board.mines, FirstClick(first_click), name=board.name)
 
 
 def board_setups(start: BoardSetup) -> list[BoardSetup]:
@@ -66,10 +65,9 @@ def build_agent(spec: AgentSpec) -> Agent:
         ImportError: the agent's optional dependency is missing.
     """
     try:
-        agent: Any = spec.build()
+        return spec.build()
     except TypeError as err:  # a keyword the agent does not take
         raise ValueError(f"agent {spec.label!r}: {err}") from err
-    return agent
 
 
 def agent_specs(first: str) -> list[AgentSpec]:
