@@ -221,54 +221,42 @@ def _register_builtin() -> None:
     from agents.logic.guessing import GUESS_POLICIES
 
     network = "a network: shipped, a checkpoint zip or a training run folder"
-    register("random", "agents.baselines:RandomAgent", summary="random legal clicks", proves=False)
-    register("local", "agents.baselines:LocalRulesAgent", summary="single-clue rules")
-    register(
-        "logic",
-        "agents.logic.agent:LogicAgent",
-        summary=f"CS50 logic; GUESS: {', '.join(GUESS_POLICIES)}",
-        shorthand="guess",
-    )
-    for name in ("solver", "solver-noise"):  # one solver for every clue model
-        register(
-            name,
-            "agents.solver.noise.agent:NoisySolverAgent",
-            summary="exact probabilities; DEPTH: look-ahead (0 = none)",
-            shorthand="depth",
-        )
-    register(
-        "net",
-        "train.agent:load_net_agent",
-        summary=f"{network}, imitating the solver",
-        argument="PATH",
-        proves=False,
-        shipped=("beginner", "intermediate", "expert", "generalist"),
-    )
-    register(
-        "rl",
-        "train.agent:load_rl_agent",
-        summary=f"{network}, learned from reward alone",
-        argument="PATH",
-        proves=False,
-        shipped=("beginner", "intermediate", "expert"),
-    )
-    register(
-        "ppo",
-        "train.agent:load_ppo_named",
-        summary="older names of net",
-        argument="PATH",
-        proves=False,
-    )
-    register(
-        "sb3",
-        "train.sb3_agent:load_sb3_agent",
-        summary="any PPO/MaskablePPO zip",
-        argument="PATH",
-        proves=False,
-    )
-    alias("net", "net:beginner")
-    alias("rl", "rl:beginner")
-    alias("ppo", "net:beginner")
+    path: dict[str, Any] = {"argument": "PATH", "proves": False}
+    solver = "agents.solver.noise.agent:NoisySolverAgent"  # one solver for every clue model
+    for name, target, summary, options in (
+        ("random", "agents.baselines:RandomAgent", "random legal clicks", {"proves": False}),
+        ("local", "agents.baselines:LocalRulesAgent", "single-clue rules", {}),
+        (
+            "logic",
+            "agents.logic.agent:LogicAgent",
+            "CS50 logic; GUESS: " + ", ".join(GUESS_POLICIES),
+            {"shorthand": "guess"},
+        ),
+        (
+            "solver",
+            solver,
+            "exact probabilities; DEPTH: look-ahead (0 = none)",
+            {"shorthand": "depth"},
+        ),
+        ("solver-noise", solver, "older name of solver", {"shorthand": "depth"}),
+        (
+            "net",
+            "train.agent:load_net_agent",
+            f"{network}, imitating the solver",
+            {**path, "shipped": ("beginner", "intermediate", "expert", "generalist")},
+        ),
+        (
+            "rl",
+            "train.agent:load_rl_agent",
+            f"{network}, learned from reward alone",
+            {**path, "shipped": ("beginner", "intermediate", "expert")},
+        ),
+        ("ppo", "train.agent:load_ppo_named", "older names of net", path),
+        ("sb3", "train.sb3_agent:load_sb3_agent", "any PPO/MaskablePPO zip", path),
+    ):
+        register(name, target, summary=summary, **options)
+    for other, name in (("net", "net:beginner"), ("rl", "rl:beginner"), ("ppo", "net:beginner")):
+        alias(other, name)
     for name in _REGISTRY["net"].shipped:
         alias(f"ppo:{name}", f"net:{name}")
     alias("ppo:beginner-rl", "rl:beginner")
