@@ -254,29 +254,12 @@ class GameConfig:
     @property
     def spec(self) -> GameSpec:
         """What an agent is told: size, mines and rules, never the layout."""
-        return GameSpec(
-            self.rows,
-            self.cols,
-            self.mines,
-            self.first_click,
-            self.score_mode,
-            self.clue_reveal_prob,
-            str(self.clue_noise),
-        )
+        return GameSpec(**{f.name: getattr(self, f.name) for f in fields(GameSpec)})
 
     @classmethod
     def from_spec(cls, spec: GameSpec, **options: Any) -> GameConfig:
         """The config of ``spec``'s game, with env ``options`` (``obs_mode``, ``rewards``, ...)."""
-        return cls(
-            spec.rows,
-            spec.cols,
-            spec.mines,
-            first_click=spec.first_click,
-            score_mode=spec.score_mode,
-            clue_reveal_prob=spec.clue_reveal_prob,
-            clue_noise=spec.clue_noise,
-            **options,
-        )
+        return cls(**{f.name: getattr(spec, f.name) for f in fields(GameSpec)}, **options)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GameConfig):
@@ -295,22 +278,10 @@ class GameConfig:
 
     def __hash__(self) -> int:
         layout = None if self.layout is None else self.layout.tobytes()
-        return hash(
-            (
-                self.rows,
-                self.cols,
-                self.mines,
-                self.first_click,
-                self.score_mode,
-                self.clue_reveal_prob,
-                self.clue_noise,
-                self.obs_mode,
-                self.flag_actions,
-                self.rewards,
-                self.max_steps,
-                layout,
-            )
-        )
+        shared = [
+            getattr(self, f.name) for f in fields(self) if f.name not in ("layout", "generator")
+        ]
+        return hash((*shared, layout))
 
 
 def _check_layout_agrees(
