@@ -263,7 +263,7 @@ def test_policy_agent__takes_the_solvers_first_click_for_the_rule_unless_told_no
             by_network.reset(0, GameSpec(5, 5, 3, rule))
             assert by_rule.act(board, every_cell) == expected
             assert by_network.act(board, every_cell) == learned
-    with pytest.raises(ValueError, match="first_move must be one of 'rule', 'network', got 'x'"):
+    with pytest.raises(ValueError, match="unknown first_move 'x'; choose one of rule, network"):
         load_ppo_agent(moving_path, first_move="x")
     moving = load_ppo_agent(moving_path)
     assert isinstance(moving, PolicyAgent)

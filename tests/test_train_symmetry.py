@@ -222,7 +222,7 @@ def test_policy_agent__boards_any_lets_a_one_board_network_play_another_board() 
         observation, _, terminated, _, info = env.step(action)
         if terminated:
             break
-    with pytest.raises(ValueError, match=r"boards must be one of 'trained', 'any', got 'all'"):
+    with pytest.raises(ValueError, match=r"unknown boards 'all'; choose one of trained, any"):
         agents.make("ppo:beginner", boards="all")
 
 

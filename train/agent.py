@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 import torch as th
@@ -21,6 +21,7 @@ from agents import registry
 from agents.base import Explanation, SeededAgent
 from agents.solver.agent import rule_first_click
 from mswp_gym.cells import to_index
+from mswp_gym.choices import parse_choice
 from mswp_gym.constants import is_unknown
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.spec import GameSpec
@@ -43,10 +44,6 @@ NETWORK_OPTIONS = ("symmetries", "first_move", "boards", "device")
 """Keyword options of :func:`load_ppo_agent` that other SB3 models do not take."""
 
 
-OptionT = TypeVar("OptionT", bound=StrEnum)
-"""An agent option's enum (:class:`FirstMove`, :class:`Boards`)."""
-
-
 class FirstMove(StrEnum):
     """Who makes a game's first click (see the module docstring)."""
 
@@ -63,19 +60,6 @@ class Boards(StrEnum):
     """Only the board it was trained on (a generalist plays any board)."""
     ANY = "any"
     """Any board of the classic game (the network is fully convolutional)."""
-
-
-def option_value(kind: type[OptionT], value: OptionT | str, option: str) -> OptionT:
-    """``value`` as a member of ``kind``, for the agent option named ``option``.
-
-    Raises:
-        ValueError: not one of its values (the message names the option and lists them).
-    """
-    try:
-        return kind(value)
-    except ValueError:
-        allowed = ", ".join(repr(member.value) for member in kind)
-        raise ValueError(f"{option} must be one of {allowed}, got {value!r}") from None
 
 
 class PolicyAgent(SeededAgent):
@@ -111,7 +95,7 @@ class PolicyAgent(SeededAgent):
         device: Device | str = Device.CPU,
     ) -> None:
         super().__init__(seed)
-        self.boards = option_value(Boards, boards, "boards")
+        self.boards = parse_choice(Boards, boards, "boards")
         self.device = resolve_device(device)
         self.policy = policy
         self.net = self._placed(policy)
@@ -121,7 +105,7 @@ class PolicyAgent(SeededAgent):
         self._risk: np.ndarray | None = None
         self._beta = float(policy.action_net.log_beta.detach().exp())  # type: ignore[operator]  # nn.Module attribute lookup
         self.symmetries = symmetries
-        self.first_move = option_value(FirstMove, first_move, "first_move")
+        self.first_move = parse_choice(FirstMove, first_move, "first_move")
         self._views: tuple[BoardView, ...] = board_views(symmetries)
 
     def _placed(self, policy: BoardPolicy) -> CellNet:
