@@ -16,6 +16,7 @@ import random
 import re
 import signal
 import sys
+import warnings
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -29,10 +30,12 @@ from stable_baselines3 import PPO
 from stable_baselines3.common.base_class import BaseAlgorithm
 from stable_baselines3.common.policies import BasePolicy
 from stable_baselines3.common.vec_env import SubprocVecEnv, VecMonitor
+from torch.overrides import TorchFunctionMode
 
 from mswp_gym.atomic import atomic_path
 from mswp_gym.encoding import OBS_MODES, observation_space
 from mswp_gym.generators import MAX_CELLS
+from train.limits import check_members
 from train.policy import BoardPolicy
 from train.state import STATE_FILE, RunState, commit_state, read_state
 
@@ -41,6 +44,7 @@ __all__ = [
     "STATE_FILE",
     "RunState",
     "RuntimeFromOtherCode",
+    "check_model",
     "commit_state",
     "load_model",
     "read_model",
@@ -278,8 +282,34 @@ def read_model(
 
     Raises:
         FileNotFoundError: nothing at ``path``.
-        ValueError: one line: not an SB3 zip, another pickled field, a policy class not
-            imported, spaces not a Minesweeper env's, or what SB3 and torch refuse.
+        ValueError: one line: what :func:`check_model` refuses, or what SB3 and torch refuse.
+    """
+    model_path, algorithm, custom = check_model(path, schedules)
+    where = repr(str(model_path))
+    try:
+        with warnings.catch_warnings():  # torch warns before refusing a plain pickle
+            warnings.simplefilter("ignore")
+            return algorithm.load(model_path, env=env, device=device, custom_objects=custom)
+    except Exception as exc:  # SB3 and torch raise many kinds on a damaged zip
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        if isinstance(exc, pickle.UnpicklingError):  # torch's weights_only refusal
+            first = "its weights hold objects other than tensors, which could run code"
+        raise ValueError(f"could not load checkpoint {where}: {first}") from None
+
+
+def check_model(
+    path: str | Path, schedules: dict[str, Any] | None = None
+) -> tuple[Path, type[BaseAlgorithm], dict[str, Any]]:
+    """The checks of :func:`read_model` that read only the zip's directory and ``data``: the
+    members' declared sizes against :mod:`train.limits` and what the settings describe (built
+    on torch's meta device), the pickled fields, the policy class and the spaces.
+
+    Returns the model zip, its algorithm class and the ``custom_objects`` to load it with.
+
+    Raises:
+        FileNotFoundError: nothing at ``path``.
+        ValueError: one line: not an SB3 zip, a member larger than its settings allow, another
+            pickled field, a policy class not imported, or spaces not a Minesweeper env's.
     """
     model_path = resolve_model_path(path)
     where = repr(str(model_path))
@@ -287,8 +317,12 @@ def read_model(
         with zipfile.ZipFile(model_path) as archive:
             if "policy.pth" not in archive.namelist():
                 raise KeyError("it has no policy.pth")
+            sizes = {info.filename: info.file_size for info in archive.infolist()}
+            check_members(sizes, None, where)
             data = json.loads(archive.read("data"))
     except (zipfile.BadZipFile, OSError, EOFError, KeyError, ValueError) as exc:
+        if str(exc).startswith(where):
+            raise
         raise ValueError(f"{where} is not a stable-baselines3 checkpoint ({exc})") from None
     if not isinstance(data, dict):
         raise ValueError(f"{where} is not a stable-baselines3 checkpoint (its data is no object)")
@@ -301,14 +335,9 @@ def read_model(
     policy_class = _policy_class(data.get("policy_class"), where)
     custom["policy_class"] = policy_class
     custom["observation_space"], custom["action_space"] = _minesweeper_spaces(data, where)
+    check_members(sizes, _network_bytes(custom, data.get("policy_kwargs"), where), where)
     algorithm = MaskablePPO if issubclass(policy_class, MaskableActorCriticPolicy) else PPO
-    try:
-        return algorithm.load(model_path, env=env, device=device, custom_objects=custom)
-    except Exception as exc:  # SB3 and torch raise many kinds on a damaged zip
-        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        if isinstance(exc, pickle.UnpicklingError):  # torch's weights_only refusal
-            first = "its weights hold objects other than tensors, which could run code"
-        raise ValueError(f"could not load checkpoint {where}: {first}") from None
+    return model_path, algorithm, custom
 
 
 def load_model(
@@ -329,6 +358,36 @@ def load_model(
             f"{str(path)!r} holds a {type(model.policy).__name__}, not a BoardPolicy"
         )
     return model
+
+
+class _StayOnMeta(TorchFunctionMode):
+    """Makes ``Tensor.to`` a no-op, so SB3's policies, which move their parts to a device as
+    they build them, can be built on the meta device."""
+
+    def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        return args[0] if func is th.Tensor.to else func(*args, **(kwargs or {}))
+
+
+def _network_bytes(custom: dict[str, Any], kwargs: object, where: str) -> int:
+    """Bytes of the weights of the policy a zip's settings describe, built on torch's meta
+    device (no memory) after the network's own checks of :mod:`train.limits`.
+
+    Raises:
+        ValueError: settings the policy class refuses.
+    """
+    try:
+        with th.device("meta"), _StayOnMeta():
+            policy = custom["policy_class"](
+                custom["observation_space"],
+                custom["action_space"],
+                lambda _: 0.0,
+                **(kwargs if isinstance(kwargs, dict) else {}),
+            )
+    except Exception as exc:  # the policy's own refusal of its settings
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise ValueError(f"{where} has network settings that cannot be built: {first}") from None
+    tensors = (*policy.parameters(), *policy.buffers())
+    return sum(tensor.numel() * tensor.element_size() for tensor in tensors)
 
 
 def _pickled_global(entry: object) -> tuple[str, str] | None:

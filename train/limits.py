@@ -64,3 +64,40 @@ def check_limits(board: tuple[int, int, int], counts: Mapping[str, int]) -> None
                 f"{name}={value} needs about {value * each / GIB:,.0f} GiB on a {rows}x{cols} "
                 f"board, over the {MEMORY_LIMIT // GIB} GiB limit: at most {MEMORY_LIMIT // each:,}"
             )
+
+
+DATA_BYTES = 64 * 2**20
+"""Most bytes of a checkpoint zip's ``data`` member (its settings, spaces and small buffers)."""
+SMALL_BYTES = 2**20
+"""Most bytes of each other member besides the weights and the optimizer's state."""
+
+
+def check_members(sizes: Mapping[str, int], weights: int | None, where: str) -> None:
+    """Refuse a checkpoint zip by the sizes its members declare, before any is read.
+
+    ``sizes``: declared uncompressed bytes by member name. ``weights``: bytes of the network
+    the zip's settings describe (None before they are read: then only ``data`` is checked).
+    ``policy.pth`` must hold between half and all of ``weights`` (plus :data:`SMALL_BYTES`),
+    the optimizer's state at most twice that, any other member :data:`SMALL_BYTES`.
+
+    Raises:
+        ValueError: one line naming the member, its declared size and the limit.
+    """
+    total_limit = DATA_BYTES + 4 * (weights or 0) + 8 * SMALL_BYTES
+    for name, size in (*sizes.items(), ("all members together", sum(sizes.values()))):
+        low, high = 0, SMALL_BYTES
+        if name == "data":
+            high = DATA_BYTES
+        elif weights is None:
+            continue
+        elif name == "policy.pth":
+            low, high = weights // 2, weights + SMALL_BYTES
+        elif name == "policy.optimizer.pth":
+            high = 2 * weights + SMALL_BYTES
+        elif name == "all members together":
+            high = total_limit
+        if not low <= size <= high:
+            raise ValueError(
+                f"{where} declares {name} of {size:,} bytes, where a checkpoint of its kind "
+                f"holds {low:,} to {high:,}"
+            )

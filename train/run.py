@@ -56,6 +56,7 @@ from mswp_gym.presets import preset
 from mswp_gym.spec import GameSpec
 from train.checkpoint import (
     RuntimeFromOtherCode,
+    check_model,
     commit,
     kill_point,
     load_model,
@@ -767,7 +768,8 @@ def damaged(path: Path, exc: BaseException) -> ValueError:
 
 
 def check_run_files(run_dir: Path, state: RunState) -> None:
-    """Refuse a run whose zip files (the model, the positions) fail ``zipfile.testzip``.
+    """Refuse a run whose model fails :func:`~train.checkpoint.check_model` or whose zip files
+    (the model, the positions) fail ``zipfile.testzip``.
 
     Raises:
         ValueError: naming the file and what to do.
@@ -775,6 +777,8 @@ def check_run_files(run_dir: Path, state: RunState) -> None:
     for name in sorted(state.files()):
         if name.endswith((".zip", ".npz")):
             try:
+                if name == state.model_file:  # sizes and settings before testzip reads it all
+                    check_model(run_dir / name)
                 with zipfile.ZipFile(run_dir / name) as archive:
                     bad = archive.testzip()
             except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:

@@ -83,7 +83,7 @@ def read_state(run_dir: str | Path) -> RunState:
 
     Raises:
         FileNotFoundError: no such folder, or a folder without ``state.json`` (one line saying so).
-        ValueError: an unreadable ``state.json``.
+        ValueError: an unreadable ``state.json``, or one naming a file outside the folder.
     """
     folder = Path(run_dir)
     if not folder.is_dir():
@@ -98,9 +98,18 @@ def read_state(run_dir: str | Path) -> RunState:
         data = json.loads(path.read_text())
         if not isinstance(data, dict):
             raise TypeError(f"not an object but {type(data).__name__}")
-        return RunState.from_dict(data)
+        state = RunState.from_dict(data)
+        outside = sorted(
+            name for name in state.files() if (folder / name).resolve().parent != folder.resolve()
+        )
     except (json.JSONDecodeError, TypeError, UnicodeDecodeError) as exc:
         raise ValueError(f"{str(path)!r} is not a valid run state ({exc})") from None
+    if outside:
+        raise ValueError(
+            f"{str(path)!r} names {outside[0]!r}, outside its run folder: a run folder's files "
+            f"must be inside it"
+        )
+    return state
 
 
 def commit_state(run_dir: Path, state: RunState) -> None:
