@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
+import operator
 import os
 import pickle
 import pickletools
@@ -44,7 +45,6 @@ __all__ = [
     "STATE_FILE",
     "RunState",
     "RuntimeFromOtherCode",
-    "check_model",
     "commit_state",
     "load_model",
     "read_model",
@@ -282,34 +282,10 @@ def read_model(
 
     Raises:
         FileNotFoundError: nothing at ``path``.
-        ValueError: one line: what :func:`check_model` refuses, or what SB3 and torch refuse.
-    """
-    model_path, algorithm, custom = check_model(path, schedules)
-    where = repr(str(model_path))
-    try:
-        with warnings.catch_warnings():  # torch warns before refusing a plain pickle
-            warnings.simplefilter("ignore")
-            return algorithm.load(model_path, env=env, device=device, custom_objects=custom)
-    except Exception as exc:  # SB3 and torch raise many kinds on a damaged zip
-        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        if isinstance(exc, pickle.UnpicklingError):  # torch's weights_only refusal
-            first = "its weights hold objects other than tensors, which could run code"
-        raise ValueError(f"could not load checkpoint {where}: {first}") from None
-
-
-def check_model(
-    path: str | Path, schedules: dict[str, Any] | None = None
-) -> tuple[Path, type[BaseAlgorithm], dict[str, Any]]:
-    """The checks of :func:`read_model` that read only the zip's directory and ``data``: the
-    members' declared sizes against :mod:`train.limits` and what the settings describe (built
-    on torch's meta device), the pickled fields, the policy class and the spaces.
-
-    Returns the model zip, its algorithm class and the ``custom_objects`` to load it with.
-
-    Raises:
-        FileNotFoundError: nothing at ``path``.
-        ValueError: one line: not an SB3 zip, a member larger than its settings allow, another
-            pickled field, a policy class not imported, or spaces not a Minesweeper env's.
+        ValueError: one line: not an SB3 zip, a member's declared size out of
+            :func:`train.limits.check_members`' bounds for the network its settings describe
+            (built first on torch's meta device), another pickled field, a policy class not
+            imported, spaces not a Minesweeper env's, or what SB3 and torch refuse.
     """
     model_path = resolve_model_path(path)
     where = repr(str(model_path))
@@ -337,7 +313,15 @@ def check_model(
     custom["observation_space"], custom["action_space"] = _minesweeper_spaces(data, where)
     check_members(sizes, _network_bytes(custom, data.get("policy_kwargs"), where), where)
     algorithm = MaskablePPO if issubclass(policy_class, MaskableActorCriticPolicy) else PPO
-    return model_path, algorithm, custom
+    try:
+        with warnings.catch_warnings():  # torch warns before refusing a plain pickle
+            warnings.simplefilter("ignore")
+            return algorithm.load(model_path, env=env, device=device, custom_objects=custom)
+    except Exception as exc:  # SB3 and torch raise many kinds on a damaged zip
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        if isinstance(exc, pickle.UnpicklingError):  # torch's weights_only refusal
+            first = "its weights hold objects other than tensors, which could run code"
+        raise ValueError(f"could not load checkpoint {where}: {first}") from None
 
 
 def load_model(
@@ -360,6 +344,9 @@ def load_model(
     return model
 
 
+_SPACES = operator.itemgetter("observation_space", "action_space")
+
+
 class _StayOnMeta(TorchFunctionMode):
     """Makes ``Tensor.to`` a no-op, so SB3's policies, which move their parts to a device as
     they build them, can be built on the meta device."""
@@ -369,20 +356,12 @@ class _StayOnMeta(TorchFunctionMode):
 
 
 def _network_bytes(custom: dict[str, Any], kwargs: object, where: str) -> int:
-    """Bytes of the weights of the policy a zip's settings describe, built on torch's meta
-    device (no memory) after the network's own checks of :mod:`train.limits`.
-
-    Raises:
-        ValueError: settings the policy class refuses.
-    """
+    """Bytes of the weights of the policy the settings describe, built on the meta device (no
+    memory), so the network's own checks (:mod:`train.limits`) refuse it first."""
+    kwargs = kwargs if isinstance(kwargs, dict) else {}
     try:
         with th.device("meta"), _StayOnMeta():
-            policy = custom["policy_class"](
-                custom["observation_space"],
-                custom["action_space"],
-                lambda _: 0.0,
-                **(kwargs if isinstance(kwargs, dict) else {}),
-            )
+            policy = custom["policy_class"](*_SPACES(custom), lambda _: 0.0, **kwargs)
     except Exception as exc:  # the policy's own refusal of its settings
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise ValueError(f"{where} has network settings that cannot be built: {first}") from None

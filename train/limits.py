@@ -69,33 +69,27 @@ def check_limits(board: tuple[int, int, int], counts: Mapping[str, int]) -> None
 DATA_BYTES = 64 * 2**20
 """Most bytes of a checkpoint zip's ``data`` member (its settings, spaces and small buffers)."""
 SMALL_BYTES = 2**20
-"""Most bytes of each other member besides the weights and the optimizer's state."""
+"""Most bytes of a checkpoint zip's other small members, and the slack of the weights' sizes."""
 
 
 def check_members(sizes: Mapping[str, int], weights: int | None, where: str) -> None:
-    """Refuse a checkpoint zip by the sizes its members declare, before any is read.
+    """Refuse a checkpoint zip by its members' declared sizes (``sizes``: bytes by name).
 
-    ``sizes``: declared uncompressed bytes by member name. ``weights``: bytes of the network
-    the zip's settings describe (None before they are read: then only ``data`` is checked).
-    ``policy.pth`` must hold between half and all of ``weights`` (plus :data:`SMALL_BYTES`),
-    the optimizer's state at most twice that, any other member :data:`SMALL_BYTES`.
+    ``weights``: bytes of the network its settings describe (None before they are read: then
+    only ``data`` is checked). ``policy.pth`` holds half to all of them, the optimizer's state at
+    most twice them, the rest :data:`SMALL_BYTES` each, all together the sum of those bounds.
 
     Raises:
-        ValueError: one line naming the member, its declared size and the limit.
+        ValueError: one line naming the member, its declared size and the bounds.
     """
-    total_limit = DATA_BYTES + 4 * (weights or 0) + 8 * SMALL_BYTES
-    for name, size in (*sizes.items(), ("all members together", sum(sizes.values()))):
-        low, high = 0, SMALL_BYTES
-        if name == "data":
-            high = DATA_BYTES
-        elif weights is None:
-            continue
-        elif name == "policy.pth":
-            low, high = weights // 2, weights + SMALL_BYTES
-        elif name == "policy.optimizer.pth":
-            high = 2 * weights + SMALL_BYTES
-        elif name == "all members together":
-            high = total_limit
+    bounds = {"data": (0, DATA_BYTES)}
+    if weights is not None:
+        bounds["policy.pth"] = (weights // 2, weights + SMALL_BYTES)
+        bounds["policy.optimizer.pth"] = (0, 2 * weights + SMALL_BYTES)
+        bounds["all members"] = (0, DATA_BYTES + 4 * weights + 8 * SMALL_BYTES)
+        sizes = {**sizes, "all members": sum(sizes.values())}
+    for name, size in sizes.items():
+        low, high = bounds.get(name, (0, SMALL_BYTES if weights is not None else size))
         if not low <= size <= high:
             raise ValueError(
                 f"{where} declares {name} of {size:,} bytes, where a checkpoint of its kind "

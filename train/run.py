@@ -56,10 +56,10 @@ from mswp_gym.presets import preset
 from mswp_gym.spec import GameSpec
 from train.checkpoint import (
     RuntimeFromOtherCode,
-    check_model,
     commit,
     kill_point,
     load_model,
+    read_model,
     resolve_checkpoint,
     restore_runtime,
     save_model_atomic,
@@ -768,7 +768,7 @@ def damaged(path: Path, exc: BaseException) -> ValueError:
 
 
 def check_run_files(run_dir: Path, state: RunState) -> None:
-    """Refuse a run whose model fails :func:`~train.checkpoint.check_model` or whose zip files
+    """Refuse a run whose model fails :func:`~train.checkpoint.read_model` or whose zip files
     (the model, the positions) fail ``zipfile.testzip``.
 
     Raises:
@@ -778,7 +778,7 @@ def check_run_files(run_dir: Path, state: RunState) -> None:
         if name.endswith((".zip", ".npz")):
             try:
                 if name == state.model_file:  # sizes and settings before testzip reads it all
-                    check_model(run_dir / name)
+                    read_model(run_dir / name)
                 with zipfile.ZipFile(run_dir / name) as archive:
                     bad = archive.testzip()
             except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
