@@ -123,6 +123,7 @@ def make(name: str, **kwargs: Any) -> Agent:
             f"unknown agent {name!r}; known agents: {', '.join(available())} (the shipped "
             f"networks are net:beginner, net:intermediate, net:expert, net:generalist, "
             f"rl:beginner, rl:intermediate and rl:expert)"
+            + (f"; for a checkpoint or run folder write net:{name}" if "/" in name else "")
         )
     if sep and not entry.takes_path:
         raise ValueError(f"agent {base!r} takes no ':PATH' suffix, got {name!r}")

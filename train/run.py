@@ -64,6 +64,7 @@ from train.checkpoint import (
     restore_runtime,
     save_model_atomic,
     save_runtime,
+    shipped_name,
 )
 from train.dataset import load_positions, save_positions
 from train.device import resolve_device
@@ -73,7 +74,13 @@ from train.imitation import BoardBuffer, Collector, guess_positions, train_round
 from train.network import MINE_HEAD, MOVE_HEAD
 from train.policy import BoardPolicy
 from train.rollout import RolloutConfig, solver_labeller
-from train.settings import REWARD_CONFIGS, TrainSettings, resumed_settings, saved_settings
+from train.settings import (
+    REWARD_CONFIGS,
+    REWARD_ONLY,
+    TrainSettings,
+    resumed_settings,
+    saved_settings,
+)
 from train.state import RunState, read_state
 
 CURVE_FIELDS = (
@@ -162,7 +169,8 @@ def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
 
 
 def eval_command(settings: TrainSettings, model_path: Path) -> str:
-    """The ``python -m eval`` line comparing the checkpoint with logic and solver agents."""
+    """The ``python -m eval`` line comparing the checkpoint with logic and solver agents; it is
+    named ``rl:`` only when its whole lineage learned from reward alone."""
     base = preset(settings.preset)
     where = []
     for spec in training_boards(settings):
@@ -170,7 +178,9 @@ def eval_command(settings: TrainSettings, model_path: Path) -> str:
             where.append(f"--preset {settings.preset}")
         else:
             where.append(f"--rows {spec.rows} --cols {spec.cols} --mines {spec.mines}")
-    agents_list = f"net:{model_path},logic,logic:global,solver"
+    init = shipped_name(settings.init) or ("" if not settings.init else "a file")
+    reward_only = settings.algo in REWARD_ONLY and (not init or init.startswith("rl:"))
+    agents_list = f"{'rl' if reward_only else 'net'}:{model_path},logic,logic:global,solver"
     return " ; ".join(
         f"python -m eval --agents {agents_list} {board} --first-click "
         f"{settings.first_click} --games 2000"
@@ -314,7 +324,11 @@ class Run:
         writer.writeheader()
         writer.writerows(state.curve)
         write_text_atomic(self.run_dir / "curve.csv", buffer.getvalue())
-        self.say(f"{phase} eval: {result}")
+        if phase == "final":  # one "final evaluation" line: the larger one, if it follows
+            label = "last curve eval" if self.settings.final_eval_games else "final evaluation"
+        else:
+            label = f"{'bandit' if self.settings.algo == 'bandit' else phase} eval"
+        self.say(f"{label}: {result}")
         return result
 
     def checkpoint(self, model: MaskablePPO, tag: str) -> None:

@@ -86,6 +86,10 @@ def read_state(run_dir: str | Path) -> RunState:
         ValueError: an unreadable ``state.json``, or one naming a file outside the folder.
     """
     folder = Path(run_dir)
+    if folder.is_file():
+        raise FileNotFoundError(
+            f"{str(folder)!r} is a file, not a run folder: pass its folder {str(folder.parent)!r}"
+        )
     if not folder.is_dir():
         raise FileNotFoundError(f"no run folder at {str(folder)!r}")
     path = folder / STATE_FILE
