@@ -66,10 +66,7 @@ class AgentSpec:
 
         if not hasattr(agents, "make"):  # the user's own agents/ comes first on sys.path
             where = getattr(agents, "__file__", None) or next(iter(agents.__path__))
-            raise ImportError(
-                f"{where} hides the package 'agents' of mswp-gym; rename it, or run from "
-                f"another folder"
-            )
+            raise ImportError(f"{where} hides the package 'agents' of mswp-gym; rename it")
         return agents.make(self.make_name, **self.kwargs)
 
     def as_dict(self) -> dict[str, Any]:

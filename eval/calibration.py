@@ -123,9 +123,8 @@ def write_calibration(config: EvalConfig, out: Path | None = None) -> str:
     returns the table, having written the results to ``out/calibration.json`` if given."""
     seeds = game_seeds(config.seed, config.games)
     results = [calibrate(a, setting, seeds) for setting in config.settings for a in config.agents]
-    table = calibration_table(results)
     if out is None:
-        return table
+        return calibration_table(results)
     path = check_output_folder(out) / "calibration.json"
     write_text_atomic(path, json.dumps([asdict(result) for result in results], indent=1))
-    return f"{table}\n\nwrote {path}"
+    return f"{calibration_table(results)}\n\nwrote {path}"

@@ -197,15 +197,9 @@ def config_from_args(args: argparse.Namespace, argv: Sequence[str] | None = None
                 raise ValueError(
                     f"--compare {a} {b} compares an agent with itself; give two different agents"
                 )
-    calibration_ignores = {
-        "--by": args.by,
-        "--workers": args.workers,
-        "--backend ray": args.backend == "ray",
-        "--ray-address": args.ray_address,
-        "--compare": args.compare,
-        "--resume": args.resume,
-    }
-    ignored = [flag for flag, value in calibration_ignores.items() if value]
+    given = {"--by": args.by, "--workers": args.workers, "--backend ray": args.backend == "ray"}
+    given |= {"--ray-address": args.ray_address, "--compare": args.compare}
+    ignored = [flag for flag, value in given.items() if value]
     if args.calibration and ignored:
         raise ValueError(
             f"--calibration plays in one local process and takes no {ignored[0]} (it takes the "

@@ -65,7 +65,7 @@ def _settings(target: Path, **extractor: int) -> Path:
 HOSTILE: dict[str, tuple[Callable[[Path], Path], str]] = {
     "huge data": (
         lambda folder: _declaring(folder / "huge.zip", "data", 0xF000_0000),
-        "declares data of 4,026,531,840 bytes, where a checkpoint of its kind holds 0 to",
+        "its data declares 4,026,531,840 bytes, over 67,108,864",
     ),
     "huge weights": (
         lambda folder: _declaring(folder / "weights.zip", "policy.pth", 0xF000_0000),
@@ -134,7 +134,7 @@ def test_train_resume__refuses_a_run_whose_model_is_hostile(
     settings = replace(TINY_IMITATION, out=str(tmp_path))
     commit_state(run, RunState(name="run", settings=settings.to_dict(), model_file="model-1.zip"))
     before = sorted(p.name for p in run.iterdir())
-    _one_line(train_main(["--resume", str(run)]), capsys.readouterr().err, "declares data of")
+    _one_line(train_main(["--resume", str(run)]), capsys.readouterr().err, "its data declares")
     assert sorted(p.name for p in run.iterdir()) == before
 
 
@@ -147,7 +147,7 @@ def test_run_folder__naming_a_file_outside_it_is_refused(
     _rewrite(tmp_path / "x.zip", {})
     state = RunState(name="run", settings=TINY_IMITATION.to_dict(), model_file=named)
     (run / "state.json").write_text(state.to_json())
-    message = f"names '{named}', outside its run folder"
+    message = f"names '{named}', a file outside its run folder"
     with pytest.raises(ValueError, match=message):
         agents.make(f"ppo:{run}")
     _one_line(train_main(["--resume", str(run)]), capsys.readouterr().err, message)

@@ -76,11 +76,14 @@ def test_dataset_cli__same_seed_same_shards_and_resume_skips(
         (["--games-per-shard", "-1"], "--games-per-shard must be >= 1, got -1"),
         (["--first-click", "corner"], "argument --first-click: invalid choice: 'corner'"),
         (["--seed", "1"], "belongs to another data set (seed 0, this one 1)"),
-        (["--shards", "2", "--corrupt"], "shard-00001.npz' is damaged: its zip is unreadable"),
-        (["--zero"], "shard-00000.npz' is damaged: its SHA-256 is not the one manifest.json"),
-        (["--zero", "--unlisted"], "shard-00000.npz' is damaged: its zip is unreadable"),
+        (
+            ["--shards", "2", "--corrupt"],
+            "shard-00001.npz' is damaged (it fails its zip (File is not a zip file))",
+        ),
+        (["--zero"], "shard-00000.npz' is damaged (it fails the SHA-256 manifest.json lists)"),
+        (["--zero", "--unlisted"], "shard-00000.npz' is damaged (it fails its zip (Error -3"),
         (["--board", "9x9/10,16x16/40"], "--board takes one board, got 2 (9x9/10,16x16/40)"),
-        (["--games-per-shard", "1000000000000"], "needs about 6,146,729 GiB on a 5x5 board"),
+        (["--games-per-shard", "1000000000000"], "needs about 6,146,729 GiB, over the 16 GiB"),
     ],
 )
 def test_dataset_cli__bad_input_is_one_line_and_writes_nothing(
@@ -168,7 +171,7 @@ def test_dataset_cli__refuses_before_creating_out(
     folder = tmp_path / "new" / "shards"
     assert exit_status(["--out", str(folder), "--games-per-shard", "1000000000000"]) == 2
     (line,) = capsys.readouterr().err.strip().splitlines()
-    assert "on a 9x9 board, over the 16 GiB limit: at most 248,940" in line
+    assert "over the 16 GiB limit: at most 248,940" in line
     assert not (tmp_path / "new").exists()
 
 
@@ -201,7 +204,7 @@ def test_dataset_cli__ctrl_c_is_one_line_status_130_and_keeps_the_shards(
     monkeypatch.setattr(train.shards, "play_shard", interrupted_at_shard_1)
     assert main([*TINY, "--out", str(tmp_path), "--shards", "3"]) == 130
     assert capsys.readouterr().err.strip().splitlines() == [
-        "python -m train.dataset: interrupted; the complete shards are kept: run it again to go on"
+        "python -m train.dataset: interrupted; the complete shards are kept"
     ]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["manifest.json", "shard-00000.npz"]
     monkeypatch.undo()
@@ -223,7 +226,9 @@ def test_damaged_shard__refused_by_train_and_shard_dataset_in_one_line(
     argv = ["--rows", "5", "--cols", "5", "--mines", "3", "--algo", "imitation"]
     assert train_main([*argv, "--dataset", str(data), "--out", str(runs)]) == 2
     (line,) = capsys.readouterr().err.strip().splitlines()
-    assert line.startswith("mswp-train: error: ") and "shard-00001.npz' is damaged" in line
+    assert (
+        line.startswith("mswp-train: error: ") and "shard-00001.npz' is damaged (it fails" in line
+    )
     assert list(runs.iterdir()) == []
     with pytest.raises(ValueError, match=r"shard-00001\.npz' is not a readable imitation data set"):
         ShardDataset(data)

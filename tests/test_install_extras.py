@@ -61,5 +61,5 @@ def test_eval__names_an_agents_folder_that_shadows_the_package(tmp_path: Path) -
     assert done.stderr.strip().splitlines() == [
         f"mswp-eval: error: agent 'random' on beginner 9x9/10 safe: "
         f"{tmp_path / 'agents' / '__init__.py'} hides the package 'agents' of "
-        f"mswp-gym; rename it, or run from another folder"
+        f"mswp-gym; rename it"
     ]

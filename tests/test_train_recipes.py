@@ -27,7 +27,8 @@ def test_train_cli__ppo_over_the_beginner_recipe_trains_from_scratch(
     assert train_main(argv) == 0
     out = capsys.readouterr().out
     (dropped,) = [line for line in out.splitlines() if "dropped" in line]
-    assert dropped.startswith("--algo ppo over a recipe of algo imitation: dropped init=")
+    assert dropped.startswith("--algo ppo over a recipe of algo imitation: dropped ")
+    assert "init='net:intermediate'" in dropped
     for name in ("init", "move_weight", "dagger_iterations", "bc_learning_rate"):
         assert f"{name}=" in dropped
     (run,) = tmp_path.iterdir()

@@ -36,7 +36,7 @@ from torch.overrides import TorchFunctionMode
 from mswp_gym.atomic import atomic_path
 from mswp_gym.encoding import OBS_MODES, observation_space
 from mswp_gym.generators import MAX_CELLS
-from train.limits import check_members
+from train.limits import DATA_BYTES, check_members
 from train.policy import BoardPolicy
 from train.state import STATE_FILE, RunState, commit_state, read_state
 
@@ -282,9 +282,8 @@ def read_model(
 
     Raises:
         FileNotFoundError: nothing at ``path``.
-        ValueError: one line: not an SB3 zip, a member's declared size out of
-            :func:`train.limits.check_members`' bounds for the network its settings describe
-            (built first on torch's meta device), another pickled field, a policy class not
+        ValueError: one line: not an SB3 zip, sizes :func:`train.limits.check_members` refuses
+            (checked on the meta device), another pickled field, a policy class not
             imported, spaces not a Minesweeper env's, or what SB3 and torch refuse.
     """
     model_path = resolve_model_path(path)
@@ -294,11 +293,10 @@ def read_model(
             if "policy.pth" not in archive.namelist():
                 raise KeyError("it has no policy.pth")
             sizes = {info.filename: info.file_size for info in archive.infolist()}
-            check_members(sizes, None, where)
+            if sizes.get("data", 0) > DATA_BYTES:  # before it is read
+                raise ValueError(f"its data declares {sizes['data']:,} bytes, over {DATA_BYTES:,}")
             data = json.loads(archive.read("data"))
     except (zipfile.BadZipFile, OSError, EOFError, KeyError, ValueError) as exc:
-        if str(exc).startswith(where):
-            raise
         raise ValueError(f"{where} is not a stable-baselines3 checkpoint ({exc})") from None
     if not isinstance(data, dict):
         raise ValueError(f"{where} is not a stable-baselines3 checkpoint (its data is no object)")
@@ -348,8 +346,7 @@ _SPACES = operator.itemgetter("observation_space", "action_space")
 
 
 class _StayOnMeta(TorchFunctionMode):
-    """Makes ``Tensor.to`` a no-op, so SB3's policies, which move their parts to a device as
-    they build them, can be built on the meta device."""
+    """``Tensor.to`` as a no-op: SB3's policies move their parts to a device as they build."""
 
     def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         return args[0] if func is th.Tensor.to else func(*args, **(kwargs or {}))

@@ -69,27 +69,17 @@ def check_limits(board: tuple[int, int, int], counts: Mapping[str, int]) -> None
 DATA_BYTES = 64 * 2**20
 """Most bytes of a checkpoint zip's ``data`` member (its settings, spaces and small buffers)."""
 SMALL_BYTES = 2**20
-"""Most bytes of a checkpoint zip's other small members, and the slack of the weights' sizes."""
+"""Most bytes of a checkpoint zip's other members, and the slack of the weights' sizes."""
 
 
-def check_members(sizes: Mapping[str, int], weights: int | None, where: str) -> None:
-    """Refuse a checkpoint zip by its members' declared sizes (``sizes``: bytes by name).
-
-    ``weights``: bytes of the network its settings describe (None before they are read: then
-    only ``data`` is checked). ``policy.pth`` holds half to all of them, the optimizer's state at
-    most twice them, the rest :data:`SMALL_BYTES` each, all together the sum of those bounds.
-
-    Raises:
-        ValueError: one line naming the member, its declared size and the bounds.
-    """
-    bounds = {"data": (0, DATA_BYTES)}
-    if weights is not None:
-        bounds["policy.pth"] = (weights // 2, weights + SMALL_BYTES)
-        bounds["policy.optimizer.pth"] = (0, 2 * weights + SMALL_BYTES)
-        bounds["all members"] = (0, DATA_BYTES + 4 * weights + 8 * SMALL_BYTES)
-        sizes = {**sizes, "all members": sum(sizes.values())}
-    for name, size in sizes.items():
-        low, high = bounds.get(name, (0, SMALL_BYTES if weights is not None else size))
+def check_members(sizes: Mapping[str, int], weights: int, where: str) -> None:
+    """Refuse (one line) a checkpoint zip by its members' declared ``sizes``, given ``weights``,
+    the bytes of the network its settings describe."""
+    bounds = {"data": (0, DATA_BYTES), "policy.pth": (weights // 2, weights + SMALL_BYTES)}
+    bounds["policy.optimizer.pth"] = (0, 2 * weights + SMALL_BYTES)
+    bounds["all members"] = (0, DATA_BYTES + 4 * weights + 8 * SMALL_BYTES)
+    for name, size in {**sizes, "all members": sum(sizes.values())}.items():
+        low, high = bounds.get(name, (0, SMALL_BYTES))
         if not low <= size <= high:
             raise ValueError(
                 f"{where} declares {name} of {size:,} bytes, where a checkpoint of its kind "

@@ -74,13 +74,7 @@ from train.imitation import BoardBuffer, Collector, guess_positions, train_round
 from train.network import MINE_HEAD, MOVE_HEAD
 from train.policy import BoardPolicy
 from train.rollout import RolloutConfig, solver_labeller
-from train.settings import (
-    REWARD_CONFIGS,
-    REWARD_ONLY,
-    TrainSettings,
-    resumed_settings,
-    saved_settings,
-)
+from train.settings import REWARD_CONFIGS, TrainSettings, resumed_settings, saved_settings
 from train.state import RunState, read_state
 
 CURVE_FIELDS = (
@@ -178,6 +172,8 @@ def eval_command(settings: TrainSettings, model_path: Path) -> str:
             where.append(f"--preset {settings.preset}")
         else:
             where.append(f"--rows {spec.rows} --cols {spec.cols} --mines {spec.mines}")
+    from train.settings import REWARD_ONLY
+
     init = shipped_name(settings.init) or ("" if not settings.init else "a file")
     reward_only = settings.algo in REWARD_ONLY and (not init or init.startswith("rl:"))
     agents_list = f"{'rl' if reward_only else 'net'}:{model_path},logic,logic:global,solver"
@@ -324,10 +320,9 @@ class Run:
         writer.writeheader()
         writer.writerows(state.curve)
         write_text_atomic(self.run_dir / "curve.csv", buffer.getvalue())
+        label = f"{'bandit' if self.settings.algo == 'bandit' else phase} eval"
         if phase == "final":  # one "final evaluation" line: the larger one, if it follows
             label = "last curve eval" if self.settings.final_eval_games else "final evaluation"
-        else:
-            label = f"{'bandit' if self.settings.algo == 'bandit' else phase} eval"
         self.say(f"{label}: {result}")
         return result
 

@@ -32,8 +32,7 @@ from train.precision import Precision
 CONFIG_DIR = Path(__file__).with_name("configs")
 ALGOS: tuple[str, ...] = ("ppo", "imitation", "imitation+ppo", "bandit")
 REWARD_ONLY: tuple[str, ...] = ("ppo", "bandit")
-"""The algos that learn from the env's reward alone (their networks are ``rl:`` when started
-from random weights or from another ``rl:`` network)."""
+"""The algos that learn from the env's reward alone."""
 VEC_ENVS: tuple[str, ...] = ("dummy", "subproc", "native")
 PRECISIONS: tuple[str, ...] = tuple(p.value for p in Precision)
 """The arithmetic of imitation's training steps (train.precision)."""
@@ -559,21 +558,15 @@ def build_parser(
 
 
 def foreign_settings(values: dict[str, Any], algo: str) -> list[str]:
-    """The settings of a recipe's ``values`` that belong to another algo than ``algo``: fields
-    of the other's ``Imitation:``/``PPO:`` group, and for a reward-only ``algo`` the move labels
-    and an ``init`` that is not an ``rl:`` network."""
+    """The settings of a recipe's ``values`` of an algo other than ``algo``: its ``Imitation:`` or
+    ``PPO:`` fields; for reward alone, the move labels and an ``init`` not an ``rl:`` network."""
     used = tuple(p for p, uses in (("Imitation:", algo != "ppo"), ("PPO:", "ppo" in algo)) if uses)
     docs = field_docs()
-    return [
-        name
-        for name in values
-        if (
-            docs.get(name, "").startswith(("Imitation:", "PPO:"))
-            and not docs[name].startswith(used)
-        )
-        or (algo in REWARD_ONLY and name == "move_weight")
-        or (algo in REWARD_ONLY and name == "init" and not str(values[name]).startswith("rl:"))
-    ]
+    grouped = [n for n in values if docs.get(n, "").startswith(("Imitation:", "PPO:"))]
+    foreign = [n for n in grouped if not docs[n].startswith(used)]
+    imitation = ("move_weight", "init") if algo in REWARD_ONLY else ()
+    keep = {*foreign, *(n for n in values if str(values[n]).startswith("rl:"))}
+    return foreign + [n for n in imitation if n in values and n not in keep]
 
 
 def board_values(text: str, first_click: str) -> dict[str, int]:

@@ -10,9 +10,8 @@ A shard is an imitation data set file (:mod:`train.dataset`) plus ``mines`` bool
 ``SeedSequence([s, k])``, so shards can be written in any order; a rerun skips complete shards and
 refuses a folder of another seed, board or shard size, or one with a damaged shard.
 
-``manifest.json`` maps each shard's file name to the SHA-256 of its bytes, rewritten atomically
-after each shard; a shard it does not list (one written just before a kill, or by older code) is
-checked by its zip's CRC-32s and added.
+``manifest.json`` maps each shard's name to its SHA-256, rewritten atomically after each shard; a
+shard it lacks (written just before a kill, or by older code) is checked by its zip's CRC-32s.
 """
 
 from __future__ import annotations
@@ -234,7 +233,7 @@ def file_sha256(path: Path) -> str:
 
 
 def sound_shards(folder: Path) -> dict[str, str]:
-    """Every shard of ``folder`` checked (see the module docstring): the manifest they make.
+    """Every shard of ``folder`` checked (see the module docstring); returns their manifest.
 
     Raises:
         ValueError: one line naming the first damaged shard, or an unreadable manifest.
@@ -242,25 +241,20 @@ def sound_shards(folder: Path) -> dict[str, str]:
     path = folder / MANIFEST
     try:
         listed = json.loads(path.read_text()) if path.is_file() else {}
-        assert isinstance(listed, dict)
-    except (OSError, ValueError, AssertionError):
-        raise ValueError(f"{str(path)!r} is not a readable manifest; delete it") from None
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{str(path)!r} is unreadable ({exc}); delete it") from None
     manifest = {}
     for shard in shard_paths(folder):
         digest = file_sha256(shard)
-        if shard.name in listed and listed[shard.name] != digest:
-            problem = f"its SHA-256 is not the one {MANIFEST} lists"
-        else:
-            try:
-                with zipfile.ZipFile(shard) as archive:
-                    bad = archive.testzip()
-                problem = "" if bad is None else f"its member {bad} fails its CRC-32"
-            except UNREADABLE as exc:
-                problem = f"its zip is unreadable ({exc})"
-        if problem:
+        try:
+            with zipfile.ZipFile(shard) as archive:  # CRC-32s, for a shard the manifest lacks
+                bad = "" if shard.name in listed else archive.testzip() and "a CRC-32"
+        except UNREADABLE as exc:
+            bad = f"its zip ({exc})"
+        if bad or listed.get(shard.name, digest) != digest:
             raise ValueError(
-                f"{str(shard)!r} is damaged: {problem}; delete it and rerun python -m "
-                f"train.dataset with the same flags to write it again"
+                f"{str(shard)!r} is damaged (it fails {bad or f'the SHA-256 {MANIFEST} lists'}); "
+                f"delete it and rerun python -m train.dataset with the same flags"
             )
         manifest[shard.name] = digest
     return manifest
@@ -316,9 +310,8 @@ def check_shard_size(plan: ShardPlan) -> None:
     each = (cells - plan.spec.mines) * cells * (POSITION_BYTES + 1)
     if plan.games * each > MEMORY_LIMIT:
         raise ValueError(
-            f"--games-per-shard {plan.games} needs about {plan.games * each / GIB:,.0f} GiB on a "
-            f"{plan.spec.rows}x{plan.spec.cols} board, over the {MEMORY_LIMIT // GIB} GiB "
-            f"limit: at most {MEMORY_LIMIT // each:,}"
+            f"--games-per-shard {plan.games} needs about {plan.games * each / GIB:,.0f} GiB, "
+            f"over the {MEMORY_LIMIT // GIB} GiB limit: at most {MEMORY_LIMIT // each:,}"
         )
 
 
@@ -354,10 +347,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:
         return report_error(PROG, error)
     folder.mkdir(parents=True, exist_ok=True)
-    removed = remove_stale_temporaries(folder)
-    if removed:
+    if removed := remove_stale_temporaries(folder):
         print(f"removed what a killed run left: {', '.join(p.name for p in removed)}")
-    write_text_atomic(folder / MANIFEST, json.dumps(manifest, indent=1))
     total_positions, started = 0, time.perf_counter()
     try:
         for index in range(args.shards):
@@ -377,10 +368,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 flush=True,
             )
     except KeyboardInterrupt:
-        print(
-            f"{PROG}: interrupted; the complete shards are kept: run it again to go on",
-            file=sys.stderr,
-        )
+        print(f"{PROG}: interrupted; the complete shards are kept", file=sys.stderr)
         return INTERRUPTED
     seconds = time.perf_counter() - started
     if total_positions:

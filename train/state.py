@@ -103,16 +103,11 @@ def read_state(run_dir: str | Path) -> RunState:
         if not isinstance(data, dict):
             raise TypeError(f"not an object but {type(data).__name__}")
         state = RunState.from_dict(data)
-        outside = sorted(
-            name for name in state.files() if (folder / name).resolve().parent != folder.resolve()
-        )
+        outside = [n for n in state.files() if (folder / n).resolve().parent != folder.resolve()]
     except (json.JSONDecodeError, TypeError, UnicodeDecodeError) as exc:
         raise ValueError(f"{str(path)!r} is not a valid run state ({exc})") from None
     if outside:
-        raise ValueError(
-            f"{str(path)!r} names {outside[0]!r}, outside its run folder: a run folder's files "
-            f"must be inside it"
-        )
+        raise ValueError(f"{str(path)!r} names {outside[0]!r}, a file outside its run folder")
     return state
 
 
