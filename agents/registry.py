@@ -206,6 +206,7 @@ def make(name: str, **kwargs: Any) -> Agent:
         raise ValueError(
             f"unknown agent {name!r}; known agents: {', '.join(available())} (the shipped "
             f"networks are {', '.join(shipped())})"
+            + (f"; for a checkpoint or run folder write net:{name}" if "/" in name else "")
         )
     if sep and found.argument is None:
         raise ValueError(f"agent {base!r} takes no ':PATH' suffix, got {name!r}")

@@ -13,8 +13,10 @@ An agent without a risk map (``explain().risk`` is None) has no figures.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -23,6 +25,7 @@ from agents.beliefs import INFO_KEY, ExactBeliefs
 from eval.agent_specs import AgentSpec
 from eval.config import EvalConfig, game_seeds
 from eval.settings import Setting
+from common.atomic import check_output_folder, write_text_atomic
 from mswp_gym.constants import is_revealed_safe, is_unknown
 from mswp_gym.encoding import board_from_observation
 
@@ -115,9 +118,13 @@ def calibration_table(results: Sequence[Calibration]) -> str:
     return "\n".join([*lines, *(result.row() for result in results)])
 
 
-def calibration_report(config: EvalConfig) -> str:
-    """:func:`calibrate` every agent of ``config`` on every setting, on the evaluation's seeds."""
+def write_calibration(config: EvalConfig, out: Path | None = None) -> str:
+    """:func:`calibrate` every agent of ``config`` on every setting, on the evaluation's seeds;
+    returns the table, having written the results to ``out/calibration.json`` if given."""
     seeds = game_seeds(config.seed, config.games)
-    return calibration_table(
-        [calibrate(agent, setting, seeds) for setting in config.settings for agent in config.agents]
-    )
+    results = [calibrate(a, setting, seeds) for setting in config.settings for a in config.agents]
+    if out is None:
+        return calibration_table(results)
+    path = check_output_folder(out) / "calibration.json"
+    write_text_atomic(path, json.dumps([asdict(result) for result in results], indent=1))
+    return f"{calibration_table(results)}\n\nwrote {path}"

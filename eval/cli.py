@@ -109,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--calibration",
         action="store_true",
-        help="instead: each risk map's MAE and Brier score against the exact probabilities",
+        help="instead: each risk map's MAE and Brier score against the exact probabilities, in "
+        "one process (with --out: calibration.json)",
     )
     run = parser.add_argument_group("execution")
     run.add_argument(
@@ -196,6 +197,14 @@ def config_from_args(args: argparse.Namespace, argv: Sequence[str] | None = None
                 raise ValueError(
                     f"--compare {a} {b} compares an agent with itself; give two different agents"
                 )
+    given = {"--by": args.by, "--workers": args.workers, "--backend ray": args.backend == "ray"}
+    given |= {"--ray-address": args.ray_address, "--compare": args.compare}
+    ignored = [flag for flag, value in given.items() if value]
+    if args.calibration and ignored:
+        raise ValueError(
+            f"--calibration plays in one local process and takes no {ignored[0]} (it takes the "
+            f"agents, boards, --games, --seed and --out)"
+        )
     if args.ray_address is not None and args.backend != "ray":
         raise ValueError(
             f"--ray-address {args.ray_address!r} needs --backend ray (the backend "
@@ -257,9 +266,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_output_folder(args.out, create=False)
         validate(config)
         if args.calibration:
-            from eval.calibration import calibration_report
+            from eval.calibration import write_calibration
 
-            print(calibration_report(config))
+            print(write_calibration(config, args.out))
             return 0
         if args.backend == "ray":
             connect_ray(config.ray_address)

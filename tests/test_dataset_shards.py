@@ -76,7 +76,14 @@ def test_dataset_cli__same_seed_same_shards_and_resume_skips(
         (["--games-per-shard", "-1"], "--games-per-shard must be >= 1, got -1"),
         (["--first-click", "corner"], "argument --first-click: invalid choice: 'corner'"),
         (["--seed", "1"], "belongs to another data set (seed 0, this one 1)"),
-        (["--shards", "2", "--corrupt"], "shard-00001.npz' is not a readable shard"),
+        (
+            ["--shards", "2", "--corrupt"],
+            "shard-00001.npz' is damaged (it fails its zip (File is not a zip file))",
+        ),
+        (["--zero"], "shard-00000.npz' is damaged (it fails the SHA-256 manifest.json lists)"),
+        (["--zero", "--unlisted"], "shard-00000.npz' is damaged (it fails its zip (Error -3"),
+        (["--board", "9x9/10,16x16/40"], "--board takes one board, got 2 (9x9/10,16x16/40)"),
+        (["--games-per-shard", "1000000000000"], "needs about 6,146,729 GiB, over the 16 GiB"),
     ],
 )
 def test_dataset_cli__bad_input_is_one_line_and_writes_nothing(
@@ -87,6 +94,14 @@ def test_dataset_cli__bad_input_is_one_line_and_writes_nothing(
     if "--corrupt" in argv:
         argv.remove("--corrupt")
         (folder / "shard-00001.npz").write_bytes(b"not a zip")
+    if "--zero" in argv:  # 400 zeroed bytes in its data, as a failing disk leaves them
+        argv.remove("--zero")
+        with open(folder / "shard-00000.npz", "r+b") as shard:
+            shard.seek(200)
+            shard.write(bytes(400))
+    if "--unlisted" in argv:  # written before the manifest was, or by older code
+        argv.remove("--unlisted")
+        (folder / "manifest.json").unlink()
     before = sorted(folder.iterdir())
     capsys.readouterr()
     assert exit_status([*TINY, "--out", str(folder), *argv]) == 2
@@ -148,3 +163,72 @@ def test_dataset_module__runs_as_a_command_with_one_line_errors(tmp_path: Path) 
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.startswith("python -m train.dataset: error: --board: bad board '9x9'")
     assert not (tmp_path / "x").exists()
+
+
+def test_dataset_cli__refuses_before_creating_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "new" / "shards"
+    assert exit_status(["--out", str(folder), "--games-per-shard", "1000000000000"]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "over the 16 GiB limit: at most 248,940" in line
+    assert not (tmp_path / "new").exists()
+
+
+def test_dataset_cli__rerun_clears_a_killed_writers_temporaries(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([*TINY, "--out", str(tmp_path)]) == 0
+    (tmp_path / "shard-00001.tmp-999999.npz").write_bytes(b"half a shard")
+    assert main([*TINY, "--out", str(tmp_path), "--shards", "2"]) == 0
+    assert "removed what a killed run left: shard-00001.tmp-999999.npz" in capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "manifest.json",
+        "shard-00000.npz",
+        "shard-00001.npz",
+    ]
+
+
+def test_dataset_cli__ctrl_c_is_one_line_status_130_and_keeps_the_shards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import train.shards
+
+    play = train.shards.play_shard
+
+    def interrupted_at_shard_1(plan: ShardPlan, index: int) -> object:
+        if index == 1:
+            raise KeyboardInterrupt
+        return play(plan, index)
+
+    monkeypatch.setattr(train.shards, "play_shard", interrupted_at_shard_1)
+    assert main([*TINY, "--out", str(tmp_path), "--shards", "3"]) == 130
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "python -m train.dataset: interrupted; the complete shards are kept"
+    ]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["manifest.json", "shard-00000.npz"]
+    monkeypatch.undo()
+    assert main([*TINY, "--out", str(tmp_path), "--shards", "3"]) == 0
+    assert "shard-00000.npz: complete, skipped" in capsys.readouterr().out
+
+
+def test_damaged_shard__refused_by_train_and_shard_dataset_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from train.cli import main as train_main
+
+    data, runs = tmp_path / "data", tmp_path / "runs"
+    runs.mkdir()
+    assert main([*TINY, "--out", str(data), "--shards", "2"]) == 0
+    shard = data / "shard-00001.npz"
+    shard.write_bytes(shard.read_bytes()[:-300])  # truncated
+    capsys.readouterr()
+    argv = ["--rows", "5", "--cols", "5", "--mines", "3", "--algo", "imitation"]
+    assert train_main([*argv, "--dataset", str(data), "--out", str(runs)]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert (
+        line.startswith("mswp-train: error: ") and "shard-00001.npz' is damaged (it fails" in line
+    )
+    assert list(runs.iterdir()) == []
+    with pytest.raises(ValueError, match=r"shard-00001\.npz' is not a readable imitation data set"):
+        ShardDataset(data)

@@ -78,3 +78,12 @@ def test_markdown_blocks__reads_fences_languages_and_markers(tmp_path: Path) -> 
     page.write_text("```python\nnever closed\n")
     with pytest.raises(ValueError, match="unclosed code fence"):
         blocks(page)
+
+
+def test_docs__the_readme_first_snippet_prints_the_outcome_by_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    first = next(b for b in blocks(ROOT / "README.md") if b.language == "python")
+    exec(compile(first.code, "README.md", "exec"), {})
+    outcome, _, rest = capsys.readouterr().out.partition(" ")
+    assert outcome in ("WON", "LOST") and rest.endswith("of the safe cells\n")

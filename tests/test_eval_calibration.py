@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -66,3 +69,37 @@ def test_eval_cli__calibration_prints_a_row_per_agent(capsys: pytest.CaptureFixt
     assert header.split()[:4] == ["agent", "setting", "games", "positions"]
     assert solver.startswith("solver") and solver.split()[-3] == "0.0000"
     assert random.startswith("random") and random.endswith("no risk map")
+
+
+def test_eval_cli__calibration_writes_its_results_to_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    assert main(["--calibration", "--agents", "solver", "--games", "2", "--out", str(out)]) == 0
+    (result,) = json.loads((out / "calibration.json").read_text())
+    assert result["agent"] == "solver" and result["games"] == 2 and result["mae"] < 1e-6
+    assert f"wrote {out / 'calibration.json'}" in capsys.readouterr().out
+    assert sorted(p.name for p in out.iterdir()) == ["calibration.json"]
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["--by", "3bv"],
+        ["--workers", "2"],
+        ["--backend", "ray"],
+        ["--backend", "ray", "--ray-address", "127.0.0.1:1"],
+        ["--compare", "solver", "random"],
+    ],
+    ids=" ".join,
+)
+def test_eval_cli__calibration_refuses_flags_it_would_ignore_in_one_line(
+    flags: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--calibration", "--agents", "solver,random", "--out", str(tmp_path / "out")]
+    assert main([*argv, "--games", "2", *flags]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(
+        f"mswp-eval: error: --calibration plays in one local process and takes no {flags[0]}"
+    )
+    assert list(tmp_path.iterdir()) == []

@@ -50,3 +50,15 @@ def test_agents_make__names_a_train_py_that_shadows_the_package(tmp_path: Path) 
     done = python("import agents; agents.make('net:beginner')", tmp_path)
     last = done.stderr.strip().splitlines()[-1]
     assert "train.py" in last and "hides the package 'train'" in last, done.stderr
+
+
+def test_eval__names_an_agents_folder_that_shadows_the_package(tmp_path: Path) -> None:
+    (tmp_path / "agents").mkdir()
+    (tmp_path / "agents" / "__init__.py").write_text("MY_AGENTS = []\n")
+    argv = ["--agents", "random", "--games", "2", "--workers", "1", "--quiet"]
+    done = python(f"import sys; from eval.cli import main; sys.exit(main({argv!r}))", tmp_path)
+    assert done.returncode != 0
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"ImportError: {tmp_path / 'agents' / '__init__.py'} hides the package 'agents' of "
+        f"mswp-gym; rename it"
+    )

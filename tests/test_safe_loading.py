@@ -149,7 +149,7 @@ def test_train_init__refuses_a_trapped_policy_class_in_one_line(
 
 def _other_traps(tmp_path: Path, marker: Path) -> dict[str, tuple[Path, str]]:
     buffer = io.BytesIO()
-    th.save({"weights": Trap(marker)}, buffer)
+    th.save({"weights": Trap(marker), "padding": th.zeros(200_000)}, buffer)  # a net's size
     return {
         "policy_class": (
             _with_data(

@@ -51,12 +51,16 @@ def test_reward_labels__refuse_a_rescue_that_plays_on_by_the_layout() -> None:
         labellers(SPEC, np.random.default_rng(0), RolloutConfig(labels="reward", rescue=0.8))
 
 
-def test_bandit_run__trains_resumes_and_records_reward_labels(tmp_path: Path) -> None:
+def test_bandit_run__trains_resumes_and_records_reward_labels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     settings = replace(
         TINY_IMITATION, algo="bandit", games_per_iteration=8, eval_games=4, out=str(tmp_path)
     )
     run_dir = run_module.train(settings)
     assert "__bandit__" in run_dir.name
+    out = capsys.readouterr().out
+    assert "] bandit eval: " in out and "imitation eval" not in out
     run_module.train(replace(settings, dagger_iterations=2, resume=str(run_dir)))
     state = read_state(run_dir)
     assert state.iteration == 2

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
+import operator
 import os
 import pickle
 import pickletools
@@ -16,6 +17,7 @@ import random
 import re
 import signal
 import sys
+import warnings
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -29,11 +31,13 @@ from stable_baselines3 import PPO
 from stable_baselines3.common.base_class import BaseAlgorithm
 from stable_baselines3.common.policies import BasePolicy
 from stable_baselines3.common.vec_env import SubprocVecEnv, VecMonitor
+from torch.overrides import TorchFunctionMode
 
 from agents import registry
 from common.atomic import atomic_path
 from mswp_gym.encoding import OBS_MODES, observation_space
 from mswp_gym.generators import MAX_CELLS
+from train.limits import DATA_BYTES, check_members
 from train.policy import BoardPolicy
 from train.state import STATE_FILE, RunState, commit_state, read_state
 
@@ -252,7 +256,8 @@ def read_model(
 
     Raises:
         FileNotFoundError: nothing at ``path``.
-        ValueError: one line: not an SB3 zip, another pickled field, a policy class not
+        ValueError: one line: not an SB3 zip, sizes :func:`train.limits.check_members` refuses
+            (checked on the meta device), another pickled field, a policy class not
             imported, spaces not a Minesweeper env's, or what SB3 and torch refuse.
     """
     model_path = resolve_model_path(path)
@@ -261,6 +266,9 @@ def read_model(
         with zipfile.ZipFile(model_path) as archive:
             if "policy.pth" not in archive.namelist():
                 raise KeyError("it has no policy.pth")
+            sizes = {info.filename: info.file_size for info in archive.infolist()}
+            if sizes.get("data", 0) > DATA_BYTES:  # before it is read
+                raise ValueError(f"its data declares {sizes['data']:,} bytes, over {DATA_BYTES:,}")
             data = json.loads(archive.read("data"))
     except (zipfile.BadZipFile, OSError, EOFError, KeyError, ValueError) as exc:
         raise ValueError(f"{where} is not a stable-baselines3 checkpoint ({exc})") from None
@@ -275,9 +283,12 @@ def read_model(
     policy_class = _policy_class(data.get("policy_class"), where)
     custom["policy_class"] = policy_class
     custom["observation_space"], custom["action_space"] = _minesweeper_spaces(data, where)
+    check_members(sizes, _network_bytes(custom, data.get("policy_kwargs"), where), where)
     algorithm = MaskablePPO if issubclass(policy_class, MaskableActorCriticPolicy) else PPO
     try:
-        return algorithm.load(model_path, env=env, device=device, custom_objects=custom)
+        with warnings.catch_warnings():  # torch warns before refusing a plain pickle
+            warnings.simplefilter("ignore")
+            return algorithm.load(model_path, env=env, device=device, custom_objects=custom)
     except Exception as exc:  # SB3 and torch raise many kinds on a damaged zip
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         if isinstance(exc, pickle.UnpicklingError):  # torch's weights_only refusal
@@ -303,6 +314,30 @@ def load_model(
             f"{str(path)!r} holds a {type(model.policy).__name__}, not a BoardPolicy"
         )
     return model
+
+
+_SPACES = operator.itemgetter("observation_space", "action_space")
+
+
+class _StayOnMeta(TorchFunctionMode):
+    """``Tensor.to`` as a no-op: SB3's policies move their parts to a device as they build."""
+
+    def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        return args[0] if func is th.Tensor.to else func(*args, **(kwargs or {}))
+
+
+def _network_bytes(custom: dict[str, Any], kwargs: object, where: str) -> int:
+    """Bytes of the weights of the policy the settings describe, built on the meta device (no
+    memory), so the network's own checks (:mod:`train.limits`) refuse it first."""
+    kwargs = kwargs if isinstance(kwargs, dict) else {}
+    try:
+        with th.device("meta"), _StayOnMeta():
+            policy = custom["policy_class"](*_SPACES(custom), lambda _: 0.0, **kwargs)
+    except Exception as exc:  # the policy's own refusal of its settings
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise ValueError(f"{where} has network settings that cannot be built: {first}") from None
+    tensors = (*policy.parameters(), *policy.buffers())
+    return sum(tensor.numel() * tensor.element_size() for tensor in tensors)
 
 
 def _pickled_global(entry: object) -> tuple[str, str] | None:

@@ -64,3 +64,24 @@ def check_limits(board: tuple[int, int, int], counts: Mapping[str, int]) -> None
                 f"{name}={value} needs about {value * each / GIB:,.0f} GiB on a {rows}x{cols} "
                 f"board, over the {MEMORY_LIMIT // GIB} GiB limit: at most {MEMORY_LIMIT // each:,}"
             )
+
+
+DATA_BYTES = 64 * 2**20
+"""Most bytes of a checkpoint zip's ``data`` member (its settings, spaces and small buffers)."""
+SMALL_BYTES = 2**20
+"""Most bytes of a checkpoint zip's other members, and the slack of the weights' sizes."""
+
+
+def check_members(sizes: Mapping[str, int], weights: int, where: str) -> None:
+    """Refuse (one line) a checkpoint zip by its members' declared ``sizes``, given ``weights``,
+    the bytes of the network its settings describe."""
+    bounds = {"data": (0, DATA_BYTES), "policy.pth": (weights // 2, weights + SMALL_BYTES)}
+    bounds["policy.optimizer.pth"] = (0, 2 * weights + SMALL_BYTES)
+    bounds["all members"] = (0, DATA_BYTES + 4 * weights + 8 * SMALL_BYTES)
+    for name, size in {**sizes, "all members": sum(sizes.values())}.items():
+        low, high = bounds.get(name, (0, SMALL_BYTES))
+        if not low <= size <= high:
+            raise ValueError(
+                f"{where} declares {name} of {size:,} bytes, where a checkpoint of its kind "
+                f"holds {low:,} to {high:,}"
+            )

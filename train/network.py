@@ -12,6 +12,7 @@ from torch import nn
 
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN
 from mswp_gym.encoding import CHANNEL_CODES
+from train.limits import MAX_BLOCKS, MAX_CHANNELS
 
 N_INPUT_PLANES = len(CHANNEL_CODES) + 2
 """One-hot code planes, the mine-density plane and the on-board plane."""
@@ -60,13 +61,17 @@ class BoardTrunk(nn.Module):
     ``blocks``: residual blocks (receptive field 5 + 4 per block).
 
     Raises:
-        ValueError: ``channels < 1`` or ``blocks < 0``.
+        ValueError: ``channels`` or ``blocks`` outside the trainer's limits
+            (:mod:`train.limits`), checked before anything is built.
     """
 
     def __init__(self, mines: int, channels: int = 64, blocks: int = 4) -> None:
         super().__init__()
-        if channels < 1 or blocks < 0:
-            raise ValueError(f"channels must be >= 1 and blocks >= 0, got {channels}, {blocks}")
+        if not (1 <= channels <= MAX_CHANNELS and 0 <= blocks <= MAX_BLOCKS):
+            raise ValueError(
+                f"channels must be in [1, {MAX_CHANNELS}] and blocks in [0, {MAX_BLOCKS}], "
+                f"got {channels}, {blocks}"
+            )
         self.mines = int(mines)
         self.stem = nn.Conv2d(N_INPUT_PLANES, channels, 5, padding=2)
         self.blocks = nn.Sequential(*(ResidualBlock(channels) for _ in range(blocks)))

@@ -60,10 +60,12 @@ from train.checkpoint import (
     commit,
     kill_point,
     load_model,
+    read_model,
     resolve_checkpoint,
     restore_runtime,
     save_model_atomic,
     save_runtime,
+    shipped_name,
 )
 from train.dataset import load_positions, save_positions
 from train.device import resolve_device
@@ -161,7 +163,8 @@ def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
 
 
 def eval_command(settings: TrainSettings, model_path: Path) -> str:
-    """The ``python -m eval`` line comparing the checkpoint with logic and solver agents."""
+    """The ``python -m eval`` line comparing the checkpoint with logic and solver agents; it is
+    named ``rl:`` only when its whole lineage learned from reward alone."""
     base = preset(settings.preset)
     where = []
     for spec in training_boards(settings):
@@ -169,7 +172,11 @@ def eval_command(settings: TrainSettings, model_path: Path) -> str:
             where.append(f"--preset {settings.preset}")
         else:
             where.append(f"--rows {spec.rows} --cols {spec.cols} --mines {spec.mines}")
-    agents_list = f"net:{model_path},logic,logic:global,solver"
+    from train.settings import REWARD_ONLY
+
+    init = shipped_name(settings.init) or ("" if not settings.init else "a file")
+    reward_only = settings.algo in REWARD_ONLY and (not init or init.startswith("rl:"))
+    agents_list = f"{'rl' if reward_only else 'net'}:{model_path},logic,logic:global,solver"
     return " ; ".join(
         f"python -m eval --agents {agents_list} {board} --first-click "
         f"{settings.first_click} --games 2000"
@@ -313,7 +320,10 @@ class Run:
         writer.writeheader()
         writer.writerows(state.curve)
         write_text_atomic(self.run_dir / "curve.csv", buffer.getvalue())
-        self.say(f"{phase} eval: {result}")
+        label = f"{'bandit' if self.settings.algo == 'bandit' else phase} eval"
+        if phase == "final":  # one "final evaluation" line: the larger one, if it follows
+            label = "last curve eval" if self.settings.final_eval_games else "final evaluation"
+        self.say(f"{label}: {result}")
         return result
 
     def checkpoint(self, model: MaskablePPO, tag: str) -> None:
@@ -767,7 +777,8 @@ def damaged(path: Path, exc: BaseException) -> ValueError:
 
 
 def check_run_files(run_dir: Path, state: RunState) -> None:
-    """Refuse a run whose zip files (the model, the positions) fail ``zipfile.testzip``.
+    """Refuse a run whose model fails :func:`~train.checkpoint.read_model` or whose zip files
+    (the model, the positions) fail ``zipfile.testzip``.
 
     Raises:
         ValueError: naming the file and what to do.
@@ -775,6 +786,8 @@ def check_run_files(run_dir: Path, state: RunState) -> None:
     for name in sorted(state.files()):
         if name.endswith((".zip", ".npz")):
             try:
+                if name == state.model_file:  # sizes and settings before testzip reads it all
+                    read_model(run_dir / name)
                 with zipfile.ZipFile(run_dir / name) as archive:
                     bad = archive.testzip()
             except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:

@@ -31,6 +31,8 @@ from train.precision import Precision
 
 CONFIG_DIR = Path(__file__).with_name("configs")
 ALGOS: tuple[str, ...] = ("ppo", "imitation", "imitation+ppo", "bandit")
+REWARD_ONLY: tuple[str, ...] = ("ppo", "bandit")
+"""The algos that learn from the env's reward alone."""
 VEC_ENVS: tuple[str, ...] = ("dummy", "subproc", "native")
 PRECISIONS: tuple[str, ...] = tuple(p.value for p in Precision)
 """The arithmetic of imitation's training steps (train.precision)."""
@@ -82,8 +84,10 @@ class TrainSettings:
     first_click: str = "safe"
     """First-click rule of the env (any, safe, opening, no-guess)."""
     algo: str = "imitation"
-    """ppo (from scratch), imitation (DAgger), imitation+ppo (DAgger, then PPO) or bandit
-    (reward alone: DAgger's rounds, each move labelled only by its reward, mine or safe)."""
+    """ppo (MaskablePPO on the env's reward, from random weights unless --init), imitation
+    (DAgger), imitation+ppo (DAgger, then PPO) or bandit (reward alone: DAgger's rounds, each move
+    labelled only by its reward, mine or safe). Given over a recipe of another algo, the recipe's
+    settings of that algo are dropped (said in one line), and for ppo or bandit its init too."""
     seed: int = 0
     """Seeds everything: torch, layouts, exploration, env seeds."""
     out: str = "runs"
@@ -556,6 +560,18 @@ def build_parser(
     return parser
 
 
+def foreign_settings(values: dict[str, Any], algo: str) -> list[str]:
+    """The settings of a recipe's ``values`` of an algo other than ``algo``: its ``Imitation:`` or
+    ``PPO:`` fields; for reward alone, the move labels and an ``init`` not an ``rl:`` network."""
+    used = tuple(p for p, uses in (("Imitation:", algo != "ppo"), ("PPO:", "ppo" in algo)) if uses)
+    docs = field_docs()
+    grouped = [n for n in values if docs.get(n, "").startswith(("Imitation:", "PPO:"))]
+    foreign = [n for n in grouped if not docs[n].startswith(used)]
+    imitation = ("move_weight", "init") if algo in REWARD_ONLY else ()
+    keep = {*foreign, *(n for n in values if str(values[n]).startswith("rl:"))}
+    return foreign + [n for n in imitation if n in values and n not in keep]
+
+
 def board_values(text: str, first_click: str) -> dict[str, int]:
     """``rows``, ``cols`` and ``mines`` of a ``--board ROWSxCOLS/MINES``.
 
@@ -629,6 +645,11 @@ def settings_from_args(argv: list[str] | None = None) -> TrainSettings:
     values: dict[str, Any] = (
         read_toml(config_path) if config_path else ({} if board else preset_config(name))
     )
+    if "algo" in given and given["algo"] != values.get("algo", given["algo"]):
+        dropped = {name: values.pop(name) for name in foreign_settings(values, given["algo"])}
+        if dropped:
+            shown = ", ".join(f"{name}={value!r}" for name, value in dropped.items())
+            print(f"--algo {given['algo']} over a recipe of algo {values['algo']}: dropped {shown}")
     values.update(given)
     if board:
         values.update(board_values(board, values.get("first_click", TrainSettings.first_click)))

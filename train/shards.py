@@ -8,12 +8,17 @@ A shard is an imitation data set file (:mod:`train.dataset`) plus ``mines`` bool
 ``(N, rows, cols)``, the true layout, and ``games`` int32 ``(N,)``, the game within the shard;
 ``meta`` adds seed, shard and games. Shard ``k`` of seed ``s`` plays seeds
 ``SeedSequence([s, k])``, so shards can be written in any order; a rerun skips complete shards and
-refuses a folder of another seed, board or shard size.
+refuses a folder of another seed, board or shard size, or one with a damaged shard.
+
+``manifest.json`` maps each shard's name to its SHA-256, rewritten atomically after each shard; a
+shard it lacks (written just before a kill, or by older code) is checked by its zip's CRC-32s.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import sys
 import time
 import zipfile
 from collections.abc import Sequence
@@ -22,19 +27,21 @@ from pathlib import Path
 
 import numpy as np
 
-from common.atomic import check_output_folder
-from common.cli import OneLineParser, report_error
+from common.atomic import check_output_folder, remove_stale_temporaries, write_text_atomic
+from common.cli import INTERRUPTED, OneLineParser, report_error
 from mswp_gym.cells import neighbour_counts
 from mswp_gym.choices import FirstClick
 from mswp_gym.constants import is_revealed_safe, is_unknown
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.presets import PRESETS
 from mswp_gym.spec import GameSpec
-from train.dataset import PositionSet, load_positions, save_positions
+from train.dataset import UNREADABLE, PositionSet, load_positions, save_positions
 from train.generalist import parse_boards
+from train.limits import GIB, MEMORY_LIMIT, POSITION_BYTES
 
 PROG = "python -m train.dataset"
 SHARD_NAME = "shard-{:05d}.npz"
+MANIFEST = "manifest.json"
 _PLAN_KEYS = ("rows", "cols", "mines", "first_click", "seed", "games")
 
 
@@ -156,10 +163,13 @@ def read_shard(path: str | Path) -> Shard:
         FileNotFoundError, ValueError: no file, or not a shard (the message names the path).
     """
     positions, meta = load_positions(path)
-    with np.load(path, allow_pickle=False) as data:
-        if "mines" not in data.files or "games" not in data.files:
-            raise ValueError(f"{str(path)!r} is an imitation data set, not a labelled shard")
-        return Shard(positions, data["mines"], data["games"], meta)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return Shard(positions, data["mines"], data["games"], meta)
+    except KeyError:
+        raise ValueError(f"{str(path)!r} is an imitation data set, not a labelled shard") from None
+    except UNREADABLE as exc:
+        raise ValueError(f"{str(path)!r} is not a readable shard: {exc}") from None
 
 
 def shard_paths(folder: str | Path) -> list[Path]:
@@ -203,6 +213,7 @@ def check_dataset(folder: str, algo: str, boards: str, spec: GameSpec) -> None:
     paths = shard_paths(folder)
     if not paths:
         raise ValueError(f"dataset {folder!r} holds no shard-NNNNN.npz")
+    sound_shards(Path(folder))
     meta = read_shard(paths[0]).meta
     found = tuple(meta.get(key) for key in _PLAN_KEYS[:4])
     wanted = (spec.rows, spec.cols, spec.mines, spec.first_click)
@@ -211,6 +222,40 @@ def check_dataset(folder: str, algo: str, boards: str, spec: GameSpec) -> None:
             f"dataset {folder!r} holds positions of {found[0]}x{found[1]}/{found[2]} first_click "
             f"{found[3]}, the run is on {spec.board} first_click {spec.first_click}"
         )
+
+
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of the file's bytes, in hex."""
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def sound_shards(folder: Path) -> dict[str, str]:
+    """Every shard of ``folder`` checked (see the module docstring); returns their manifest.
+
+    Raises:
+        ValueError: one line naming the first damaged shard, or an unreadable manifest.
+    """
+    path = folder / MANIFEST
+    try:
+        listed = json.loads(path.read_text()) if path.is_file() else {}
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{str(path)!r} is unreadable ({exc}); delete it") from None
+    manifest = {}
+    for shard in shard_paths(folder):
+        digest = file_sha256(shard)
+        try:
+            with zipfile.ZipFile(shard) as archive:  # CRC-32s, for a shard the manifest lacks
+                bad = "" if shard.name in listed else archive.testzip() and "a CRC-32"
+        except UNREADABLE as exc:
+            bad = f"its zip ({exc})"
+        if bad or listed.get(shard.name, digest) != digest:
+            raise ValueError(
+                f"{str(shard)!r} is damaged (it fails {bad or f'the SHA-256 {MANIFEST} lists'}); "
+                f"delete it and rerun python -m train.dataset with the same flags"
+            )
+        manifest[shard.name] = digest
+    return manifest
 
 
 def complete_shards(folder: Path, plan: ShardPlan) -> set[int]:
@@ -224,7 +269,7 @@ def complete_shards(folder: Path, plan: ShardPlan) -> set[int]:
         try:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
-        except (OSError, KeyError, ValueError, zipfile.BadZipFile) as error:
+        except UNREADABLE as error:
             raise ValueError(f"{str(path)!r} is not a readable shard: {error}") from error
         index = int(path.stem.split("-")[1])
         expected = plan.meta(index)
@@ -248,10 +293,24 @@ def parse_board(text: str, first_click: str) -> GameSpec:
     if found is not None:
         return GameSpec(found.rows, found.cols, found.mines, FirstClick(first_click))
     try:
-        (spec,) = parse_boards(text, first_click)
+        specs = parse_boards(text, first_click)
     except ValueError as error:
         raise ValueError(f"--board: {error}; or one of {', '.join(PRESETS)}") from None
-    return spec
+    if len(specs) != 1:
+        raise ValueError(f"--board takes one board, got {len(specs)} ({text}): one data set each")
+    return specs[0]
+
+
+def check_shard_size(plan: ShardPlan) -> None:
+    """Refuse (one line) a shard whose positions may not fit :data:`~train.limits.MEMORY_LIMIT`:
+    at most one position per safe cell a game, ``POSITION_BYTES + 1`` bytes a cell each."""
+    cells = plan.spec.rows * plan.spec.cols
+    each = (cells - plan.spec.mines) * cells * (POSITION_BYTES + 1)
+    if plan.games * each > MEMORY_LIMIT:
+        raise ValueError(
+            f"--games-per-shard {plan.games} needs about {plan.games * each / GIB:,.0f} GiB, "
+            f"over the {MEMORY_LIMIT // GIB} GiB limit: at most {MEMORY_LIMIT // each:,}"
+        )
 
 
 def build_parser() -> OneLineParser:
@@ -279,24 +338,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.require_at_least(args, 0, "seed")
     try:
         plan = ShardPlan(parse_board(args.board, args.first_click), args.seed, args.games_per_shard)
-        folder = check_output_folder(args.out)
+        check_shard_size(plan)
+        folder = check_output_folder(args.out, create=False)
+        manifest = sound_shards(folder)
         done = complete_shards(folder, plan)
     except ValueError as error:
         return report_error(PROG, error)
+    folder.mkdir(parents=True, exist_ok=True)
+    if removed := remove_stale_temporaries(folder):
+        print(f"removed what a killed run left: {', '.join(p.name for p in removed)}")
     total_positions, started = 0, time.perf_counter()
-    for index in range(args.shards):
-        if index in done:
-            print(f"{SHARD_NAME.format(index)}: complete, skipped", flush=True)
-            continue
-        tick = time.perf_counter()
-        count = write_shard(folder, plan, index)
-        seconds = time.perf_counter() - tick
-        total_positions += count
-        print(
-            f"{SHARD_NAME.format(index)}: {count:,} positions of {plan.games} games in "
-            f"{seconds:.1f} s ({count / seconds:,.0f} positions/s)",
-            flush=True,
-        )
+    try:
+        for index in range(args.shards):
+            name = SHARD_NAME.format(index)
+            if index in done:
+                print(f"{name}: complete, skipped", flush=True)
+                continue
+            tick = time.perf_counter()
+            count = write_shard(folder, plan, index)
+            manifest[name] = file_sha256(folder / name)
+            write_text_atomic(folder / MANIFEST, json.dumps(manifest, indent=1))
+            seconds = time.perf_counter() - tick
+            total_positions += count
+            print(
+                f"{name}: {count:,} positions of {plan.games} games in {seconds:.1f} s "
+                f"({count / seconds:,.0f} positions/s)",
+                flush=True,
+            )
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted; the complete shards are kept", file=sys.stderr)
+        return INTERRUPTED
     seconds = time.perf_counter() - started
     if total_positions:
         print(

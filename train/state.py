@@ -83,9 +83,13 @@ def read_state(run_dir: str | Path) -> RunState:
 
     Raises:
         FileNotFoundError: no such folder, or a folder without ``state.json`` (one line saying so).
-        ValueError: an unreadable ``state.json``.
+        ValueError: an unreadable ``state.json``, or one naming a file outside the folder.
     """
     folder = Path(run_dir)
+    if folder.is_file():
+        raise FileNotFoundError(
+            f"{str(folder)!r} is a file, not a run folder: pass its folder {str(folder.parent)!r}"
+        )
     if not folder.is_dir():
         raise FileNotFoundError(f"no run folder at {str(folder)!r}")
     path = folder / STATE_FILE
@@ -98,9 +102,13 @@ def read_state(run_dir: str | Path) -> RunState:
         data = json.loads(path.read_text())
         if not isinstance(data, dict):
             raise TypeError(f"not an object but {type(data).__name__}")
-        return RunState.from_dict(data)
+        state = RunState.from_dict(data)
+        outside = [n for n in state.files() if (folder / n).resolve().parent != folder.resolve()]
     except (json.JSONDecodeError, TypeError, UnicodeDecodeError) as exc:
         raise ValueError(f"{str(path)!r} is not a valid run state ({exc})") from None
+    if outside:
+        raise ValueError(f"{str(path)!r} names {outside[0]!r}, a file outside its run folder")
+    return state
 
 
 def commit_state(run_dir: Path, state: RunState) -> None:

@@ -23,6 +23,8 @@ key                dtype, shape          meaning
 from __future__ import annotations
 
 import json
+import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +38,8 @@ COMPRESS_LEVEL = 1
 """zlib level of the saved arrays: several times faster to write than
 ``numpy.savez_compressed``'s level 6, for somewhat larger files."""
 _ARRAYS = ("boards", "mine_targets", "mine_masks", "open_targets", "open_masks", "move_cells")
+UNREADABLE = (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error)
+"""What reading a damaged ``.npz`` raises."""
 MOVE_ANY_SAFE = -1
 """``move_cells`` value: the expert plays any certainly safe cell (every one is as good)."""
 MOVE_NONE = -2
@@ -118,8 +122,8 @@ def load_positions(path: str | Path) -> tuple[PositionSet, dict[str, object]]:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
             arrays = {name: data[name] for name in _ARRAYS if name in data.files}
-    except (OSError, KeyError, ValueError) as exc:
-        raise ValueError(f"{str(path)!r} is not a readable imitation data set: {exc}") from exc
+    except (KeyError, *UNREADABLE) as exc:
+        raise ValueError(f"{str(path)!r} is not a readable imitation data set: {exc}") from None
     version = meta.get("format_version")
     if version not in READABLE_VERSIONS:
         raise ValueError(
