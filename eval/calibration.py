@@ -22,10 +22,10 @@ import numpy as np
 
 from agents.base import Explanation
 from agents.beliefs import INFO_KEY, ExactBeliefs
+from common.atomic import check_output_folder, write_text_atomic
 from eval.agent_specs import AgentSpec
 from eval.config import EvalConfig, game_seeds
 from eval.settings import Setting
-from common.atomic import check_output_folder, write_text_atomic
 from mswp_gym.constants import is_revealed_safe, is_unknown
 from mswp_gym.encoding import board_from_observation
 

@@ -41,6 +41,7 @@ from stable_baselines3.common.logger import (
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 from tqdm import tqdm
 
+from agents import registry
 from common.atomic import (
     check_output_folder,
     first_missing,
@@ -65,7 +66,6 @@ from train.checkpoint import (
     restore_runtime,
     save_model_atomic,
     save_runtime,
-    shipped_name,
 )
 from train.dataset import load_positions, save_positions
 from train.device import resolve_device
@@ -174,7 +174,7 @@ def eval_command(settings: TrainSettings, model_path: Path) -> str:
             where.append(f"--rows {spec.rows} --cols {spec.cols} --mines {spec.mines}")
     from train.settings import REWARD_ONLY
 
-    init = shipped_name(settings.init) or ("" if not settings.init else "a file")
+    init = registry.shipped_name(settings.init) or ("" if not settings.init else "a file")
     reward_only = settings.algo in REWARD_ONLY and (not init or init.startswith("rl:"))
     agents_list = f"{'rl' if reward_only else 'net'}:{model_path},logic,logic:global,solver"
     return " ; ".join(
