@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from mswp_gym.generators import max_mines
 from mswp_gym.spec import GameSpec
 from train.dataset import PositionSet
 
@@ -40,10 +41,10 @@ def parse_boards(text: str, first_click: str) -> tuple[GameSpec, ...]:
                 f"board {entry.strip()!r}: rows and cols must be >= 1 with at most "
                 f"{MAX_MIX_CELLS} cells"
             )
-        cleared = min(rows, 3) * min(cols, 3) if first_click in ("opening", "no-guess") else 1
-        if mines < 1 or mines > cells - cleared:
+        limit = max_mines(first_click, rows, cols)
+        if mines < 1 or mines > limit:
             raise ValueError(
-                f"board {entry.strip()!r}: mines must be in 1..{cells - cleared} "
+                f"board {entry.strip()!r}: mines must be in 1..{limit} "
                 f"under first_click={first_click!r}"
             )
         spec = GameSpec(rows, cols, mines, first_click)
