@@ -78,8 +78,8 @@ def check_size(rows: int, cols: int) -> tuple[int, int]:
 
 
 NO_GUESS_DENSITY = 0.3
-"""The densest ``no-guess`` board accepted: the search seldom finds denser ones within its bounds
-(30x30 at 0.45 failed for 5 seeds of 5); on large boards lower densities can fail too."""
+"""The densest ``no-guess`` board accepted: the search seldom finds denser ones within its
+bounds; on large boards lower densities can fail too."""
 
 
 def max_mines(rule: str, rows: int, cols: int) -> int:
