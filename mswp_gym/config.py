@@ -118,8 +118,9 @@ class GameConfig:
         preset: a preset name (``beginner``, ``intermediate``, ``expert``) that gives the board
             where none is given: its size unless ``rows``/``cols``/``layout`` are given, its
             mine count only on its own size and without ``mines``/``density``. Not stored.
-        first_click: ``any``, ``safe``, ``opening`` or ``fixed`` (default: ``fixed`` with a
-            layout, else the injected generator's rule, else ``safe``).
+        first_click: ``any``, ``safe``, ``opening``, ``no-guess`` (exact clues only) or
+            ``fixed`` (default: ``fixed`` with a layout, else the injected generator's rule,
+            else ``safe``).
         score_mode, clue_reveal_prob, clue_noise, obs_mode, flag_actions, rewards, max_steps,
         layout, generator: see the fields.
 
@@ -215,6 +216,13 @@ class GameConfig:
             raise ValueError(
                 f"clue_reveal_prob must be a number in [0, 1], got {clue_reveal_prob!r}"
             )
+        noise = parse_choice(ClueNoise, clue_noise, "clue_noise")
+        if rule == FirstClick.NO_GUESS and (clue_reveal_prob != 1.0 or noise != ClueNoise.EXACT):
+            raise ValueError(
+                "first_click='no-guess' promises a board solvable from exact clues; got "
+                f"clue_reveal_prob={clue_reveal_prob}, clue_noise='{noise}': use "
+                "clue_reveal_prob=1 and clue_noise='exact', or another first_click rule"
+            )
         resolve_max_steps(max_steps, *size)
         set_(self, "rows", size[0])
         set_(self, "cols", size[1])
@@ -222,7 +230,7 @@ class GameConfig:
         set_(self, "first_click", rule)
         set_(self, "score_mode", check_bool("score_mode", score_mode))
         set_(self, "clue_reveal_prob", float(clue_reveal_prob))
-        set_(self, "clue_noise", parse_choice(ClueNoise, clue_noise, "clue_noise"))
+        set_(self, "clue_noise", noise)
         set_(self, "obs_mode", parse_choice(ObsMode, obs_mode, "obs_mode"))
         set_(self, "flag_actions", check_bool("flag_actions", flag_actions))
         set_(self, "rewards", _rewards(rewards))

@@ -3,7 +3,8 @@
 An **opening** is a connected region of zero cells with its border (one click reveals it). The
 **3BV** (Bechtel's Board Benchmark Value) is the least number of clicks that reveal every safe
 cell without flags: one per opening, plus one per safe cell no opening reveals (as ms-toollib's
-``cal_bbbv``). Both work on the bit layout of :mod:`mswp_gym.deduction`.
+``cal_bbbv``). Both work on the bit layout of :mod:`mswp_gym.deduction`. The envs put the layout,
+not its 3BV, in an episode's final info: ``bbbv(info["layout"])`` computes it where it is wanted.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mswp_gym.deduction import grid
+from mswp_gym.generators import layout_values
 
 
 @dataclass(frozen=True)
@@ -26,8 +28,15 @@ class Difficulty:
 
 
 def difficulty(layout: np.ndarray) -> Difficulty:
-    """The 3BV and the openings of ``layout`` (``(rows, cols)`` bool or 0/1 mines)."""
-    mines = np.asarray(layout, dtype=bool)
+    """The 3BV and the openings of ``layout`` (``(rows, cols)`` bool or 0/1 mines).
+
+    Raises:
+        ValueError: a layout that is not a non-empty 2-D array, or holds a value other than 0/1.
+    """
+    mines = np.asarray(layout)
+    if mines.ndim != 2 or mines.size == 0:
+        raise ValueError(f"a layout must be a non-empty 2-D array, got shape {mines.shape}")
+    mines = layout_values(mines)
     g = grid(*mines.shape)
     bits = g.to_bits(mines)
     safe = g.valid & ~bits

@@ -14,7 +14,6 @@ from mswp_gym.cells import SMALL_BOARD_CELLS, neighbour_table
 from mswp_gym.choices import ObsMode
 from mswp_gym.config import GameConfig
 from mswp_gym.constants import FLAGGED, HIDDEN, LOST, PLAYING, WON, Outcome
-from mswp_gym.difficulty import bbbv
 from mswp_gym.encoding import encode, observation_space
 from mswp_gym.generators import Generator
 from mswp_gym.inputs import check_action, check_seed
@@ -104,8 +103,9 @@ class MinesweeperEnv(gym.Env[Any, int]):
     Terminated on a win or a loss (score mode: when every safe cell is revealed). Truncated after
     ``max_steps`` steps (``"auto"``: ``2 * rows * cols``, which legal reveals never reach; None:
     no limit); a game that ends on the limit is both, as under ``TimeLimit``. ``info`` then
-    carries ``"layout"``, the true mine layout, and ``"bbbv"`` (``np.int64``), its 3BV
-    (:mod:`mswp_gym.difficulty`), for evaluation only.
+    carries ``"layout"``, the true mine layout, for evaluation only (its 3BV:
+    :func:`mswp_gym.difficulty.bbbv`). A game cut off by a ``TimeLimit`` wrapper
+    (``gym.make``'s ``max_episode_steps``) ends outside the env, without it: pass ``max_steps``.
 
     ## Info
     ``action_mask`` (int8), ``outcome`` (an :class:`~mswp_gym.constants.Outcome` value),
@@ -401,7 +401,6 @@ class MinesweeperEnv(gym.Env[Any, int]):
             info["mines_found"] = np.int64(self.mines - exploded)
         if self._done and board is not None:
             info["layout"] = board.mines.copy()
-            info["bbbv"] = np.int64(bbbv(board.mines))
         return info
 
 

@@ -11,9 +11,9 @@ name       rule
            board), so it opens a zero (Windows 7). Needs
            ``0 <= mines <= rows*cols - min(rows, 3) * min(cols, 3)``.
 ``fixed``  a given layout (array or text picture), whatever the click: tests, puzzles, replays.
-``no-guess`` as ``opening`` (same limit on the mines), and the board can then be solved from the
-           first click without a guess: the sound rules of :mod:`mswp_gym.deduction` reveal
-           every safe cell from it.
+``no-guess`` as ``opening``, and the board can then be solved from the first click without a
+           guess: the sound rules of :mod:`mswp_gym.deduction` reveal every safe cell from it.
+           Needs at least 3x3 and ``mines <= NO_GUESS_DENSITY * rows*cols``.
 ========== ====================================================================================
 
 Every layout of ``any``, ``safe`` and ``opening`` is uniformly random among those the rule allows.
@@ -75,11 +75,21 @@ def check_size(rows: int, cols: int) -> tuple[int, int]:
     return rows, cols
 
 
+NO_GUESS_DENSITY = 0.3
+"""The densest ``no-guess`` board accepted: the search seldom finds denser ones within its
+bounds; on large boards lower densities can fail too."""
+
+
 def max_mines(rule: str, rows: int, cols: int) -> int:
-    """The largest mine count ``rule`` can honour for every first click on ``rows x cols``."""
+    """The largest mine count ``rule`` can honour for every first click on ``rows x cols``
+    (``no-guess``: :data:`NO_GUESS_DENSITY` of the cells, none under 3 rows or columns, where a
+    mine hides the cells behind it)."""
     cells = rows * cols
+    if rule == "no-guess" and min(rows, cols) < 3:
+        return 0
     if rule in ("opening", "no-guess"):
-        return cells - min(rows, 3) * min(cols, 3)
+        cleared = cells - min(rows, 3) * min(cols, 3)
+        return min(cleared, int(NO_GUESS_DENSITY * cells)) if rule == "no-guess" else cleared
     return cells - 1
 
 
@@ -97,6 +107,12 @@ def check_mines(rule: str, rows: int, cols: int, mines: int) -> None:
             f"use at most {cells - 1}"
         )
     limit = max_mines(rule, rows, cols)
+    if mines > limit and rule == "no-guess":
+        raise ValueError(
+            f"first_click='no-guess' needs at least 3 rows and 3 cols and a density up to "
+            f"{NO_GUESS_DENSITY}: at most {limit} mines on {rows}x{cols}; got mines={mines} "
+            f"(density {mines / cells:.2f})"
+        )
     if mines > limit:
         region = min(rows, 3) * min(cols, 3)
         raise ValueError(
@@ -200,6 +216,9 @@ NO_GUESS_PASSES = 12
 """Repair passes per drawn layout before :class:`NoGuessFirstClick` draws a fresh one."""
 NO_GUESS_DRAWS = 1000
 """Fresh layouts :class:`NoGuessFirstClick` tries before it gives up."""
+NO_GUESS_WORK = 20_000_000
+"""Cells times solves :class:`NoGuessFirstClick` spends before it gives up (a few seconds): a
+bound on the work, not the clock, so the same seed gives the same board or the same error."""
 
 
 @dataclass(frozen=True)
@@ -209,7 +228,8 @@ class NoGuessFirstClick:
     A layout is drawn as under ``opening`` and solved from the click with the sound rules of
     :mod:`mswp_gym.deduction`; where they get stuck it is repaired (as Simon Tatham's Mines does:
     :func:`_repair`) and solved again, until a fresh solve needs no repair. After
-    :data:`NO_GUESS_PASSES` passes, or a repair with no room, a fresh layout is drawn.
+    :data:`NO_GUESS_PASSES` passes, or a repair with no room, a fresh layout is drawn; after
+    :data:`NO_GUESS_DRAWS` draws or :data:`NO_GUESS_WORK` it gives up.
     """
 
     name: str = "no-guess"
@@ -222,38 +242,49 @@ class NoGuessFirstClick:
 
         Raises:
             ValueError: no first click, or too many mines to clear its block.
-            RuntimeError: no no-guess layout found in :data:`NO_GUESS_DRAWS` draws.
+            RuntimeError: no no-guess layout found within the bounds (one line, in seconds).
         """
         if first_click is None:
             raise ValueError(f"the {self.name!r} generator needs the first click")
         g = grid(rows, cols)
         start = g.bit(first_click)
-        for _ in range(NO_GUESS_DRAWS):
+        solves = [max(NO_GUESS_WORK // (rows * cols), 1)]
+        draws = 0
+        while draws < NO_GUESS_DRAWS and solves[0] > 0:
+            draws += 1
             drawn = _opening_layout(rows, cols, mines, rng, first_click, self.name)
-            accepted = _repaired(g, g.to_bits(drawn), start, rng)
+            accepted = _repaired(g, g.to_bits(drawn), start, rng, solves)
             if accepted is not None:
                 return g.from_bits(accepted)
         raise RuntimeError(
-            f"no no-guess layout of {mines} mines on {rows}x{cols} found in {NO_GUESS_DRAWS} "
-            f"draws from first click {first_click}"
+            f"no no-guess layout of {mines} mines on {rows}x{cols} found from first click "
+            f"{first_click} in {draws} draws (limits: {NO_GUESS_DRAWS} draws, "
+            f"{NO_GUESS_WORK:,} cell-solves); use fewer mines"
         )
 
 
-def _repaired(g: Grid, layout: int, start: int, rng: np.random.Generator) -> int | None:
+def _repaired(
+    g: Grid, layout: int, start: int, rng: np.random.Generator, solves: list[int]
+) -> int | None:
     """``layout`` repaired until a fresh solve from ``start`` settles every cell without a repair.
 
+    ``solves``: one count, the solves left, lowered by each solve.
+
     Returns:
-        That layout, or None after :data:`NO_GUESS_PASSES` passes or a repair that finds no room.
+        That layout, or None after :data:`NO_GUESS_PASSES` passes, a repair that finds no room or
+        the last solve left.
     """
     for _ in range(NO_GUESS_PASSES):
+        solves[0] -= 1
         safe, known = settle(g, layout, start, 0)
         if safe | known == g.valid:
             return layout
         while safe | known != g.valid:
             repaired = _repair(g, layout, safe, known, rng)
-            if repaired is None:
+            if repaired is None or solves[0] <= 0:
                 return None
             layout = repaired
+            solves[0] -= 1
             safe, known = settle(g, layout, safe, known)
     return None
 

@@ -20,7 +20,16 @@ RUNS = {
     "bench_env": ["--seconds", "0.1", "--boards", "beginner"],
     "bench_vector": ["--boards", "beginner", "--batch", "8", "--budget", "0.05", "--warmup", "0"],
     "bench_vecenv": ["--n-envs", "2", "--steps", "64", "--kinds", "dummy", "native"],
-    "bench_ab": ["--before", ".", "--rounds", "1", "--single-steps", "200", "--vector-steps", "2"],
+    "bench_ab": [
+        "--against",
+        "HEAD",
+        "--rounds",
+        "1",
+        "--single-steps",
+        "200",
+        "--vector-steps",
+        "2",
+    ],
     "bench_agents": ["--games", "2", "--workers", "1", "--agents", "random", "logic"],
     "bench_eval": ["--agents", "logic", "--preset", "beginner", "--games", "2", "--workers", "1"],
     "bench_logic_big": ["--size", "12", "--mines", "20", "--games", "1"],
@@ -90,3 +99,10 @@ def test_peers_env_plugin__without_the_harness_is_one_line(monkeypatch: pytest.M
     monkeypatch.setenv("PEERS_DIR", str(ROOT / "no-such-harness"))
     (line,) = bad_input_lines_in_a_process("peers_env_plugin", [])
     assert "PEERS_DIR" in line and "no-such-harness" in line
+
+
+def test_bench_ab__an_unknown_commit_is_refused_with_exit_2() -> None:
+    lines = bad_input_lines_in_a_process("bench_ab", ["--against", "no-such-commit"])
+    assert (
+        lines[-1] == "bench_ab.py: error: --against 'no-such-commit' is not a commit of this repo"
+    )

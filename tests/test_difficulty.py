@@ -1,8 +1,9 @@
 """mswp_gym.difficulty: 3BV and openings on hand-made boards and against a brute-force count; the
-3BV in the final info of the single and the vector env."""
+envs' final info carries the layout (also at a step limit), and no 3BV is computed during play."""
 
 from __future__ import annotations
 
+import gymnasium as gym
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -77,20 +78,43 @@ def test_difficulty__matches_a_brute_force_count(
     assert (found.bbbv, found.openings) == _brute_force(mines)
 
 
-def test_env__final_info_carries_the_layouts_3bv() -> None:
+@pytest.mark.parametrize(
+    ("layout", "message"),
+    [
+        (np.array([[0, 2], [0, 0]]), "only 0/1 or False/True, got 2 at \\(0, 1\\)"),
+        (np.array([[0.5]]), "got 0.5 at \\(0, 0\\)"),
+        (np.zeros(4, dtype=bool), "non-empty 2-D array, got shape \\(4,\\)"),
+        (np.zeros((0, 3), dtype=bool), "non-empty 2-D array, got shape \\(0, 3\\)"),
+    ],
+)
+def test_difficulty__refuses_what_is_not_a_layout(layout: np.ndarray, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        difficulty(layout)
+
+
+def _refuse(_: object) -> None:
+    raise AssertionError("3BV computed during play")
+
+
+def test_env__final_info_carries_the_layout_not_its_3bv(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("mswp_gym.difficulty.difficulty", _refuse)
     env = MinesweeperEnv(preset="beginner")
     _, info = env.reset(seed=4)
-    assert "bbbv" not in info
     done = False
     cell = 0
     while not done:
         _, _, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[cell % 3]))
         cell += 1
-    assert info["bbbv"] == bbbv(info["layout"]) and info["bbbv"].dtype == np.int64
+    assert info["layout"].shape == (9, 9) and "bbbv" not in info
+    monkeypatch.undo()
+    assert bbbv(info["layout"]) == _brute_force(info["layout"])[0]
 
 
 @pytest.mark.parametrize("placement", ["batched", "generator"])
-def test_vector_env__final_info_carries_each_ended_boards_3bv(placement: str) -> None:
+def test_vector_env__final_info_carries_each_ended_boards_layout_not_its_3bv(
+    placement: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("mswp_gym.difficulty.difficulty", _refuse)
     venv = MinesweeperVectorEnv(
         4, preset="beginner", autoreset_mode="SameStep", placement=placement
     )
@@ -100,7 +124,35 @@ def test_vector_env__final_info_carries_each_ended_boards_3bv(placement: str) ->
         _, _, terminated, truncated, info = venv.step(np.argmax(venv.action_masks(), axis=1))
         if (terminated | truncated).any():
             final = info["final_info"]
-            for i in np.flatnonzero(final["_bbbv"]):
-                assert final["bbbv"][i] == bbbv(final["layout"][i])
+            assert "bbbv" not in final and "_bbbv" not in final
+            for i in np.flatnonzero(final["_layout"]):
+                assert final["layout"][i].sum() == 10
                 ended += 1
     assert ended >= 4
+
+
+@pytest.mark.parametrize(
+    ("mode", "limit"),
+    [("vector_entry_point", {"max_episode_steps": 3}), ("sync", {"max_steps": 3})],
+)
+def test_make_vec__a_step_limit_end_carries_the_layout_in_every_mode(
+    mode: str, limit: dict[str, int]
+) -> None:
+    envs = gym.make_vec("Minesweeper-Beginner-v0", num_envs=2, vectorization_mode=mode, **limit)
+    envs.reset(seed=0)
+    for _ in range(3):  # reveal cell 0, then two no-ops: the limit ends both games
+        _, _, terminated, truncated, info = envs.step(np.zeros(2, dtype=np.int64))
+    assert truncated.all() and not terminated.any()
+    assert info["_layout"].all() and info["layout"].sum(axis=(1, 2)).tolist() == [10, 10]
+    assert "bbbv" not in info
+
+
+def test_make_vec__a_time_limit_outside_the_env_ends_without_the_layout() -> None:
+    envs = gym.make_vec(
+        "Minesweeper-Beginner-v0", num_envs=2, vectorization_mode="sync", max_episode_steps=3
+    )
+    envs.reset(seed=0)
+    for _ in range(3):
+        _, _, terminated, truncated, info = envs.step(np.zeros(2, dtype=np.int64))
+    assert truncated.all() and not terminated.any()
+    assert "layout" not in info  # as documented: TimeLimit ends the game outside the env

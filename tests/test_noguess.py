@@ -80,16 +80,80 @@ def test_no_guess__accepted_by_the_config_and_eval() -> None:
     assert GameConfig(preset="expert", first_click="no-guess").spec.first_click == "no-guess"
 
 
-def test_no_guess__mine_limit_is_the_opening_rules() -> None:
-    assert GameConfig(9, 9, 72, first_click="no-guess").mines == 72
-    with pytest.raises(ValueError, match="at most 72 mines"):
-        GameConfig(9, 9, 73, first_click="no-guess")
+@pytest.mark.parametrize(
+    ("board", "message"),
+    [
+        (
+            {"rows": 9, "cols": 9, "mines": 25},
+            "at most 24 mines on 9x9; got mines=25 \\(density 0.31",
+        ),
+        ({"rows": 200, "cols": 200, "density": 0.5}, "at most 12000 mines on 200x200"),
+        ({"rows": 1000, "cols": 1000, "density": 0.4}, "at most 300000 mines on 1000x1000"),
+        ({"rows": 1, "cols": 30, "mines": 20}, "at least 3 rows and 3 cols .* on 1x30"),
+        ({"rows": 2, "cols": 4, "mines": 1}, "at most 0 mines on 2x4"),
+    ],
+)
+def test_no_guess__a_board_too_dense_or_thin_is_refused_when_built(
+    board: dict[str, float], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message) as refused:
+        GameConfig(first_click="no-guess", **board)  # type: ignore[arg-type]
+    assert "\n" not in str(refused.value)
+    assert GameConfig(9, 9, 24, first_click="no-guess").mines == 24
+
+
+@pytest.mark.parametrize(
+    "clues", [{"clue_reveal_prob": 0.9}, {"clue_noise": "optimistic"}, {"clue_noise": "cautious"}]
+)
+def test_no_guess__uncertain_clues_are_refused(clues: dict[str, object]) -> None:
+    with pytest.raises(ValueError, match="no-guess' promises a board solvable from exact clues"):
+        MinesweeperEnv(preset="beginner", first_click="no-guess", **clues)  # type: ignore[arg-type]
 
 
 def test_no_guess_generator__gives_up_with_a_clear_error_where_no_board_exists() -> None:
     # 2x4 with one mine, clicked in a corner: the mine always ends in a 50/50 of the far column.
     with pytest.raises(RuntimeError, match="no no-guess layout of 1 mines on 2x4"):
         make_generator("no-guess").layout(2, 4, 1, np.random.default_rng(0), (0, 0))
+
+
+def test_no_guess_generator__gives_up_when_its_work_bound_is_spent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 30x30 at 0.45 fails for most seeds; a bound of 50 solves ends the search in the first draws.
+    monkeypatch.setattr("mswp_gym.generators.NO_GUESS_WORK", 50 * 900)
+    with pytest.raises(RuntimeError) as gave_up:
+        NoGuessFirstClick().layout(30, 30, 405, np.random.default_rng(0), (15, 15))
+    message = str(gave_up.value)
+    assert message.startswith("no no-guess layout of 405 mines on 30x30") and "\n" not in message
+    assert "45,000 cell-solves); use fewer mines" in message
+    draws = int(message.split(" in ")[1].split()[0])
+    assert draws < 50
+
+
+@pytest.mark.parametrize("command", ["eval", "train"])
+def test_cli__a_board_no_guess_cannot_deal_is_one_line_exit_2_nothing_created(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    board = ["--first-click", "no-guess", "--rows", "1", "--cols", "30", "--mines", "20"]
+    out = tmp_path / "run"
+    if command == "eval":
+        from eval.cli import main
+
+        argv = ["--agents", "random", *board, "--games", "2", "--quiet", "--out", str(out)]
+    else:
+        pytest.importorskip("sb3_contrib")
+        from train.cli import main
+
+        argv = [*board, "--channels", "4", "--blocks", "1", "--out", str(out)]
+    try:
+        status = main(argv)
+    except SystemExit as exit_:
+        status = int(exit_.code or 0)
+    err = capsys.readouterr().err
+    assert status == 2 and "Traceback" not in err
+    (line,) = err.strip().splitlines()
+    assert "at most 0 mines on 1x30; got mines=20" in line
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_bench_noguess__bad_input_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:

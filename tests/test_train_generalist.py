@@ -64,6 +64,8 @@ def test_parse_boards__reads_a_mix_and_names_bad_entries() -> None:
             continue
         with pytest.raises(ValueError, match=needle):
             parse_boards(text, "safe")
+    with pytest.raises(ValueError, match=r"1\.\.24 under first_click='no-guess'"):
+        parse_boards("9x9/25", "no-guess")  # the env's own limit
 
 
 def test_settings__boards_need_imitation() -> None:

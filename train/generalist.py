@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mswp_gym.choices import FirstClick
+from mswp_gym.generators import max_mines
 from mswp_gym.spec import GameSpec, parse_board
 from train.dataset import PositionSet
 
@@ -37,10 +38,10 @@ def parse_boards(text: str, first_click: str) -> tuple[GameSpec, ...]:
                 f"board {entry.strip()!r}: rows and cols must be >= 1 with at most "
                 f"{MAX_MIX_CELLS} cells"
             )
-        cleared = min(rows, 3) * min(cols, 3) if spec.first_click.opens_block else 1
-        if mines < 1 or mines > cells - cleared:
+        limit = max_mines(first_click, rows, cols)
+        if mines < 1 or mines > limit:
             raise ValueError(
-                f"board {entry.strip()!r}: mines must be in 1..{cells - cleared} "
+                f"board {entry.strip()!r}: mines must be in 1..{limit} "
                 f"under first_click={first_click!r}"
             )
         if spec in specs:

@@ -19,7 +19,6 @@ from mswp_gym.cells import to_cell
 from mswp_gym.choices import BatchFlood, FirstClick, Placement, parse_choice
 from mswp_gym.config import GameConfig, resolve_max_steps
 from mswp_gym.constants import HIDDEN, Outcome
-from mswp_gym.difficulty import bbbv
 from mswp_gym.encoding import encode, observation_space
 from mswp_gym.env import MinesweeperEnv, game_config
 from mswp_gym.generators import STOCK_GENERATORS, Generator, layout_values
@@ -135,9 +134,12 @@ class MinesweeperVectorEnv(VectorEnv):
     ``(B,)`` bool ``"_key"`` mask. ``action_mask`` ``(B, n)`` int8, ``outcome``,
     ``cells_revealed``, ``mines_left``, ``steps``, ``invalid_actions`` (int64), ``is_success``
     (bool); score mode adds ``mines_exploded`` and ``mines_found``. ``"layout"`` ``(B, rows,
-    cols)`` bool and ``"bbbv"`` ``(B,)`` int64 (its 3BV) are present when some board's episode
-    ended this step, masked by ``"_layout"``/``"_bbbv"`` (for evaluation only). Entries whose
-    mask is False are unspecified.
+    cols)`` bool is present when some board's episode ended this step (the step limit too, as in
+    the single env), masked by ``"_layout"``, for evaluation only; board ``i``'s 3BV is
+    :func:`mswp_gym.difficulty.bbbv` of ``info["layout"][i]``. ``make_vec``'s sync and async
+    modes put the step limit in a ``TimeLimit`` outside each env, so there a game cut off by it
+    has no ``"layout"`` (give ``max_steps`` instead of ``max_episode_steps``). Entries
+    whose mask is False are unspecified.
 
     ## Arguments
     ``num_envs`` (B >= 1) and the single env's arguments, checked by the same
@@ -633,10 +635,6 @@ class MinesweeperVectorEnv(VectorEnv):
                 layouts[with_layout] = state.mines[with_layout]
                 info["layout"] = layouts.reshape(self.num_envs, self.rows, self.cols)
                 info["_layout"] = with_layout
-                info["bbbv"] = np.zeros(self.num_envs, dtype=np.int64)
-                for i in np.flatnonzero(with_layout):
-                    info["bbbv"][i] = bbbv(info["layout"][i])
-                info["_bbbv"] = with_layout
         return info
 
     def _same_step_reset(
@@ -645,7 +643,7 @@ class MinesweeperVectorEnv(VectorEnv):
         ended = done.copy()
         ended.flags.writeable = False  # shared by the "_key" masks of final_info
         final_info = {
-            k: (v if k in ("_layout", "_bbbv") else ended) if k.startswith("_") else v
+            k: (v if k == "_layout" else ended) if k.startswith("_") else v
             for k, v in step_info.items()
         }
         visible = self._boards.visible[finished].reshape(-1, self.rows, self.cols)
