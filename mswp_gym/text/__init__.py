@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mswp_gym.text.env import Grade, Grader, RewardMode, TextMinesweeperEnv
 from mswp_gym.text.protocol import (
     InvalidReply,
     Move,
@@ -16,9 +17,13 @@ from mswp_gym.text.protocol import (
 )
 
 __all__ = [
+    "Grade",
+    "Grader",
     "InvalidReply",
     "Move",
     "MoveKind",
+    "RewardMode",
+    "TextMinesweeperEnv",
     "TextRules",
     "check_move",
     "format_move",
