@@ -143,6 +143,7 @@ def _register_builtin() -> None:
     register("rl", "train.agent:load_rl_agent", takes_path=True)
     register("ppo", "train.agent:load_ppo_named", takes_path=True)
     register("sb3", "train.sb3_agent:load_sb3_agent", takes_path=True)
+    register("llm", "agents.llm:load_llm_agent", takes_path=True)
 
 
 _register_builtin()

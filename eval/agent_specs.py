@@ -29,7 +29,7 @@ from typing import Any
 SHORTHAND_KWARG: dict[str, str] = {"logic": "guess", "solver": "depth"}
 """For these agents a bare ``NAME:VALUE`` sets this keyword argument."""
 
-PATH_AGENTS: frozenset[str] = frozenset({"net", "rl", "ppo", "sb3"})
+PATH_AGENTS: frozenset[str] = frozenset({"net", "rl", "ppo", "sb3", "llm"})
 """Agents whose ``NAME:VALUE`` is a shipped name or a path passed to ``agents.make`` unchanged."""
 GUESSING_AGENTS: frozenset[str] = frozenset({*PATH_AGENTS, "random"})
 """Agents that prove nothing: every move is a choice, none is a deduction (their "certain"

@@ -9,6 +9,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
+from agents.llm import EndpointError
 from eval.agent_specs import AgentSpec
 from eval.backends import WORKER_DIED
 from eval.config import EvalConfig, game_seeds
@@ -84,6 +85,25 @@ class EvalWorkerDied(RuntimeError):
         self.played, self.total, self.out = played, total, out
 
 
+class EvalEndpointFailed(RuntimeError):
+    """An ``llm:`` agent's endpoint stopped answering; the games finished so far are kept."""
+
+    def __init__(
+        self, played: int, total: int, out: Path | None, reason: str = "an llm endpoint failed"
+    ) -> None:
+        super().__init__(f"{reason}: stopped {kept(played, total, out)}")
+        self.played, self.total, self.out = played, total, out
+
+
+def _stopped(
+    cause: Exception, played: int, total: int, out: Path | None
+) -> EvalWorkerDied | EvalEndpointFailed:
+    """What a run stopped by ``cause`` (a dead worker or endpoint) raises."""
+    if isinstance(cause, EndpointError):
+        return EvalEndpointFailed(played, total, out, str(cause))
+    return EvalWorkerDied(played, total, out)
+
+
 KILL_HOOK = "MSWP_EVAL_KILL_AFTER_CHUNKS"
 """Fault injection for the kill tests: SIGKILL this process after appending N chunks."""
 
@@ -145,8 +165,8 @@ def evaluate(
         )
     except KeyboardInterrupt:
         raise EvalInterrupted(min(played[0], total), total, out) from None
-    except BrokenProcessPool:
-        raise EvalWorkerDied(min(played[0], total), total, out) from None
+    except (BrokenProcessPool, EndpointError) as exc:
+        raise _stopped(exc, min(played[0], total), total, out) from None
     finally:
         if log is not None:
             log.close()
