@@ -205,5 +205,5 @@ def test_parse_move__never_raises_on_any_str() -> None:
 def test_text_rules__refuses_a_bad_invalid_limit() -> None:
     with pytest.raises(ValueError, match="max_invalid must be an integer >= 1, got 0"):
         TextRules(max_invalid=0)
-    with pytest.raises(TypeError, match="max_invalid"):
+    with pytest.raises(ValueError, match="max_invalid"):
         TextRules(max_invalid=True)

@@ -22,15 +22,8 @@ from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, MINE, NO_CLUE
 MAX_REPLY_CHARS: Final[int] = 100_000
 """A longer reply is invalid unread: parsing work stays bounded."""
 
-SYMBOLS: Final[dict[int, str]] = {
-    HIDDEN: "#",
-    FLAGGED: "F",
-    EXPLODED: "X",
-    NO_CLUE: "?",
-    MINE: "*",
-    0: ".",
-    **{n: str(n) for n in range(1, 9)},
-}
+_CODE_ORDER = (HIDDEN, FLAGGED, EXPLODED, NO_CLUE, MINE, *range(9))
+SYMBOLS: Final = dict(zip(_CODE_ORDER, "#FX?*.12345678", strict=True))
 """The character of each visible code."""
 _CODES: Final[dict[str, int]] = {s: code for code, s in SYMBOLS.items()}
 
@@ -76,10 +69,8 @@ class TextRules:
     """Whether ``flag R C`` is a move."""
 
     def __post_init__(self) -> None:
-        if isinstance(self.max_invalid, bool) or not isinstance(self.max_invalid, int):
-            raise TypeError(f"max_invalid must be an integer >= 1, got {self.max_invalid!r}")
-        if self.max_invalid < 1:
-            raise ValueError(f"max_invalid must be an integer >= 1, got {self.max_invalid}")
+        if type(self.max_invalid) is not int or self.max_invalid < 1:
+            raise ValueError(f"max_invalid must be an integer >= 1, got {self.max_invalid!r}")
 
     @property
     def base(self) -> int:
