@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from test_grading import brute_force_p_mine
 
-from agents.puzzles import Deduction, Puzzle, PuzzleTask, make_puzzle, score, to_dataset
+from agents.puzzles import Deduction, Puzzle, PuzzleTask, _needed, make_puzzle, score, to_dataset
 from agents.solver.deduce import deduce
 from agents.solver.probability import analyse
 from mswp_gym.config import GameConfig
@@ -45,7 +45,10 @@ def test_make_puzzle__same_seed_same_puzzle() -> None:
     assert make_puzzle("safe-cells", 12, config).prompt != a.prompt
 
 
-@pytest.mark.parametrize("level", [Deduction.SINGLE_CLUE, Deduction.SUBSET, Deduction.ENUMERATION])
+@pytest.mark.parametrize(
+    "level",
+    [Deduction.SINGLE_CLUE, Deduction.SUBSET, Deduction.GLOBAL_COUNT, Deduction.ENUMERATION],
+)
 def test_make_puzzle__the_deduction_class_is_the_weakest_that_solves_it(level: Deduction) -> None:
     config = GameConfig(preset="beginner")
     for seed in range(5):
@@ -141,3 +144,25 @@ def test_puzzles_cli__bad_input_is_one_line_and_creates_nothing(
     done = _cli("--count", "2", "--out", str(target), *args)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert message in done.stderr and not (tmp_path / "new").exists()
+
+
+@pytest.mark.parametrize(
+    ("picture", "mines", "level"),
+    [
+        # 1 * 1 #: the left 1 mines (0,1); the right 1 then clears (0,3).
+        ("1#1#", 1, Deduction.SINGLE_CLUE),
+        # 1 2 1 1 over a hidden row: {a,b} = 1 inside {a,b,c} = 2 mines c (the subset rule).
+        ("1211\n####", 2, Deduction.SUBSET),
+        # the 1 mines (0,1); only the mine count clears the far cells.
+        ("1###", 1, Deduction.GLOBAL_COUNT),
+        # the 1's mine is one of its two cells; with one mine in all, the far cell is safe.
+        ("#1##", 1, Deduction.ENUMERATION),
+    ],
+)
+def test_needed__classes_hand_made_positions(picture: str, mines: int, level: Deduction) -> None:
+    board = parse_board(
+        "\n".join(f"{r} | " + " ".join(line) for r, line in enumerate(picture.split()))
+    )
+    analysis = analyse(board, mines)
+    assert analysis.safe
+    assert _needed(analysis, set(analysis.safe), any_one=False) == level
