@@ -80,7 +80,16 @@ def test_text_env__refuses_options_it_sets_and_graded_modes_without_a_grader() -
 
 @pytest.mark.parametrize(
     "reply",
-    ["hello", "reveal 4 4", "reveal 9 9", "flag 4 4", "reveal ٣ ٤", "x" * 1_000_000, "(4, 4)"],
+    [
+        "hello",
+        "reveal 4 4",
+        "reveal 9 9",
+        "flag 4 4",
+        "reveal ٣ ٤",
+        '{"action": "揭开", "row": 3, "col": 4}',
+        "x" * 1_000_000,
+        "(4, 4)",
+    ],
 )
 def test_text_env__an_invalid_reply_changes_nothing_and_counts(reply: str) -> None:
     env = TextMinesweeperEnv(first_click="opening", rules=TextRules(max_invalid=2))
@@ -89,6 +98,7 @@ def test_text_env__an_invalid_reply_changes_nothing_and_counts(reply: str) -> No
     state = env._array.visible.copy()
     text, reward, done, truncated, info = env.step(reply)
     assert text.startswith("Invalid reply (1 of 2): ") and len(text.splitlines()[0]) < 200
+    assert env.observation_space.contains(text)  # printable ASCII, whatever the reply
     assert (reward, done, truncated, info["invalid_replies"]) == (-0.0, False, False, 1)
     assert info["move"] is None and info["invalid_reason"]
     np.testing.assert_array_equal(env._array.visible, state)

@@ -235,6 +235,7 @@ class TextMinesweeperEnv(gym.Env[str, str]):
                 reward = self._graded(grade, float(reward))
         self._done = terminated or truncated
         said = "Won!" if info["outcome"] == WON else "Lost: a mine." if terminated else "Go on."
+        said = "Out of moves: the game stops here." if truncated and not terminated else said
         self._text = f"You played: {format_move(move, rules)}. {said}\n{self._board_text(board)}"
         info = self._info(board, info, move, None)
         if grade is not None:

@@ -238,7 +238,7 @@ def _parse_json(text: str) -> tuple[MoveKind, int, int] | InvalidReply:
         return InvalidReply('the JSON must be an object {"action": ..., "row": ..., "col": ...}')
     action, row, col = value.get("action", "reveal"), value.get("row"), value.get("col")
     if not isinstance(action, str) or action.lower() not in tuple(MoveKind):
-        return InvalidReply(f"unknown action {str(action)[:20]!r}; use reveal or flag")
+        return InvalidReply(f"unknown action {str(action)[:20]!a}; use reveal or flag")
     if not all(type(n) is int for n in (row, col)):
         return InvalidReply('"row" and "col" must be whole numbers')
     assert isinstance(row, int) and isinstance(col, int)
