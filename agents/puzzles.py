@@ -28,7 +28,7 @@ from agents.solver.deduce import deduce
 from agents.solver.probability import Analysis, analyse
 from mswp_gym.atomic import check_output_file, write_text_atomic
 from mswp_gym.board import Board
-from mswp_gym.cli import OneLineParser
+from mswp_gym.cli import INTERRUPTED, OneLineParser, report_error
 from mswp_gym.config import GameConfig
 from mswp_gym.constants import PLAYING, is_unknown
 from mswp_gym.text.protocol import TextRules, render_board
@@ -240,7 +240,8 @@ def make_puzzle(
             found = _needed(analysis, set(analysis.safe), False)
         if wanted is None or found == wanted:
             return Puzzle(task, seed, visible, config.mines, probability, found, cell)
-    raise ValueError(f"no {task} puzzle needing {wanted} in {tries} positions from seed {seed}")
+    needing = "" if wanted is None else f" needing {wanted}"
+    raise ValueError(f"no {task} puzzle{needing} in {tries} positions from seed {seed}")
 
 
 def to_dataset(puzzles: list[Puzzle]) -> Any:
@@ -279,6 +280,9 @@ def main(argv: list[str] | None = None) -> None:
         out = check_output_file(args.out, "--out", (".jsonl",))
     except (ValueError, TypeError) as err:
         parser.error(str(err))
+    except KeyboardInterrupt:
+        report_error(parser.prog, "interrupted: nothing written")
+        sys.exit(INTERRUPTED)
     write_text_atomic(out, "".join(json.dumps(p.record()) + "\n" for p in puzzles))
     print(f"wrote {len(puzzles)} {args.task} puzzles to {out}", file=sys.stderr)
 
