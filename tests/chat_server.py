@@ -6,6 +6,7 @@ text, and refusing (HTTP 400) once it has answered ``limit`` requests, so no tes
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -104,7 +105,7 @@ def solver_policy(first_click: str = "safe") -> Policy:
         text = body["messages"][-1]["content"]
         board = parse_board(text)
         rows, cols = board.shape
-        mines = int(text.split(" mines,", 1)[0].rsplit(" ", 1)[1])
+        mines = int(re.search(r"Board [0-9]+x[0-9]+, ([0-9]+) mines", text).group(1))
         seed = int(body["seed"])
         with lock:
             if seed not in solvers or not np.any(board != HIDDEN):
