@@ -78,11 +78,9 @@ class ChatUsage:
     def add(self, reply: Reply, invalid: bool) -> ChatUsage:
         """This usage with one more reply."""
         return ChatUsage(
-            self.replies + 1,
-            self.invalid_replies + int(invalid),
-            self.tokens + reply.tokens,
+            self.replies + 1, self.invalid_replies + invalid, self.tokens + reply.tokens,
             self.seconds + reply.seconds,
-        )
+        )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -108,31 +106,19 @@ class ChatEndpoint:
     def __post_init__(self) -> None:
         if not self.url.startswith(("http://", "https://")):
             raise ValueError(f"llm url must start with http:// or https://, got {self.url!r}")
-        if not self.model:
-            raise ValueError("llm agent needs a model name: llm:MODEL")
         if self.timeout <= 0 or self.retries < 0 or self.backoff < 0:
-            raise ValueError(
-                f"llm timeout must be > 0, retries and backoff >= 0; got timeout={self.timeout}, "
-                f"retries={self.retries}, backoff={self.backoff}"
-            )
-
-    def request(self, messages: list[dict[str, str]], seed: int) -> dict[str, Any]:
-        """The request body (also the cache key's content)."""
-        return {
-            "model": self.model,
-            "messages": messages,
-            "temperature": self.temperature,
-            "max_tokens": self.max_tokens,
-            "seed": seed,
-        }
+            raise ValueError(f"llm timeout must be > 0, retries and backoff >= 0: {self}")
 
     def chat(self, messages: list[dict[str, str]], seed: int) -> Reply:
-        """The model's reply to ``messages``, from the cache or the endpoint.
+        """The model's reply to ``messages``, from the cache or the endpoint; the request body
+        (model, messages, sampling, ``seed``) is the cache key.
 
         Raises:
             EndpointError: no usable answer after the retries, or a refusal (4xx).
         """
-        body = json.dumps(self.request(messages, seed), sort_keys=True)
+        request = {"model": self.model, "messages": messages, "seed": seed}
+        request |= {"temperature": self.temperature, "max_tokens": self.max_tokens}
+        body = json.dumps(request, sort_keys=True)
         path = None
         if self.cache is not None:
             digest = hashlib.sha256(body.encode()).hexdigest()
@@ -187,20 +173,18 @@ class LLMAgent:
     """
 
     def __init__(self, endpoint: ChatEndpoint, rules: TextRules | None = None) -> None:
-        self.endpoint = endpoint
-        self.name = f"llm:{endpoint.model}"
-        self.rules = rules or TextRules()
-        self.usage = ChatUsage()
-        self._seed = 0
+        self.endpoint, self.name, self.rules = (
+            endpoint,
+            f"llm:{endpoint.model}",
+            rules or TextRules(),
+        )
+        self.usage, self._seed, self._system = ChatUsage(), 0, ""
         self._spec: GameSpec | None = None
-        self._system = ""
 
     def reset(self, seed: int | None = None, spec: GameSpec | None = None) -> None:
         """Start a game: the seed goes into every request (and so into the cache key)."""
-        self._seed = 0 if seed is None else int(seed)
+        self._seed, self._system, self.usage = 0 if seed is None else int(seed), "", ChatUsage()
         self._spec = spec
-        self._system = ""
-        self.usage = ChatUsage()
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """Ask the model for a move until it names a legal one.
@@ -209,15 +193,13 @@ class LLMAgent:
             Resign: the game's invalid replies reached ``rules.max_invalid``.
             EndpointError: the endpoint failed.
         """
-        board = np.asarray(observation)
+        board, mask = np.asarray(observation), np.asarray(action_mask).ravel()
         rows, cols = board.shape
-        mask = np.asarray(action_mask).ravel()
         spec = self._spec or GameSpec(rows, cols, 0)
         if not self._system:
             if mask.size <= rows * cols:  # the env has no flag actions
                 self.rules = TextRules(self.rules.one_based, self.rules.max_invalid, False)
-            first = spec.first_click
-            self._system = system_prompt(rows, cols, spec.mines, first, self.rules)
+            self._system = system_prompt(rows, cols, spec.mines, spec.first_click, self.rules)
         messages = [
             {"role": "system", "content": self._system},
             {"role": "user", "content": render_board(board, spec.mines, self.rules)},
@@ -230,12 +212,10 @@ class LLMAgent:
                 return action
             if self.usage.invalid_replies >= self.rules.max_invalid:
                 raise Resign(f"{self.usage.invalid_replies} invalid replies ({action.reason})")
+            feedback = f"Invalid reply: {action.reason}. Reply with one move."
             messages += [
                 {"role": "assistant", "content": reply.text},
-                {
-                    "role": "user",
-                    "content": f"Invalid reply: {action.reason}. Reply with one move.",
-                },
+                {"role": "user", "content": feedback},
             ]
 
     def _action(self, text: str, board: np.ndarray, mask: np.ndarray) -> int | InvalidReply:
@@ -246,9 +226,7 @@ class LLMAgent:
             move = check_move(move, board, self.rules)
         if isinstance(move, InvalidReply):
             return move
-        action = int(
-            move.row * cols + move.col + (rows * cols if move.kind == MoveKind.FLAG else 0)
-        )
+        action = int((move.kind == MoveKind.FLAG) * rows * cols + move.row * cols + move.col)
         if action >= mask.size or not bool(mask[action]):
             return InvalidReply("that move is not allowed now; reveal a hidden (#) cell")
         return action
@@ -262,35 +240,27 @@ def load_llm_agent(
     model: str | None,
     *,
     url: str | None = None,
-    key_env: str = DEFAULT_KEY_ENV,
     cache: str | None = None,
-    timeout: float = 60.0,
-    retries: int = 3,
-    backoff: float = 1.0,
-    temperature: float = 0.0,
-    max_tokens: int = 1024,
     one_based: bool = False,
     max_invalid: int = 3,
     seed: int | None = None,
+    **endpoint: Any,
 ) -> LLMAgent:
     """``agents.make("llm:MODEL", url=...)``: the agent for ``MODEL`` at ``url``.
 
-    ``cache`` is a folder ("none" turns caching off; default :func:`default_cache`); ``seed``
-    is accepted and ignored (the game's seed comes with ``reset``).
+    ``cache`` is a folder ("none" turns caching off; default :func:`default_cache`);
+    ``endpoint`` takes :class:`ChatEndpoint`'s other fields (``key_env``, ``timeout``,
+    ``retries``, ...); ``seed`` is ignored (each game's seed comes with ``reset``).
 
     Raises:
         ValueError: no model, no url, or a bad setting.
+        TypeError: an unknown keyword.
     """
-    del seed
-    if not model:
-        raise ValueError("the llm agent needs a model name: llm:MODEL, e.g. llm:qwen2.5:7b")
-    if not url:
+    if not model or not url:
         raise ValueError(
-            f"llm:{model} needs the endpoint's URL (mswp-eval --llm-url URL, e.g. "
-            f"http://localhost:8000/v1)"
+            f"llm:MODEL needs a model name and the endpoint's URL (mswp-eval --llm-url URL, e.g. "
+            f"http://localhost:8000/v1); got model {model!r}, url {url!r}"
         )
     folder = None if cache == "none" else Path(cache) if cache else default_cache()
-    endpoint = ChatEndpoint(
-        url, model, key_env, timeout, retries, backoff, temperature, max_tokens, folder
-    )
-    return LLMAgent(endpoint, TextRules(one_based=one_based, max_invalid=max_invalid))
+    rules = TextRules(one_based=one_based, max_invalid=max_invalid)
+    return LLMAgent(ChatEndpoint(url, model, cache=folder, **endpoint), rules)

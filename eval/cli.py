@@ -25,7 +25,7 @@ from pathlib import Path
 from eval.agent_specs import parse_agent_list
 from eval.backends import BACKENDS, connect_ray, default_workers
 from eval.config import DEFAULT_SEED, EvalConfig
-from eval.evaluate import EvalEndpointFailed, EvalInterrupted, EvalWorkerDied, evaluate
+from eval.evaluate import EvalInterrupted, EvalWorkerDied, evaluate
 from eval.journal import Manifest
 from eval.llm import add_arguments as add_llm_arguments
 from eval.llm import with_endpoint
@@ -278,7 +278,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             resume=resuming,
             by=args.by,
         )
-    except (EvalInterrupted, EvalWorkerDied, EvalEndpointFailed) as exc:
+    except (EvalInterrupted, EvalWorkerDied) as exc:
         if made is not None and exc.played == 0:
             shutil.rmtree(made, ignore_errors=True)
             exc = type(exc)(0, exc.total, None)

@@ -78,30 +78,14 @@ class EvalInterrupted(KeyboardInterrupt):
 
 
 class EvalWorkerDied(RuntimeError):
-    """A worker process was killed mid-run; the games finished so far are kept."""
-
-    def __init__(self, played: int, total: int, out: Path | None) -> None:
-        super().__init__(f"{WORKER_DIED}: stopped {kept(played, total, out)}")
-        self.played, self.total, self.out = played, total, out
-
-
-class EvalEndpointFailed(RuntimeError):
-    """An ``llm:`` agent's endpoint stopped answering; the games finished so far are kept."""
+    """A worker process was killed, or an ``llm:`` agent's endpoint stopped answering, mid-run;
+    the games finished so far are kept."""
 
     def __init__(
-        self, played: int, total: int, out: Path | None, reason: str = "an llm endpoint failed"
+        self, played: int, total: int, out: Path | None, reason: str = WORKER_DIED
     ) -> None:
         super().__init__(f"{reason}: stopped {kept(played, total, out)}")
         self.played, self.total, self.out = played, total, out
-
-
-def _stopped(
-    cause: Exception, played: int, total: int, out: Path | None
-) -> EvalWorkerDied | EvalEndpointFailed:
-    """What a run stopped by ``cause`` (a dead worker or endpoint) raises."""
-    if isinstance(cause, EndpointError):
-        return EvalEndpointFailed(played, total, out, str(cause))
-    return EvalWorkerDied(played, total, out)
 
 
 KILL_HOOK = "MSWP_EVAL_KILL_AFTER_CHUNKS"
@@ -166,7 +150,8 @@ def evaluate(
     except KeyboardInterrupt:
         raise EvalInterrupted(min(played[0], total), total, out) from None
     except (BrokenProcessPool, EndpointError) as exc:
-        raise _stopped(exc, min(played[0], total), total, out) from None
+        reason = str(exc) if isinstance(exc, EndpointError) else WORKER_DIED
+        raise EvalWorkerDied(min(played[0], total), total, out, reason) from None
     finally:
         if log is not None:
             log.close()

@@ -31,21 +31,12 @@ def is_llm(spec: AgentSpec) -> bool:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``--llm-*`` flags."""
     group = parser.add_argument_group("language models (llm:MODEL agents)")
-    group.add_argument(
-        "--llm-url", help="OpenAI-compatible API base, e.g. http://localhost:8000/v1 (vLLM)"
-    )
-    group.add_argument(
-        "--llm-key-env",
-        default="OPENAI_API_KEY",
-        help="environment variable holding the API key (default OPENAI_API_KEY; unset: no key)",
-    )
-    group.add_argument(
-        "--llm-in-flight",
-        type=int,
-        default=DEFAULT_IN_FLIGHT,
-        help=f"llm games (requests) in flight at once (default {DEFAULT_IN_FLIGHT}); changes no "
-        "figure",
-    )
+    url = "OpenAI-compatible API base, e.g. http://localhost:8000/v1 (vLLM)"
+    group.add_argument("--llm-url", help=url)
+    key = "environment variable holding the API key (default OPENAI_API_KEY; unset: no key)"
+    group.add_argument("--llm-key-env", default="OPENAI_API_KEY", help=key)
+    flight = f"llm games in flight at once (default {DEFAULT_IN_FLIGHT}); changes no figure"
+    group.add_argument("--llm-in-flight", type=int, default=DEFAULT_IN_FLIGHT, help=flight)
 
 
 def with_endpoint(specs: Sequence[AgentSpec], args: argparse.Namespace) -> list[AgentSpec]:
@@ -105,20 +96,14 @@ def usage_rows(records: Sequence[GameRecord]) -> list[dict[str, Any]]:
             groups.setdefault((record.setting, record.agent), []).append(record)
     rows = []
     for (setting, agent), mine in groups.items():
-        replies = sum(r.replies for r in mine)
-        invalid = sum(r.invalid_replies for r in mine)
-        moves = max(1, sum(r.moves for r in mine))
+        replies, moves = sum(r.replies for r in mine), max(1, sum(r.moves for r in mine))
+        invalid = wilson_interval(sum(r.invalid_replies for r in mine), replies)
         rows.append(
-            {
-                "setting": setting,
-                "agent": agent,
-                "replies": replies,
-                "invalid_replies": wilson_interval(invalid, replies).as_dict(),
-                "replies_per_move": replies / moves,
-                "tokens_per_move": sum(r.tokens for r in mine) / moves,
-                "seconds_per_move": sum(r.llm_seconds for r in mine) / moves,
-            }
-        )
+            {"setting": setting, "agent": agent, "replies": replies,
+             "invalid_replies": invalid.as_dict(), "replies_per_move": replies / moves,
+             "tokens_per_move": sum(r.tokens for r in mine) / moves,
+             "seconds_per_move": sum(r.llm_seconds for r in mine) / moves}
+        )  # fmt: skip
     return rows
 
 
@@ -130,15 +115,11 @@ def usage_lines(records: Sequence[GameRecord]) -> list[list[str]]:
     """:func:`usage_rows` as table lines under :data:`USAGE_HEADER` (none: no agent replied)."""
     lines = []
     for row in usage_rows(records):
-        rate = row["invalid_replies"]
+        rate = {k: 100 * v for k, v in row["invalid_replies"].items()}
         lines.append(
-            [
-                f"{row['agent']} ({row['setting']})",
-                str(row["replies"]),
-                f"{100 * rate['estimate']:.1f}% ({100 * rate['low']:.1f}-{100 * rate['high']:.1f})",
-                f"{row['replies_per_move']:.2f}",
-                f"{row['tokens_per_move']:.0f}",
-                f"{row['seconds_per_move']:.2f}",
-            ]
-        )
+            [f"{row['agent']} ({row['setting']})", str(row["replies"]),
+             f"{rate['estimate']:.1f}% ({rate['low']:.1f}-{rate['high']:.1f})",
+             f"{row['replies_per_move']:.2f}", f"{row['tokens_per_move']:.0f}",
+             f"{row['seconds_per_move']:.2f}"]
+        )  # fmt: skip
     return lines

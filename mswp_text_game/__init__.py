@@ -28,18 +28,17 @@ TASKSET_ID = "mswp-text-game"
 
 
 class MinesweeperConfig(vf.TasksetConfig):
-    """The games: board, first-click rule, reward mode, text rules and seeds."""
+    """The games: board, first-click rule, reward mode (``outcome``, ``per_reveal``, ``graded``,
+    ``certain_only``), text rules, and the seed of game 0 (game ``i`` has ``seed + i``)."""
 
     rows: int = 9
     cols: int = 9
     mines: int = 10
     first_click: str = "safe"
     reward_mode: str = "graded"
-    """``outcome``, ``per_reveal``, ``graded`` or ``certain_only``."""
     one_based: bool = False
     max_invalid: int = 3
     seed: int = 0
-    """Game ``i`` is seeded ``seed + i``."""
 
 
 def make_text_env(config: MinesweeperConfig) -> TextMinesweeperEnv:
@@ -73,9 +72,7 @@ class MinesweeperTaskset(vf.Taskset[GameTask, MinesweeperConfig]):
             seed = self.config.seed + i
             text, _ = env.reset(seed=seed)
             board = text.removeprefix(env.prompt).lstrip()
-            data = GameData(
-                name=f"minesweeper#{seed}", prompt=board, system_prompt=env.prompt, seed=seed
-            )
+            data = GameData(name=f"game#{seed}", prompt=board, system_prompt=env.prompt, seed=seed)
             yield GameTask(data, self.config.task)
 
 
@@ -106,14 +103,11 @@ class MinesweeperEnv(vf.Env[MinesweeperEnvConfig]):
                 segment = await interaction.turn(text)
         trace = interaction.trace
         trace.record_reward(f"{config.reward_mode}_reward", total)
+        invalid, share = float(info["invalid_replies"]), certain / moves if moves else 0.0
         trace.record_metrics(
-            {
-                "won": float(info["is_success"]),
-                "moves": float(moves),
-                "invalid_replies": float(info["invalid_replies"]),
-                "certain_share": certain / moves if moves else 0.0,
-            }
-        )
+            {"won": float(info["is_success"]), "moves": float(moves), "invalid_replies": invalid,
+             "certain_share": share}
+        )  # fmt: skip
 
 
 def load_environment(**options: Any) -> MinesweeperEnv:
