@@ -216,6 +216,8 @@ def make_puzzle(
             continue
         visible = board.visible.copy()
         analysis = analyse(visible, config.mines)
+        if analysis.approximate:  # a region too large to count: the answers must be exact
+            continue
         flat = analysis.probability
         probability = np.where(is_unknown(visible), flat.reshape(rows, cols), np.nan)
         cell = None
