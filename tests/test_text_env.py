@@ -147,3 +147,17 @@ def test_text_env__graded_rewards_follow_the_exact_grades(mode: str) -> None:
                 assert reward == pytest.approx((1 - info["p_mine"]) / info["best_p_safe"])
                 lucky_guesses += 1
     assert lucky_guesses > 10
+
+
+def test_text_env__pickles_mid_game_and_plays_on_identically() -> None:
+    import pickle
+
+    env = TextMinesweeperEnv(reward_mode="graded", grader=ExactGrader(), first_click="opening")
+    env.reset(seed=5)
+    env.step("reveal 4 4")
+    copy = pickle.loads(pickle.dumps(env))
+    for reply in ("reveal 0 0", "nonsense", "reveal 8 8", "flag 3 3"):
+        if env._done:
+            break
+        a, b = env.step(reply), copy.step(reply)
+        assert a[:4] == b[:4] and a[4].get("p_mine") == b[4].get("p_mine")
