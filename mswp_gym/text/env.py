@@ -149,7 +149,7 @@ class TextMinesweeperEnv(gym.Env[str, str]):
     * v0: first release.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 - read by Gymnasium
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
