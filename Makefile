@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml Makefile
 	$(PIP) install --upgrade pip
 	# The CPU build of torch must come first, or stable-baselines3 pulls CUDA wheels.
 	$(PIP) install torch==2.13.0
-	$(PIP) install -e '.[train,gui,eval,dev,torchrl]'
+	$(PIP) install -e '.[train,gui,eval,dev,torchrl,llm]'
 	touch $(STAMP)
 
 venv: $(STAMP)

@@ -16,6 +16,11 @@ from mswp_gym.encoding import board_from_observation
 from mswp_gym.spec import GameSpec
 
 
+class Resign(RuntimeError):
+    """Raised by ``agent.act`` to give the game up: :func:`play_episode` ends it as a loss (a
+    language model that used up its invalid replies does this)."""
+
+
 @dataclass(frozen=True)
 class MoveRecord:
     """One move of a game."""
@@ -103,10 +108,15 @@ def play_episode(
     board = board_from_observation(observation)
     moves: list[MoveRecord] = []
     agent_time = 0.0
-    done = False
+    done = resigned = False
     while not done and len(moves) < limit:
         tick = time.perf_counter()
-        action = int(agent.act(board, np.asarray(info["action_mask"])))
+        try:
+            action = int(agent.act(board, np.asarray(info["action_mask"])))
+        except Resign:
+            agent_time += time.perf_counter() - tick
+            resigned = True
+            break
         if on_move is None and isinstance(agent, ReportsCertainty):
             explanation = Explanation()
             certain = bool(agent.last_move_certain)
@@ -128,8 +138,8 @@ def play_episode(
         moves.append(record)
         if on_move is not None:
             on_move(record, agent, explanation, board)
-    outcome = Outcome(int(info["outcome"]))
-    if "mines_exploded" in info:
+    outcome = Outcome.LOST if resigned else Outcome(int(info["outcome"]))
+    if "mines_exploded" in info and not resigned:
         exploded = int(info["mines_exploded"])
     else:
         exploded = int(outcome == Outcome.LOST)

@@ -254,6 +254,12 @@ def _register_builtin() -> None:
         ),
         ("ppo", "train.agent:load_ppo_named", "older names of net", path),
         ("sb3", "train.sb3_agent:load_sb3_agent", "any PPO/MaskablePPO zip", path),
+        (
+            "llm",
+            "agents.llm:load_llm_agent",
+            "a chat model at --llm-url",
+            {**path, "argument": "MODEL"},
+        ),
     ):
         register(name, target, summary=summary, **options)
     for other, name in (("net", "net:beginner"), ("rl", "rl:beginner"), ("ppo", "net:beginner")):

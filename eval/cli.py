@@ -31,6 +31,8 @@ from eval.backends import BACKENDS
 from eval.config import DEFAULT_SEED, EvalConfig
 from eval.evaluate import EvalInterrupted, EvalWorkerDied, evaluate
 from eval.journal import Manifest
+from eval.llm import add_arguments as add_llm_arguments
+from eval.llm import with_endpoint
 from eval.pairing import DEFAULT_PAIRING, PAIRINGS
 from eval.report import BY_CHOICES, command_line
 from eval.runner import EvalSetupError, validate
@@ -128,6 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--ray-address", default=None, help="Ray address, e.g. auto (default: start a local Ray)"
     )
+    add_llm_arguments(parser)
     output = parser.add_argument_group("output")
     output.add_argument("--out", type=Path, help="write results.json, games.csv and PNG plots here")
     output.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
@@ -148,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-RESUME_FLAGS = ("--resume", "--quiet", "--workers", "--no-plots")
+RESUME_FLAGS = ("--resume", "--quiet", "--workers", "--no-plots", "--llm-in-flight", "--llm-url")
 """The flags a ``--resume`` may be given with (they change no figure)."""
 
 
@@ -210,7 +213,7 @@ def config_from_args(args: argparse.Namespace, argv: Sequence[str] | None = None
             f"--ray-address {args.ray_address!r} needs --backend ray (the backend "
             f"is {args.backend!r})"
         )
-    agents = parse_agent_list(args.agents)
+    agents = with_endpoint(parse_agent_list(args.agents), args)
     presets = None if args.preset is None else [p.strip() for p in args.preset.split(",")]
     densities = parse_float_list(args.density, "--density") if args.density else None
     settings = build_settings(
@@ -231,6 +234,7 @@ def config_from_args(args: argparse.Namespace, argv: Sequence[str] | None = None
         seed=args.seed,
         workers=workers,
         backend=args.backend,
+        llm_in_flight=args.llm_in_flight,
         ray_address=args.ray_address,
         compare=tuple((a, b) for a, b in args.compare or ()),
         extra={

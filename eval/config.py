@@ -35,6 +35,8 @@ class EvalConfig:
     """Local worker processes (``local`` backend); does not change any figure."""
     backend: str = "local"
     """``local`` or ``ray``; does not change any figure."""
+    llm_in_flight: int = 8
+    """``llm:`` agents' games played at once, in threads (:mod:`eval.llm`); changes no figure."""
     ray_address: str | None = None
     """Ray cluster address (``auto``, ``ray://host:port``); None starts a local Ray."""
     compare: tuple[tuple[str, str], ...] = ()

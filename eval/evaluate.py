@@ -9,6 +9,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
+from agents.llm import EndpointError
 from common.atomic import check_output_folder
 from common.workers import WORKER_DIED
 from eval.agent_specs import AgentSpec
@@ -77,10 +78,13 @@ class EvalInterrupted(KeyboardInterrupt):
 
 
 class EvalWorkerDied(RuntimeError):
-    """A worker process was killed mid-run; the games finished so far are kept."""
+    """A worker process was killed, or an ``llm:`` agent's endpoint stopped answering, mid-run;
+    the games finished so far are kept."""
 
-    def __init__(self, played: int, total: int, out: Path | None) -> None:
-        super().__init__(f"{WORKER_DIED}: stopped {kept(played, total, out)}")
+    def __init__(
+        self, played: int, total: int, out: Path | None, reason: str = WORKER_DIED
+    ) -> None:
+        super().__init__(f"{reason}: stopped {kept(played, total, out)}")
         self.played, self.total, self.out = played, total, out
 
 
@@ -145,8 +149,9 @@ def evaluate(
         )
     except KeyboardInterrupt:
         raise EvalInterrupted(min(played[0], total), total, out) from None
-    except BrokenProcessPool:
-        raise EvalWorkerDied(min(played[0], total), total, out) from None
+    except (BrokenProcessPool, EndpointError) as exc:
+        reason = str(exc) if isinstance(exc, EndpointError) else WORKER_DIED
+        raise EvalWorkerDied(min(played[0], total), total, out, reason) from None
     finally:
         if log is not None:
             log.close()

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import sys
-from dataclasses import MISSING, asdict, dataclass, fields
+import threading
+from dataclasses import MISSING, asdict, dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -73,6 +74,14 @@ class GameRecord:
     """Seconds inside the agent."""
     bbbv: int = -1
     """3BV of the final layout (:mod:`mswp_gym.difficulty`); -1 when no mine was placed."""
+    replies: int = 0
+    """``llm:`` agents: the model's replies (valid or not); else 0."""
+    invalid_replies: int = 0
+    """``llm:`` agents: replies that named no legal move."""
+    tokens: int = 0
+    """``llm:`` agents: prompt plus completion tokens, as the endpoint reported them."""
+    llm_seconds: float = 0.0
+    """``llm:`` agents: the model's seconds (a cached reply keeps its first time)."""
 
     @classmethod
     def field_names(cls) -> list[str]:
@@ -112,7 +121,27 @@ class GameRecord:
 
     def without_timing(self) -> tuple[Any, ...]:
         """Every field but the timings: what must match between runs of the same command."""
-        return tuple(v for k, v in asdict(self).items() if k not in ("wall_time", "agent_time"))
+        return tuple(v for k, v in asdict(self).items() if k not in TIMINGS)
+
+
+TIMINGS = ("wall_time", "agent_time", "llm_seconds")
+"""The fields that vary from run to run."""
+
+
+def with_usage(record: GameRecord, agent: Any) -> GameRecord:
+    """``record`` with the chat usage of an ``llm:`` agent's game (others: unchanged)."""
+    from agents.llm import ChatUsage
+
+    usage = getattr(agent, "usage", None)
+    if not isinstance(usage, ChatUsage):
+        return record
+    return replace(
+        record,
+        replies=usage.replies,
+        invalid_replies=usage.invalid_replies,
+        tokens=usage.tokens,
+        llm_seconds=usage.seconds,
+    )
 
 
 def layout_hash(layout: np.ndarray | None) -> str:
@@ -150,8 +179,8 @@ def record_game(setting: Setting, agent_label: str, game: int, result: Any) -> G
     )
 
 
-_WORKER_CACHE: dict[tuple[Setting, AgentSpec], tuple[Any, Any]] = {}
-"""Per process: the env and agent built for each (setting, agent) pair."""
+_WORKER_CACHE: dict[tuple[Setting, AgentSpec, int], tuple[Any, Any]] = {}
+"""Per process: the env and agent built for each (setting, agent) pair and thread."""
 
 
 _POOL_WORKER = False
@@ -165,7 +194,7 @@ def mark_pool_worker() -> None:
 
 
 def _env_and_agent(setting: Setting, agent: AgentSpec) -> tuple[Any, Any]:
-    key = (setting, agent)
+    key = (setting, agent, threading.get_ident())
     if key not in _WORKER_CACHE:
         _WORKER_CACHE[key] = (setting.make_env(), agent.build())
         torch = sys.modules.get("torch")
@@ -182,6 +211,9 @@ def play_chunk(chunk: Chunk) -> list[GameRecord]:
 
     env, agent = _env_and_agent(chunk.setting, chunk.agent)
     return [
-        record_game(chunk.setting, chunk.agent.label, game, play_episode(env, agent, seed))
+        with_usage(
+            record_game(chunk.setting, chunk.agent.label, game, play_episode(env, agent, seed)),
+            agent,
+        )
         for game, seed in zip(chunk.game_indices, chunk.seeds, strict=True)
     ]

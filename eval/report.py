@@ -20,6 +20,7 @@ from common.atomic import write_text_atomic
 from common.stats import Interval, wilson_interval
 from eval.config import SEED_RULE, game_seeds
 from eval.games import GameRecord
+from eval.llm import USAGE_HEADER, USAGE_TITLE, usage_lines, usage_rows
 from eval.runner import RunResult
 from eval.summary import AgentSummary, Comparison, RunSummary
 
@@ -246,6 +247,8 @@ def render_report(
         blocks.append("\n".join(parts))
     if bands:
         blocks.append(band_table(bands))
+    if usage := usage_lines(result.records):
+        blocks.append(f"{USAGE_TITLE}\n{format_table(USAGE_HEADER, usage)}")
     return "\n\n".join(blocks)
 
 
@@ -305,6 +308,7 @@ def results_document(
         "summaries": [s.as_dict() for s in summary.agents],
         "comparisons": [c.as_dict() for c in summary.comparisons],
         **by_band,
+        **({"llm": usage} if (usage := usage_rows(result.records)) else {}),
     }
 
 

@@ -12,10 +12,12 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from agents.episode import Resign
 from eval.agent_specs import AgentSpec
 from eval.backends import Progress, Sink, run_chunks
 from eval.config import EvalConfig, game_seeds
 from eval.games import Chunk, GameRecord
+from eval.llm import is_llm, run_threads
 from eval.settings import Setting
 
 MAX_CHUNK = 25
@@ -41,6 +43,8 @@ def check_agent_plays(agent_spec: AgentSpec, setting: Setting) -> None:
         observation, info = env.reset(seed=0)
         agent.reset(0, env.get_wrapper_attr("game_spec"))
         action = int(agent.act(np.asarray(observation), np.asarray(info["action_mask"])))
+    except Resign:  # a legal end of a game (an llm: agent out of valid replies)
+        return
     except (
         ValueError,
         TypeError,
@@ -159,9 +163,12 @@ def run(
         update, close = progress_factory(sum(len(c.game_indices) for c in chunks))
     start = time.perf_counter()
     try:
+        remote = [c for c in chunks if is_llm(c.agent)]
+        local = [c for c in chunks if not is_llm(c.agent)]
         records = run_chunks(
-            chunks, config.backend, config.workers, config.ray_address, update, sink
+            local, config.backend, config.workers, config.ray_address, update, sink
         )
+        records += run_threads(remote, config.llm_in_flight, update, sink)
     finally:
         if close is not None:
             close()

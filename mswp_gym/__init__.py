@@ -5,6 +5,7 @@ presets ``Minesweeper-Beginner-v0`` (9x9/10), ``Minesweeper-Intermediate-v0`` (1
 ``Minesweeper-Expert-v0`` (16 rows x 30 cols/99). Each id passes only ``preset=<name>``, the
 default board: every env argument works through ``gym.make`` and overrides it (``rows``/``cols``
 or a ``layout`` replace the preset's board, ``mines`` or ``density`` its mine count).
+``Minesweeper-Text-v0`` is the same game in text for language models (:mod:`mswp_gym.text`).
 :func:`action_masks` reads the legal actions of any of them, wrapped or vectorised.
 """
 
@@ -65,6 +66,12 @@ def _register() -> None:
             entry_point=_ENTRY_POINT,
             kwargs={"preset": board.name},
             vector_entry_point="mswp_gym.vector:MinesweeperVectorEnv",
+        )
+    if "Minesweeper-Text-v0" not in gymnasium.registry:
+        gymnasium.register(
+            id="Minesweeper-Text-v0",
+            entry_point="mswp_gym.text.env:TextMinesweeperEnv",
+            kwargs={"preset": "beginner"},
         )
 
 

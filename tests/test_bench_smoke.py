@@ -33,6 +33,7 @@ RUNS = {
     "bench_agents": ["--games", "2", "--workers", "1", "--agents", "random", "logic"],
     "bench_eval": ["--agents", "logic", "--preset", "beginner", "--games", "2", "--workers", "1"],
     "bench_logic_big": ["--size", "12", "--mines", "20", "--games", "1"],
+    "bench_llm": ["--games", "3", "--in-flight", "1", "3", "--delay", "0"],
 }
 
 

@@ -52,6 +52,14 @@ RECIPES = {
         ],
     ),
     "tianshou_masked_dqn.py": ("tianshou", ["--steps", "512"]),
+    "trl_grpo.py": (
+        "trl",
+        [
+            *("--model", "tiny", "--task", "game", "--rows", "5", "--cols", "5", "--mines", "3"),
+            *("--count", "4", "--max-steps", "1", "--num-generations", "2", "--cpu"),
+            *("--max-completion-length", "8", "--out", "grpo"),
+        ],
+    ),
     "rllib_action_mask.py": ("ray.rllib.algorithms.ppo", ["--iterations", "1"]),
 }
 

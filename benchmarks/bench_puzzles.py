@@ -1,0 +1,56 @@
+"""Puzzles per CPU second, and how hard they are, per preset and task.
+
+    python benchmarks/bench_puzzles.py --count 1000 --presets beginner,intermediate
+
+Makes ``--count`` puzzles (seeds ``--seed`` onwards, any deduction class) per preset and task
+with :func:`agents.puzzles.make_puzzle`; prints the puzzles per CPU second of this process
+(``time.process_time``) and the share of each :class:`agents.puzzles.Deduction` class.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from mswp_gym.cli import OneLineParser, report_error
+
+from agents.puzzles import Deduction, PuzzleTask, make_puzzle
+from mswp_gym.config import GameConfig
+from mswp_gym.presets import PRESETS
+
+PROG = "bench_puzzles.py"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count", type=int, default=1000, help="puzzles per preset and task")
+    parser.add_argument("--presets", default="beginner,intermediate", help="comma-separated")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first puzzle")
+    args = parser.parse_args(argv)
+    parser.require_at_least(args, 1, "count")
+    presets = [name.strip().lower() for name in args.presets.split(",")]
+    unknown = [name for name in presets if name not in PRESETS]
+    if unknown:
+        sys.exit(
+            report_error(PROG, f"unknown preset {unknown[0]!r}; choose from {', '.join(PRESETS)}")
+        )
+    print(f"{args.count} puzzles per preset and task (seed {args.seed}); class shares in %")
+    print(f"{'preset':<13}{'task':<18}{'per s':>7}" + "".join(f"{d:>14}" for d in Deduction))
+    for name in presets:
+        config = GameConfig(preset=name)
+        for task in PuzzleTask:
+            started = time.process_time()
+            classes = Counter(
+                make_puzzle(task, args.seed + i, config).deduction for i in range(args.count)
+            )
+            rate = args.count / max(time.process_time() - started, 1e-9)
+            shares = "".join(f"{100 * classes[d] / args.count:>14.1f}" for d in Deduction)
+            print(f"{name:<13}{task:<18}{rate:>7.0f}{shares}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
