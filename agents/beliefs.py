@@ -46,7 +46,7 @@ class ExactBeliefs(gym.Wrapper[Any, Any, Any, Any]):
         spec: GameSpec = env.get_wrapper_attr("game_spec")
         if spec.clue_noise != "exact":
             raise ValueError(
-                f"exact beliefs need exact clues; the env has clue_noise={spec.clue_noise!r}"
+                f"exact beliefs need exact clues; the env has clue_noise='{spec.clue_noise}'"
             )
         self.observe = observe
         self.cache = RegionCache()
