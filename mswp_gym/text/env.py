@@ -182,7 +182,7 @@ class TextMinesweeperEnv(gym.Env[str, str]):
             rewards=MODE_REWARDS[self.reward_mode],
         )
         if grader is not None and config.clue_noise != "exact":
-            raise ValueError(f"grading needs exact clues; clue_noise={config.clue_noise!r}")
+            raise ValueError(f"grading needs exact clues; clue_noise='{config.clue_noise}'")
         self.config, self.grader, self.render_mode = config, grader, render_mode
         self.game_spec = config.spec
         self._array = MinesweeperEnv(config=config)
