@@ -26,7 +26,8 @@ Sink = Callable[[list[GameRecord]], None]
 """Called with the records of each chunk as it finishes."""
 
 
-def _finished(done: list[GameRecord], progress: Progress | None, sink: Sink | None) -> None:
+def finished(done: list[GameRecord], progress: Progress | None, sink: Sink | None) -> None:
+    """Hand the records of a finished chunk to ``sink``, then count them in ``progress``."""
     if sink is not None:
         sink(done)
     if progress is not None:
@@ -48,7 +49,7 @@ def run_serial(
     for chunk in chunks:
         done = play_chunk(chunk)
         records.extend(done)
-        _finished(done, progress, sink)
+        finished(done, progress, sink)
     return records
 
 
@@ -80,7 +81,7 @@ def run_local(
         for future in as_completed(futures):
             done = future.result()
             records.extend(done)
-            _finished(done, progress, sink)
+            finished(done, progress, sink)
     except BaseException:
         stop_pool(pool)
         raise
@@ -111,7 +112,7 @@ def run_ray(
         for ref in ready:
             done = ray.get(ref)
             records.extend(done)
-            _finished(done, progress, sink)
+            finished(done, progress, sink)
     return records
 
 

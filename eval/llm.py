@@ -16,7 +16,7 @@ from typing import Any
 
 from common.stats import wilson_interval
 from eval.agent_specs import AgentSpec
-from eval.backends import Progress, Sink
+from eval.backends import Progress, Sink, finished
 from eval.games import Chunk, GameRecord, play_chunk
 
 DEFAULT_IN_FLIGHT = 8
@@ -77,10 +77,7 @@ def run_threads(
             for future in as_completed(futures):
                 done = future.result()
                 records.extend(done)
-                if sink is not None:
-                    sink(done)
-                if progress is not None:
-                    progress(len(done))
+                finished(done, progress, sink)
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
             raise
