@@ -16,7 +16,7 @@ from typing import Any
 
 from common.stats import wilson_interval
 from eval.agent_specs import AgentSpec
-from eval.backends import Progress, Sink, finished
+from eval.backends import Progress, Sink, collect
 from eval.games import Chunk, GameRecord, play_chunk
 
 DEFAULT_IN_FLIGHT = 8
@@ -75,9 +75,7 @@ def run_threads(
         futures = [pool.submit(play_chunk, game) for game in games]
         try:
             for future in as_completed(futures):
-                done = future.result()
-                records.extend(done)
-                finished(done, progress, sink)
+                collect(records, future.result(), progress, sink)
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
             raise
