@@ -130,6 +130,13 @@ def reveal_mask(action_mask: np.ndarray, rows: int, cols: int) -> np.ndarray:
     return reveal
 
 
+def guess_candidates(legal: np.ndarray, mines: Iterable[int]) -> np.ndarray:
+    """``legal`` (bool per cell) less the flat cells ``mines``; ``legal`` itself if none remain."""
+    candidates = legal.copy()
+    candidates[list(mines)] = False
+    return candidates if candidates.any() else legal
+
+
 class SeededAgent:
     """Shared bookkeeping for the agents: a name, a default ``seed`` for ``reset``, the spec and
     an RNG."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import Explanation, SeededAgent, reveal_mask
+from agents.base import Explanation, SeededAgent, guess_candidates, reveal_mask
 from mswp_gym.cells import neighbour_counts, neighbours, to_cell, to_index
 from mswp_gym.constants import EXPLODED, HIDDEN, is_clue
 from mswp_gym.spec import GameSpec
@@ -79,12 +79,7 @@ class LocalRulesAgent(SeededAgent):
             self.last_move_certain = True
             return min(safe)
         self.last_move_certain = False
-        candidates = reveal.copy()
-        if self.mines:
-            candidates[list(self.mines)] = False
-        if not candidates.any():
-            candidates = reveal
-        legal = np.flatnonzero(candidates)
+        legal = np.flatnonzero(guess_candidates(reveal, self.mines))
         return int(legal[int(self.rng.integers(len(legal)))])
 
     def explain(self) -> Explanation:

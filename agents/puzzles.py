@@ -230,16 +230,12 @@ def make_puzzle(
                 if flat[index] in (0.0, 1.0)
                 else Deduction.PROBABILITY
             )
+        elif analysis.safe:  # safest-cell: one proof settles it; safe-cells: all of them
+            found = _needed(analysis, set(analysis.safe), task == PuzzleTask.SAFEST_CELL)
         elif task == PuzzleTask.SAFEST_CELL:
-            found = (
-                _needed(analysis, set(analysis.safe), True)
-                if analysis.safe
-                else Deduction.PROBABILITY
-            )
-        elif not analysis.safe:
-            continue
+            found = Deduction.PROBABILITY
         else:
-            found = _needed(analysis, set(analysis.safe), False)
+            continue  # no safe cell to list
         if wanted is None or found == wanted:
             return Puzzle(task, seed, visible, config.mines, probability, found, cell)
     needing = "" if wanted is None else f" needing {wanted}"

@@ -26,7 +26,12 @@ Sink = Callable[[list[GameRecord]], None]
 """Called with the records of each chunk as it finishes."""
 
 
-def _finished(done: list[GameRecord], progress: Progress | None, sink: Sink | None) -> None:
+def collect(
+    records: list[GameRecord], done: list[GameRecord], progress: Progress | None, sink: Sink | None
+) -> None:
+    """Add a finished chunk's records ``done`` to ``records``, hand them to ``sink``, then count
+    them in ``progress``."""
+    records.extend(done)
     if sink is not None:
         sink(done)
     if progress is not None:
@@ -46,9 +51,7 @@ def run_serial(
     """Play every chunk in this process, in order."""
     records: list[GameRecord] = []
     for chunk in chunks:
-        done = play_chunk(chunk)
-        records.extend(done)
-        _finished(done, progress, sink)
+        collect(records, play_chunk(chunk), progress, sink)
     return records
 
 
@@ -78,9 +81,7 @@ def run_local(
         with sigint_blocked():  # the workers start here
             futures = [pool.submit(play_chunk, chunk) for chunk in chunks]
         for future in as_completed(futures):
-            done = future.result()
-            records.extend(done)
-            _finished(done, progress, sink)
+            collect(records, future.result(), progress, sink)
     except BaseException:
         stop_pool(pool)
         raise
@@ -109,9 +110,7 @@ def run_ray(
     while pending:
         ready, pending = ray.wait(pending, num_returns=1)
         for ref in ready:
-            done = ray.get(ref)
-            records.extend(done)
-            _finished(done, progress, sink)
+            collect(records, ray.get(ref), progress, sink)
     return records
 
 

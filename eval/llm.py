@@ -16,7 +16,7 @@ from typing import Any
 
 from common.stats import wilson_interval
 from eval.agent_specs import AgentSpec
-from eval.backends import Progress, Sink
+from eval.backends import Progress, Sink, collect
 from eval.games import Chunk, GameRecord, play_chunk
 
 DEFAULT_IN_FLIGHT = 8
@@ -75,12 +75,7 @@ def run_threads(
         futures = [pool.submit(play_chunk, game) for game in games]
         try:
             for future in as_completed(futures):
-                done = future.result()
-                records.extend(done)
-                if sink is not None:
-                    sink(done)
-                if progress is not None:
-                    progress(len(done))
+                collect(records, future.result(), progress, sink)
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
             raise

@@ -45,6 +45,14 @@ def _figure_value(summary: AgentSummary) -> Interval:
     return summary.score if summary.score is not None else summary.win_rate
 
 
+def _whiskers(values: Sequence[Interval]) -> list[list[float]]:
+    """Matplotlib's ``yerr`` of the intervals: distances from each estimate down and up."""
+    return [
+        [max(0.0, v.estimate - v.low) for v in values],
+        [max(0.0, v.high - v.estimate) for v in values],
+    ]
+
+
 def plot_win_rates(
     path: Path,
     settings: Sequence[Setting],
@@ -57,14 +65,10 @@ def plot_win_rates(
     width = 0.8 / max(len(agents), 1)
     fig, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(settings) * max(1, len(agents)) / 3), 4.2))
     for j, agent in enumerate(agents):
-        xs, ys, lows, highs = [], [], [], []
-        for i, setting in enumerate(settings):
-            value = _figure_value(by_key[(setting.label, agent)])
-            xs.append(i - 0.4 + width * (j + 0.5))
-            ys.append(value.estimate)
-            lows.append(max(0.0, value.estimate - value.low))
-            highs.append(max(0.0, value.high - value.estimate))
-        ax.bar(xs, ys, width=width, yerr=[lows, highs], capsize=3, label=agent)
+        values = [_figure_value(by_key[(setting.label, agent)]) for setting in settings]
+        xs = [i - 0.4 + width * (j + 0.5) for i in range(len(settings))]
+        ys = [v.estimate for v in values]
+        ax.bar(xs, ys, width=width, yerr=_whiskers(values), capsize=3, label=agent)
     ax.set_xticks(range(len(settings)))
     ax.set_xticklabels([s.label for s in settings], rotation=15, ha="right", fontsize=8)
     score = any(s.score_mode for s in settings)
@@ -113,17 +117,7 @@ def plot_win_rate_vs_density(
             dodge = DODGE * spread * (j - (len(agents) - 1) / 2)  # keep whiskers apart
             xs = [s.density + dodge for s in group]
             ys = [v.estimate for v in values]
-            ax.errorbar(
-                xs,
-                ys,
-                yerr=[
-                    [max(0.0, y - v.low) for y, v in zip(ys, values, strict=True)],
-                    [max(0.0, v.high - y) for y, v in zip(ys, values, strict=True)],
-                ],
-                marker="o",
-                capsize=3,
-                label=agent,
-            )
+            ax.errorbar(xs, ys, yerr=_whiskers(values), marker="o", capsize=3, label=agent)
         ax.set_xlabel("mine density (mines / cells)")
         ax.set_ylabel("mines identified safely / mines" if score else "win rate")
         ax.set_ylim(0, 1.02)
@@ -150,10 +144,9 @@ def plot_win_rate_by_bbbv(path: Path, rates: Sequence[BandRate]) -> None:
         for j, agent in enumerate(agents):
             points = [r for r in mine if r.agent == agent]
             xs = [where[r.band] + 0.06 * (j - (len(agents) - 1) / 2) for r in points]
-            ys = [r.win_rate.estimate for r in points]
-            low = [max(0.0, y - r.win_rate.low) for y, r in zip(ys, points, strict=True)]
-            high = [max(0.0, r.win_rate.high - y) for y, r in zip(ys, points, strict=True)]
-            ax.errorbar(xs, ys, yerr=[low, high], marker="o", capsize=3, label=agent)
+            values = [r.win_rate for r in points]
+            ys = [v.estimate for v in values]
+            ax.errorbar(xs, ys, yerr=_whiskers(values), marker="o", capsize=3, label=agent)
         ax.set_xticks(range(len(bands)))
         ax.set_xticklabels([band for _, band in bands])
         ax.set_xlabel("3BV band")
@@ -162,10 +155,7 @@ def plot_win_rate_by_bbbv(path: Path, rates: Sequence[BandRate]) -> None:
         ax.set_title(f"{setting} (Wilson 95% CI)", fontsize=9)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
-    fig.tight_layout()
-    with atomic_path(path) as temporary:
-        fig.savefig(temporary, dpi=DPI)
-    plt.close(fig)
+    _save(plt, fig, path)
 
 
 def plot_knowledge(path: Path, trace: KnowledgeTrace) -> None:

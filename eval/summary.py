@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from common.stats import (
@@ -44,22 +44,8 @@ class AgentSummary:
     """Whole-game wall time per game, milliseconds (varies run to run)."""
 
     def as_dict(self) -> dict[str, Any]:
-        """For JSON."""
-        return {
-            "setting": self.setting,
-            "agent": self.agent,
-            "games": self.games,
-            "wins": self.wins,
-            "win_rate": self.win_rate.as_dict(),
-            "cells_revealed": self.cells_revealed.as_dict(),
-            "moves_per_game": self.moves_per_game,
-            "certain_share": self.certain_share,
-            "guesses_per_game": self.guesses_per_game.as_dict(),
-            "mines_found": None if self.mines_found is None else self.mines_found.as_dict(),
-            "score": None if self.score is None else self.score.as_dict(),
-            "ms_per_move": self.ms_per_move,
-            "ms_per_game": self.ms_per_game,
-        }
+        """For JSON: every field, the intervals as ``{"estimate", "low", "high"}``."""
+        return asdict(self)
 
 
 def summarise(
@@ -114,14 +100,8 @@ class Comparison:
 
     def as_dict(self) -> dict[str, Any]:
         """For JSON."""
-        return {
-            "setting": self.setting,
-            "a": self.a,
-            "b": self.b,
-            "wins": self.wins.as_dict(),
-            "scores": None if self.scores is None else self.scores.as_dict(),
-            "same_board": self.same_board,
-        }
+        scores = None if self.scores is None else self.scores.as_dict()
+        return {**asdict(self), "wins": self.wins.as_dict(), "scores": scores}
 
 
 def compare(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import Explanation, SeededAgent, reveal_mask
+from agents.base import Explanation, SeededAgent, guess_candidates, reveal_mask
 from agents.logic.bounded import BoundedKnowledge
 from agents.logic.cs50 import MinesweeperAI
 from agents.logic.guessing import GLOBAL, RANDOM, check_policy, least_risky, risk_map
@@ -92,11 +92,7 @@ class LogicAgent(SeededAgent):
             self.last_move_certain = True
             return to_index(min(safe), cols)
         self.last_move_certain = False
-        candidates = reveal.copy()
-        if self.ai.mines:
-            candidates[[to_index(cell, cols) for cell in self.ai.mines]] = False
-        if not candidates.any():
-            candidates = reveal
+        candidates = guess_candidates(reveal, (to_index(cell, cols) for cell in self.ai.mines))
         self._risk = self._risk_map(board)
         self._risk_fresh = True
         return least_risky(np.flatnonzero(candidates), self._risk, self.rng)

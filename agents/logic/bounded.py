@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.logic.cs50 import undetermined_neighbours
+from agents.logic.cs50 import check_clue, undetermined_neighbours
 from agents.logic.indexed import InconsistentKnowledge
 from agents.logic.sentence_index import CellSet, SentenceIndex
 from mswp_gym.cells import Cell
@@ -120,11 +120,7 @@ class BoundedKnowledge:
             ValueError: ``cell`` off the board or ``count`` not in ``0..8``.
             InconsistentKnowledge: the clue contradicts what is known.
         """
-        row, col = cell
-        if not (0 <= row < self.height and 0 <= col < self.width):
-            raise ValueError(f"cell {cell!r} is off the {self.height}x{self.width} board")
-        if not 0 <= count <= 8:
-            raise ValueError(f"count must be in 0..8, got {count!r} for cell {cell!r}")
+        check_clue(cell, count, self.height, self.width)
         self.moves_made.add(cell)
         self.mark_safe(cell)
         undetermined, count = undetermined_neighbours(

@@ -79,6 +79,14 @@ def check_board_size(height: int, width: int) -> None:
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
 
 
+def check_clue(cell: Cell, count: int, height: int, width: int) -> None:
+    """Raise ValueError unless ``cell`` is on the ``height x width`` board and ``count`` in 0..8."""
+    if not (0 <= cell[0] < height and 0 <= cell[1] < width):
+        raise ValueError(f"cell {cell!r} is off the {height}x{width} board")
+    if not 0 <= count <= 8:
+        raise ValueError(f"count must be in 0..8, got {count!r} for cell {cell!r}")
+
+
 def undetermined_neighbours(
     cell: Cell, count: int, height: int, width: int, mines: set[Cell], safes: set[Cell]
 ) -> tuple[set[Cell], int]:
@@ -173,9 +181,7 @@ class MinesweeperAI(MoveChoices):
         Raises:
             ValueError: ``cell`` is off the board or ``count`` is not in ``0..8``.
         """
-        self._check_cell(cell)
-        if not 0 <= count <= 8:
-            raise ValueError(f"count must be in 0..8, got {count!r} for cell {cell!r}")
+        check_clue(cell, count, self.height, self.width)
         self.moves_made.add(cell)
         self.mark_safe(cell)
         undetermined, count = undetermined_neighbours(
@@ -242,8 +248,3 @@ class MinesweeperAI(MoveChoices):
     def sentence_count(self) -> int:
         """How many non-empty sentences the knowledge holds."""
         return sum(1 for s in self.knowledge if s.cells)
-
-    def _check_cell(self, cell: Cell) -> None:
-        row, col = cell
-        if not (0 <= row < self.height and 0 <= col < self.width):
-            raise ValueError(f"cell {cell!r} is off the {self.height}x{self.width} board")

@@ -267,10 +267,4 @@ def _pairwise_pass(
 def _unique(constraints: tuple[Constraint, ...]) -> tuple[Constraint, ...]:
     """Drop duplicate constraints (two clues that now see the same cells and need the same
     count)."""
-    seen: set[Constraint] = set()
-    out = []
-    for constraint in constraints:
-        if constraint not in seen:
-            seen.add(constraint)
-            out.append(constraint)
-    return tuple(out)
+    return tuple(dict.fromkeys(constraints))  # first occurrences, in order

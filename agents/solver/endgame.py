@@ -144,15 +144,8 @@ def _rules_by_position(rules: list[tuple[list[int], int]], order: list[int]) -> 
 def _frontier_first(rules: list[tuple[list[int], int]], n_cells: int) -> list[int]:
     """The order in which :func:`_layouts` decides cells: the frontier cells first (in clue
     order), then the free ones."""
-    order: list[int] = []
-    seen: set[int] = set()
-    for members, _ in rules:
-        for m in members:
-            if m not in seen:
-                seen.add(m)
-                order.append(m)
-    order += [i for i in range(n_cells) if i not in seen]
-    return order
+    order = dict.fromkeys(m for members, _ in rules for m in members)  # first occurrences
+    return [*order, *(i for i in range(n_cells) if i not in order)]
 
 
 class _Search:

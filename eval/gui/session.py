@@ -204,11 +204,8 @@ class GameSession:
         around = neighbours(cell, self.spec.rows, self.spec.cols)
         if sum(int(self.visible[n]) == FLAGGED for n in around) != clue:
             return 0
-        opened = 0
-        for neighbour in around:
-            if self.reveal(neighbour):  # skips cells a flood fill already opened
-                opened += 1
-        return opened
+        # reveal() skips the cells a flood fill already opened, one neighbour after another
+        return sum(self.reveal(neighbour) for neighbour in around)
 
     def toggle_flag(self, cell: Cell) -> bool:
         """Flag or unflag a hidden cell. Returns False if the game is over or the cell is open."""
@@ -244,10 +241,8 @@ class GameSession:
                 move = replace(move, risk=float(heat.probability[move.cell]))
         self._reveal(move.cell)
         self.counts.ai += 1
-        if move.certain:
-            self.counts.certain += 1
-        else:
-            self.counts.guessed += 1
+        self.counts.certain += move.certain
+        self.counts.guessed += not move.certain
         self.last_ai = move
         return move
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Explanation, MoveNote, MoveReason
+from agents.base import Explanation, MoveNote, MoveReason, guess_candidates
 from agents.logic.bounded import BoundedKnowledge
 from agents.observe import ObservationFeeder
 from agents.solver import SolverAgent
@@ -80,12 +80,7 @@ class NoisySolverAgent(SolverAgent):
             self._certain = True
             self._last = MoveNote(MoveReason.CERTAIN)
             return safe[0]
-        candidates = mask.copy()
-        if analysis.mines:
-            candidates[list(analysis.mines)] = False
-        if not candidates.any():
-            candidates = mask
-        legal = np.flatnonzero(candidates)
+        legal = np.flatnonzero(guess_candidates(mask, analysis.mines))
         risk = np.nan_to_num(analysis.probability[legal], nan=1.0)
         best = legal[risk <= risk.min() + TIE_TOLERANCE]
         choice = int(best[int(self.rng.integers(len(best)))])
