@@ -157,7 +157,7 @@ def test_dataset_module__runs_as_a_command_with_one_line_errors(tmp_path: Path) 
         [sys.executable, "-m", "train.dataset", "--out", str(tmp_path / "x"), "--board", "9x9"],
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
         check=False,
     )
     assert done.returncode == 2 and "Traceback" not in done.stderr

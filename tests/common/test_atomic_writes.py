@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("mswp_gym", "agents", "common", "train", "eval", "benchmarks")
 DIRECT_WRITE = re.compile(
     r"open\([^)]*[\"'](w|wb|x)[\"']"

@@ -172,7 +172,7 @@ def test_resolve_device__auto_falls_back_to_cpu_and_cuda_needs_a_gpu() -> None:
 
 @pytest.mark.parametrize(
     "config",
-    sorted((Path(__file__).parents[1] / "train" / "configs").glob("*.toml")),
+    sorted((Path(__file__).parents[2] / "train" / "configs").glob("*.toml")),
     ids=lambda path: path.stem,
 )
 def test_configs__every_recipe_is_valid(config: Path) -> None:

@@ -30,7 +30,7 @@ from train.checkpoint import (
 from train.cli import main
 from train.settings import TrainSettings, settings_from_args
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TINY = TINY_RUN
 
 

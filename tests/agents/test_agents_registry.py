@@ -132,7 +132,7 @@ def test_registry__shipped_names_are_written_only_in_the_registry() -> None:
 
     from agents.registry import _ALIASES, shipped
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     names = sorted({*shipped(), *_ALIASES} - set(agents.available()), key=len, reverse=True)
     pattern = re.compile(r"(?<![\w:/.-])(" + "|".join(map(re.escape, names)) + r")(?![\w-])")
     found = [

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from processes import alive
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PARENT = """
 import subprocess, sys, time
 from common.lifetime import start_reaper

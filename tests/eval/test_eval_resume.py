@@ -19,7 +19,7 @@ from eval.cli import main
 from eval.evaluate import KILL_HOOK
 from eval.journal import read_games
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ARGS = [
     "--agents",
     "random,local",
