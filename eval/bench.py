@@ -21,7 +21,6 @@ import hashlib
 import importlib
 import json
 import re
-import subprocess
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -35,6 +34,7 @@ from eval.config import SEED_RULE, EvalConfig, game_seeds
 from eval.evaluate import EvalInterrupted, EvalWorkerDied, evaluate
 from eval.games import GameRecord
 from eval.journal import GAMES, read_games
+from eval.report import git_state
 from eval.runner import EvalSetupError, check_agent_plays, validate
 from eval.settings import Setting, build_settings
 from eval.stats import mcnemar_exact, wilson_interval
@@ -103,21 +103,11 @@ def sha256(path: Path) -> str:
 
 
 def git_commit() -> str:
-    """The short commit of this checkout (``-dirty`` when tracked files changed), or unknown."""
-    root = Path(__file__).resolve().parents[1]
-    try:
-        head = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", str(root), "diff", "--quiet", "HEAD", "--", "mswp_gym", "agents", "eval"]
-        )
-    except (OSError, subprocess.CalledProcessError):
+    """The checkout's short commit (``-dirty`` with uncommitted changes), or ``unknown``."""
+    state = git_state()
+    if not state:
         return "unknown"
-    return head + ("-dirty" if dirty.returncode else "")
+    return state["commit"][:7] + ("-dirty" if state["dirty"] else "")
 
 
 def cell_setting(cell: str) -> Setting:

@@ -414,3 +414,54 @@ def _as_json(value: object) -> object:
         return json.loads(json.dumps(value))
     except TypeError:
         return str(value)
+
+
+LINEAGE = "lineage.json"
+"""The zip member that records how a network was made: JSON, never pickled, ignored by SB3."""
+
+
+def write_lineage(path: Path, lineage: dict[str, Any]) -> None:
+    """Put ``lineage`` (JSON-able: algorithm, config, parent's SHA-256, commit, seeds, minutes,
+    final validation figure) into the zip at ``path`` as :data:`LINEAGE`, atomically."""
+    with zipfile.ZipFile(path) as source, atomic_path(path) as temporary:
+        members = [(item, source.read(item)) for item in source.infolist()]
+        with zipfile.ZipFile(temporary, "w", zipfile.ZIP_DEFLATED) as target:
+            for item, data in members:
+                if item.filename != LINEAGE:
+                    target.writestr(item, data)
+            target.writestr(LINEAGE, json.dumps(lineage, indent=1, sort_keys=True) + "\n")
+
+
+def read_lineage(path: Path) -> dict[str, Any] | None:
+    """The :data:`LINEAGE` record of a checkpoint zip, or None when it has none."""
+    with zipfile.ZipFile(path) as archive:
+        if LINEAGE not in archive.namelist():
+            return None
+        data: dict[str, Any] = json.loads(archive.read(LINEAGE))
+        return data
+
+
+def run_lineage(state: RunState) -> dict[str, Any]:
+    """The lineage of a run's checkpoint: its settings, ``--init``'s SHA-256, clock and last
+    evaluation (the final one once done), and the code's commit."""
+    import hashlib
+
+    from eval.report import git_state
+
+    settings = state.settings
+    parent = None
+    if settings.get("init"):
+        try:
+            parent = hashlib.sha256(resolve_checkpoint(settings["init"]).read_bytes()).hexdigest()
+        except (ValueError, OSError):
+            parent = "unknown"
+    figure = state.final_eval or (state.curve[-1] if state.curve else None)
+    return {
+        "algorithm": settings.get("algo", "unknown"),
+        "config": settings,
+        "parent_sha256": parent,
+        "commit": git_state().get("commit", "unknown"),
+        "seeds": {"train": settings.get("seed")},
+        "minutes": round(state.wall_seconds / 60, 1),
+        "final_validation": figure,
+    }
