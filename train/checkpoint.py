@@ -8,6 +8,7 @@ Each is written atomically and ``state.json`` last, so a kill leaves the previou
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import os
 import pickle
@@ -421,8 +422,7 @@ LINEAGE = "lineage.json"
 
 
 def write_lineage(path: Path, lineage: dict[str, Any]) -> None:
-    """Put ``lineage`` (JSON-able: algorithm, config, parent's SHA-256, commit, seeds, minutes,
-    final validation figure) into the zip at ``path`` as :data:`LINEAGE`, atomically."""
+    """Put ``lineage`` into the zip at ``path`` as :data:`LINEAGE`, atomically."""
     with zipfile.ZipFile(path) as source, atomic_path(path) as temporary:
         members = [(item, source.read(item)) for item in source.infolist()]
         with zipfile.ZipFile(temporary, "w", zipfile.ZIP_DEFLATED) as target:
@@ -435,33 +435,26 @@ def write_lineage(path: Path, lineage: dict[str, Any]) -> None:
 def read_lineage(path: Path) -> dict[str, Any] | None:
     """The :data:`LINEAGE` record of a checkpoint zip, or None when it has none."""
     with zipfile.ZipFile(path) as archive:
-        if LINEAGE not in archive.namelist():
-            return None
-        data: dict[str, Any] = json.loads(archive.read(LINEAGE))
-        return data
+        found = LINEAGE in archive.namelist()
+        return dict(json.loads(archive.read(LINEAGE))) if found else None
 
 
 def run_lineage(state: RunState) -> dict[str, Any]:
-    """The lineage of a run's checkpoint: its settings, ``--init``'s SHA-256, clock and last
-    evaluation (the final one once done), and the code's commit."""
-    import hashlib
-
+    """A run checkpoint's lineage: algorithm, config, ``--init``'s SHA-256 (None: random
+    weights), commit, seeds, minutes and the last evaluation (the final one once done)."""
     from eval.report import git_state
 
-    settings = state.settings
-    parent = None
-    if settings.get("init"):
-        try:
-            parent = hashlib.sha256(resolve_checkpoint(settings["init"]).read_bytes()).hexdigest()
-        except (ValueError, OSError):
-            parent = "unknown"
-    figure = state.final_eval or (state.curve[-1] if state.curve else None)
+    init = state.settings.get("init")
+    try:
+        parent = hashlib.sha256(resolve_checkpoint(init).read_bytes()).hexdigest() if init else None
+    except (OSError, ValueError):  # the parent's file is gone since the run started
+        parent = "unknown"
     return {
-        "algorithm": settings.get("algo", "unknown"),
-        "config": settings,
+        "algorithm": state.settings.get("algo"),
+        "config": state.settings,
         "parent_sha256": parent,
         "commit": git_state().get("commit", "unknown"),
-        "seeds": {"train": settings.get("seed")},
+        "seeds": {"train": state.settings.get("seed")},
         "minutes": round(state.wall_seconds / 60, 1),
-        "final_validation": figure,
+        "final_validation": state.final_eval or (state.curve[-1] if state.curve else None),
     }
