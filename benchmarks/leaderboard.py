@@ -16,7 +16,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from eval.bench import BASELINES, CELLS, PRESETS, percent
+from eval.bench import BASELINES, CELLS, PRESETS, markdown, percent
 from mswp_gym.atomic import write_text_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -131,8 +131,11 @@ def page(figures: dict[tuple[str, str], dict[str, Any]]) -> str:
             for c in CELLS
         ]
         lines.append(f"| `{agent}` | " + " | ".join(cells) + " |")
+    lines += ["", "## The rows", ""]
+    for path in sorted(ROWS.glob("*.json")):
+        lines += [markdown(json.loads(path.read_text())), ""]
     anchors = json.loads((ROWS / "record" / "anchors.json").read_text())
-    lines += ["", "## Anchors from the literature (not measured here; their own rules)", ""]
+    lines += ["## Anchors from the literature (not measured here; their own rules)", ""]
     lines += ["| source | rules | figures |", "| --- | --- | --- |"]
     lines += [f"| {a['source']} | {a['rules']} | {a['figures']} |" for a in anchors]
     return "\n".join(lines) + "\n"

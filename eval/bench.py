@@ -155,7 +155,8 @@ def markdown(row: dict[str, Any]) -> str:
         "| --- | --- | --- | ---: | --- | --- | --- |",
     ]
     for c in row["cells"]:
-        cells = [c["board"], c["first_click_rule"], c["first_click"]["cell"]]
+        first = c["first_click"]
+        cells = [c["board"], c["first_click_rule"], f"{first['cell']} ({first['share']:.0%})"]
         cells += [f"{c['win_rate']['games']:,}", percent(c["win_rate"])]
         for b, test in ((c[b], c[b]["mcnemar"]) for b in BASELINES):
             pair = f"{test['a_only']} / {test['b_only']}, p {test['p_value']:.2g}"
