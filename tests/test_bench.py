@@ -41,6 +41,16 @@ def test_bench__same_row_whatever_the_workers_and_after_a_resume(tmp_path: Path)
     assert one["base_seed"] == bench.SEED_SETS["test"] and one["sha256"] is None
 
 
+def test_bench__same_row_on_ray(tmp_path: Path) -> None:
+    ray = pytest.importorskip("ray")
+    cell = ["local", "--cells", "beginner-safe", "--games", "4"]
+    local = _row(tmp_path, "local", *cell)
+    try:
+        assert _row(tmp_path, "ray", *cell, "--backend", "ray") == local
+    finally:
+        ray.shutdown()
+
+
 def test_bench__the_baselines_are_played_once_per_cell_and_seed_set(tmp_path: Path) -> None:
     _row(tmp_path, "out", "random", "--cells", "beginner-opening", "--games", "4")
     solver_games = tmp_path / "out" / "test" / "beginner-opening" / "solver" / "games.csv"
