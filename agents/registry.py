@@ -31,6 +31,7 @@ import importlib.util
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from agents.base import Agent
@@ -55,6 +56,9 @@ class Entry:
     """Whether the agent proves cells safe; False: every move is a choice (no "certain" share)."""
     shipped: tuple[str, ...] = ()
     """The packaged checkpoints ``NAME:S``, in the file ``NAME-S.zip`` (:func:`shipped_file`)."""
+    locate: str | None = None
+    """``"module:attr"`` of a function from the full name to the file the agent loads (for its
+    SHA-256 in a citable row), or None for an agent that loads no file (:func:`agent_file`)."""
 
 
 _REGISTRY: dict[str, Entry] = {}
@@ -70,6 +74,7 @@ def register(
     shorthand: str | None = None,
     proves: bool = True,
     shipped: tuple[str, ...] = (),
+    locate: str | None = None,
 ) -> None:
     """Register (or replace) an agent factory under ``name`` (the fields are :class:`Entry`'s).
 
@@ -88,7 +93,7 @@ def register(
         raise TypeError(f"factory for {name!r} must be callable or 'module:attr', got {factory!r}")
     if argument is not None and shorthand is not None:
         raise ValueError(f"agent {name!r} takes an argument or a shorthand, not both")
-    _REGISTRY[name] = Entry(factory, summary, argument, shorthand, proves, shipped)
+    _REGISTRY[name] = Entry(factory, summary, argument, shorthand, proves, shipped, locate)
 
 
 def alias(other: str, name: str) -> None:
@@ -105,6 +110,24 @@ def proves(name: str) -> bool:
     """Whether the agent ``name`` proves cells (True for a name not registered)."""
     found = entry(name)
     return found is None or found.proves
+
+
+def agent_file(name: str) -> Path | None:
+    """The file the agent ``name`` loads (a checkpoint zip), or None if it loads none.
+
+    Raises:
+        ValueError, FileNotFoundError: the locating function's, for a name that names no file.
+    """
+    found = entry(name)
+    if found is None or found.locate is None:
+        return None
+    locate = _resolve(name, found.locate)
+    return Path(str(locate(name)))
+
+
+def argument_path(name: str) -> Path:
+    """The ``PATH`` of ``NAME:PATH``: the file of an agent that loads its argument as given."""
+    return Path(name.partition(":")[2])
 
 
 def shipped() -> list[str]:
@@ -223,6 +246,7 @@ def _register_builtin() -> None:
 
     network = "a network: shipped, a checkpoint zip or a training run folder"
     path: dict[str, Any] = {"argument": "PATH", "proves": False}
+    checkpoint = {**path, "locate": "train.checkpoint:resolve_checkpoint"}
     solver = "agents.solver.noise.agent:NoisySolverAgent"  # one solver for every clue model
     for name, target, summary, options in (
         ("random", "agents.baselines:RandomAgent", "random legal clicks", {"proves": False}),
@@ -244,16 +268,21 @@ def _register_builtin() -> None:
             "net",
             "train.agent:load_net_agent",
             f"{network}, imitating the solver",
-            {**path, "shipped": ("beginner", "intermediate", "expert", "generalist")},
+            {**checkpoint, "shipped": ("beginner", "intermediate", "expert", "generalist")},
         ),
         (
             "rl",
             "train.agent:load_rl_agent",
             f"{network}, learned from reward alone",
-            {**path, "shipped": ("beginner", "intermediate", "expert")},
+            {**checkpoint, "shipped": ("beginner", "intermediate", "expert")},
         ),
-        ("ppo", "train.agent:load_ppo_named", "older names of net", path),
-        ("sb3", "train.sb3_agent:load_sb3_agent", "any PPO/MaskablePPO zip", path),
+        ("ppo", "train.agent:load_ppo_named", "older names of net", checkpoint),
+        (
+            "sb3",
+            "train.sb3_agent:load_sb3_agent",
+            "any PPO/MaskablePPO zip",
+            {**path, "locate": "agents.registry:argument_path"},
+        ),
         (
             "llm",
             "agents.llm:load_llm_agent",

@@ -33,7 +33,7 @@ from scipy.stats import t as student_t
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from eval.stats import mean_interval  # noqa: E402 - after the path insert
+from common.stats import mean_interval  # noqa: E402 - after the path insert
 
 BOARDS = {"beginner": (9, 9, 10), "expert": (16, 30, 99)}
 

@@ -21,11 +21,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from mswp_gym.cli import OneLineParser, report_error
-
 import mswp_gym  # noqa: F401  (registers the env ids)
 from agents.grading import ExactGrader
 from agents.solver import SolverAgent
+from common.cli import OneLineParser, report_error
 from mswp_gym.presets import PRESETS
 
 PROG = "bench_grading.py"

@@ -16,9 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from mswp_gym.cli import OneLineParser, report_error
-
 from agents.puzzles import Deduction, PuzzleTask, make_puzzle
+from common.cli import OneLineParser, report_error
 from mswp_gym.config import GameConfig
 from mswp_gym.presets import PRESETS
 

@@ -20,13 +20,12 @@ import gymnasium as gym
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from eval.stats import wilson_interval
-from mswp_gym.cli import OneLineParser, report_error
-
 import agents
 import mswp_gym  # noqa: F401  (registers the env ids)
 from agents.episode import play_episode
 from agents.text_play import play_text_episode
+from common.cli import OneLineParser, report_error
+from common.stats import wilson_interval
 from mswp_gym.presets import PRESETS
 from mswp_gym.text.env import TextMinesweeperEnv
 from mswp_gym.text.protocol import TextRules

@@ -7,7 +7,6 @@ import json
 import math
 import platform
 import shlex
-import subprocess
 import sys
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from common.atomic import write_text_atomic
+from common.provenance import git_state
 from common.stats import Interval, wilson_interval
 from eval.config import SEED_RULE, game_seeds
 from eval.games import GameRecord
@@ -261,22 +261,6 @@ def package_versions() -> dict[str, str]:
         except importlib.metadata.PackageNotFoundError:
             continue
     return versions
-
-
-def git_state() -> dict[str, Any]:
-    """The checkout's commit and whether it has uncommitted changes (empty if not in git)."""
-    root = Path(__file__).resolve().parent.parent
-
-    def git(*args: str) -> str:
-        run = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=10)
-        run.check_returncode()
-        return run.stdout.strip()
-
-    try:
-        commit, dirty = git("rev-parse", "HEAD"), git("status", "--porcelain", "-uno")
-    except (OSError, subprocess.SubprocessError):
-        return {}
-    return {"commit": commit, "dirty": bool(dirty)}
 
 
 def results_document(

@@ -8,6 +8,7 @@ Each is written atomically and ``state.json`` last, so a kill leaves the previou
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import operator
 import os
@@ -423,3 +424,46 @@ def _as_json(value: object) -> object:
         return json.loads(json.dumps(value))
     except TypeError:
         return str(value)
+
+
+LINEAGE = "lineage.json"
+"""The zip member that records how a network was made: JSON, never pickled, ignored by SB3."""
+
+
+def write_lineage(path: Path, lineage: dict[str, Any]) -> None:
+    """Put ``lineage`` into the zip at ``path`` as :data:`LINEAGE`, atomically."""
+    with zipfile.ZipFile(path) as source, atomic_path(path) as temporary:
+        members = [(item, source.read(item)) for item in source.infolist()]
+        with zipfile.ZipFile(temporary, "w", zipfile.ZIP_DEFLATED) as target:
+            for item, data in members:
+                if item.filename != LINEAGE:
+                    target.writestr(item, data)
+            target.writestr(LINEAGE, json.dumps(lineage, indent=1, sort_keys=True) + "\n")
+
+
+def read_lineage(path: Path) -> dict[str, Any] | None:
+    """The :data:`LINEAGE` record of a checkpoint zip, or None when it has none."""
+    with zipfile.ZipFile(path) as archive:
+        found = LINEAGE in archive.namelist()
+        return dict(json.loads(archive.read(LINEAGE))) if found else None
+
+
+def run_lineage(state: RunState) -> dict[str, Any]:
+    """A run checkpoint's lineage: algorithm, config, ``--init``'s SHA-256 (None: random
+    weights), commit, seeds, minutes and the last evaluation (the final one once done)."""
+    from common.provenance import git_state
+
+    init = state.settings.get("init")
+    try:
+        parent = hashlib.sha256(resolve_checkpoint(init).read_bytes()).hexdigest() if init else None
+    except (OSError, ValueError):  # the parent's file is gone since the run started
+        parent = "unknown"
+    return {
+        "algorithm": state.settings.get("algo"),
+        "config": state.settings,
+        "parent_sha256": parent,
+        "commit": git_state().get("commit", "unknown"),
+        "seeds": {"train": state.settings.get("seed")},
+        "minutes": round(state.wall_seconds / 60, 1),
+        "final_validation": state.final_eval or (state.curve[-1] if state.curve else None),
+    }

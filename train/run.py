@@ -64,8 +64,10 @@ from train.checkpoint import (
     read_model,
     resolve_checkpoint,
     restore_runtime,
+    run_lineage,
     save_model_atomic,
     save_runtime,
+    write_lineage,
 )
 from train.dataset import load_positions, save_positions
 from train.device import resolve_device
@@ -335,6 +337,7 @@ class Run:
         self.state.runtime_file = runtime_file if has_runtime else ""
         self.state.wall_seconds = self.wall_seconds
         self.state.num_timesteps = int(model.num_timesteps)
+        write_lineage(self.run_dir / model_file, run_lineage(self.state))
         commit(self.run_dir, self.state)
         if tag != "start":
             self.progress_checkpoints += 1
@@ -905,6 +908,7 @@ def _train(
                 "interval": list(result.interval),
             }
             run.say(f"final evaluation: {result}{baseline_comparison(run, result.games)}")
+            write_lineage(run.run_dir / state.model_file, run_lineage(state))
             commit(run.run_dir, state)
         run.say(f"done: {run_dir / state.model_file}")
         run.say(f"compare it: {eval_command(settings, run_dir / state.model_file)}")

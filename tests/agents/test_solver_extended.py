@@ -129,10 +129,30 @@ def _solver_game(seed: int, **options: Any) -> list[int]:
 
 
 def test_solver_agent__extended_is_on_by_default_and_plays_seeded() -> None:
-    # the default takes the chains; the same seed plays the same game with the option either way
+    # the default takes the chains; the same seed plays the same game
     assert SolverAgent().extended is True
     assert _solver_game(3) == _solver_game(3, extended=True) == _solver_game(3)
-    assert _solver_game(3, extended=False) == _solver_game(3, extended=False)
+
+
+@pytest.mark.parametrize("extended", [True, False])
+def test_solver_agent__extended_reaches_every_guess(
+    extended: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # chains are rare in play (none in 60 Expert games), so the option is followed to the guess
+    # routine, whose choice it changes (test_forced_guess__takes_the_chain_only_when_asked)
+    from agents.solver import agent as agent_module
+
+    seen: list[bool] = []
+    choose = agent_module.choose_guess
+
+    def spy(*args: Any) -> Any:
+        seen.append(args[-1])
+        return choose(*args)
+
+    monkeypatch.setattr(agent_module, "choose_guess", spy)
+    for seed in range(4):
+        _solver_game(seed, extended=extended)
+    assert seen and set(seen) == {extended}
 
 
 def test_extended_choice__finds_no_chain_where_a_pair_rule_suffices() -> None:

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from mswp_gym import MinesweeperEnv, RewardConfig
+from mswp_gym.constants import HIDDEN
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.presets import preset
 
@@ -57,11 +58,14 @@ def test_env__bad_actions_are_named(action: object, message: str) -> None:
         env.step(action)
 
 
-def test_env__numpy_actions_are_accepted() -> None:
-    env = MinesweeperEnv()
+def test_env__numpy_actions_reveal_the_cell_they_name() -> None:
+    # each numpy action plays the cell its value names, as the int does: (0, 3), then (0, 4)
+    env, twin = MinesweeperEnv(), MinesweeperEnv()
     env.reset(seed=0)
-    env.step(np.int64(3))
-    env.step(np.array(4))
+    twin.reset(seed=0)
+    for action, value in [(np.int64(3), 3), (np.array(4), 4)]:
+        assert np.array_equal(env.step(action)[0], twin.step(value)[0])
+        assert env.visible[divmod(value, 9)] != HIDDEN
 
 
 def test_rewards__non_numbers_are_named() -> None:

@@ -49,11 +49,20 @@ def test_render__gym_make_list_modes_collect_every_frame() -> None:
     assert not np.array_equal(frames[0], frames[1])
 
 
-def test_render__human_mode_runs_headless() -> None:
+def test_render__human_mode_shows_each_step_in_the_window() -> None:
     env = MinesweeperEnv(render_mode="human")
-    env.reset(seed=0)
-    env.step(40)
+    twin = MinesweeperEnv(render_mode="rgb_array")
+    for each in (env, twin):
+        each.reset(seed=0)
+        each.step(40)
+    frame = twin.render()
+    screen = env._viewer.screen  # the window step drew into (headless under SDL's dummy driver)
+    height, width = frame.shape[:2]
+    assert screen.get_size() == (width, height)
+    for x, y in [(3, 3), (width // 2, height // 2), (width - 3, height - 3), (40, 90)]:
+        assert tuple(screen.get_at((x, y)))[:3] == tuple(frame[y, x])
     env.close()
+    assert env._viewer is None
 
 
 def test_render__lost_game_draws_the_fatal_mine_on_red() -> None:

@@ -177,11 +177,25 @@ def test_bench_noguess__proof_and_bias_parts_run(capsys: pytest.CaptureFixture[s
     ]
 
 
-def test_train__an_imitation_run_on_no_guess_boards_writes_a_checkpoint(tmp_path: Path) -> None:
+def test_train__an_imitation_run_on_no_guess_boards_trains_on_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from tiny_training import TINY_IMITATION
 
     from train import run as run_module
+    from train.checkpoint import read_lineage
 
+    boards = []
+    layout = NoGuessFirstClick.layout
+
+    def counted(self: NoGuessFirstClick, *args: object, **kwargs: object) -> np.ndarray:
+        boards.append(1)
+        return layout(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(NoGuessFirstClick, "layout", counted)
     settings = replace(TINY_IMITATION, first_click="no-guess", out=str(tmp_path)).check()
-    run_module.train(settings)
-    assert list(tmp_path.rglob("*.zip"))
+    run_dir = run_module.train(settings)
+    assert len(boards) >= settings.games_per_iteration  # every training game was a no-guess board
+    lineage = read_lineage(run_dir / "model-final.zip")
+    assert lineage is not None and lineage["config"]["first_click"] == "no-guess"
+    assert lineage["algorithm"] == "imitation" and lineage["parent_sha256"] is None
