@@ -124,9 +124,6 @@ class PPOProgress(BaseCallback):
         self.bar.close()
 
     def _on_rollout_end(self) -> None:
-        self._follow_budget()
-
-    def _follow_budget(self) -> None:
         """Tell the learning-rate schedule the budget's fraction spent (0 without
         ``ppo_lr_follows_budget``)."""
         schedule = self.model.learning_rate
@@ -135,9 +132,7 @@ class PPOProgress(BaseCallback):
             schedule.spent = self.run.budget_spent() if follows else 0.0
 
     def _on_rollout_start(self) -> None:
-        self._evaluate_and_checkpoint()
-
-    def _evaluate_and_checkpoint(self) -> None:
+        """Evaluate and checkpoint every ``eval_every_steps``."""
         steps = int(self.model.num_timesteps)
         if steps - self.last_eval >= self.run.settings.eval_every_steps:
             self.last_eval = steps

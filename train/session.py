@@ -52,12 +52,10 @@ class Phase(Protocol):
 
     def unfinished(self, settings: TrainSettings, state: RunState) -> bool:
         """Whether ``settings`` ask for more of this phase than ``state`` has done."""
-        ...
 
     def train(self, run: Run, model: MaskablePPO, rng: np.random.Generator) -> None:
         """Train ``model`` until this phase's target, the time budget or the sitting's end,
         checkpointing as it goes."""
-        ...
 
 
 class Run:
