@@ -96,11 +96,7 @@ def first_games(agents: Sequence[SavedAgent], count: int) -> list[SavedAgent]:
     if count < 1:
         raise ValueError(f"--games must be >= 1, got {count}")
     kept = [
-        SavedAgent(
-            agent.label,
-            agent.setting,
-            {g: r for g, r in agent.games.items() if g < count},
-        )
+        SavedAgent(agent.label, agent.setting, {g: r for g, r in agent.games.items() if g < count})
         for agent in agents
     ]
     return [agent for agent in kept if agent.games]

@@ -16,7 +16,8 @@ import numpy as np
 import torch as th
 from sb3_contrib.common.maskable.utils import get_action_masks
 
-from train.run import build_model, game_spec, make_vec_env
+from train.ppo import build_model, make_vec_env
+from train.session import game_spec
 from train.settings import VEC_ENVS, TrainSettings
 
 

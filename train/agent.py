@@ -30,13 +30,7 @@ from train.device import Device, resolve_device
 from train.network import MINE_HEAD, CellNet, action_scores
 from train.policy import BoardPolicy
 from train.sb3_agent import SB3Agent
-from train.symmetry import (
-    VIEW_TIE_TOLERANCE,
-    BoardView,
-    averaged_logits,
-    board_views,
-    first_best,
-)
+from train.symmetry import VIEW_TIE_TOLERANCE, BoardView, averaged_logits, board_views, first_best
 
 GENERALIST = registry.shipped_name("generalist")
 """The shipped network that plays any board of the classic game."""

@@ -36,6 +36,7 @@ from torch.overrides import TorchFunctionMode
 
 from agents import registry
 from common.atomic import atomic_path
+from common.cli import one_line
 from mswp_gym.encoding import OBS_MODES, observation_space
 from mswp_gym.generators import MAX_CELLS
 from train.limits import DATA_BYTES, check_members
@@ -243,10 +244,7 @@ _DESCRIBED = ("_shape", "dtype", "n", "spaces")
 
 
 def read_model(
-    path: str | Path,
-    env: Any = None,
-    device: str = "cpu",
-    schedules: dict[str, Any] | None = None,
+    path: str | Path, env: Any = None, device: str = "cpu", schedules: dict[str, Any] | None = None
 ) -> BaseAlgorithm:
     """Load a PPO or MaskablePPO zip (or a run folder's model) as data: nothing in it runs.
 
@@ -298,10 +296,7 @@ def read_model(
 
 
 def load_model(
-    path: str | Path,
-    env: Any = None,
-    device: str = "cpu",
-    schedules: dict[str, Any] | None = None,
+    path: str | Path, env: Any = None, device: str = "cpu", schedules: dict[str, Any] | None = None
 ) -> MaskablePPO:
     """:func:`read_model` of one of mswp-train's networks (a :class:`BoardPolicy`).
 
@@ -424,6 +419,14 @@ def _as_json(value: object) -> object:
         return json.loads(json.dumps(value))
     except TypeError:
         return str(value)
+
+
+def damaged(path: Path, exc: BaseException) -> ValueError:
+    """The one-line error for a run file that cannot be read back."""
+    return ValueError(
+        f"{str(path)!r} is damaged ({type(exc).__name__}: {one_line(exc)}); the run cannot "
+        f"resume from it: put back a copy of the file, or start the run again without --resume"
+    )
 
 
 LINEAGE = "lineage.json"

@@ -9,16 +9,18 @@ distribution.
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 import torch as th
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.base_class import BaseAlgorithm
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-from train.network import MOVE_HEAD, BoardTrunk, CellNet, action_scores
+from train.network import MINE_HEAD, MOVE_HEAD, BoardTrunk, CellNet, action_scores
 
 VALUE_LATENT = 64
 
@@ -242,3 +244,73 @@ class BoardPolicy(MaskableActorCriticPolicy):
         """A detached copy of :meth:`cell_net` in eval mode on ``device`` (the CPU: for worker
         processes and evaluation; the policy's own device: for play in this process)."""
         return copy.deepcopy(self.cell_net()).to(device).eval()
+
+
+CELL_HEAD_KEYS = ("mlp_extractor.cell_head.weight", "mlp_extractor.cell_head.bias")
+"""The per-cell head's parameters: 2 output channels, or 3 with a move head."""
+
+
+ADDED_BLOCK = re.compile(r"\.trunk\.blocks\.(\d+)\.(conv1|conv2)\.")
+"""A trunk block's parameter key: its index and which convolution."""
+
+
+def network_shape(policy: BoardPolicy) -> tuple[int, int]:
+    """``(channels, blocks)`` of ``policy``'s trunk."""
+    trunk = policy.cell_net().trunk
+    return trunk.stem.out_channels, len(trunk.blocks)
+
+
+def start_from(model: BaseAlgorithm, source: BaseAlgorithm, checkpoint: str) -> str:
+    """Copy the network weights of ``source`` (read from ``checkpoint``) into ``model`` (a fresh
+    optimizer and schedule), from any board: channels must match, and this run may have more
+    blocks, which start as identities (their second convolution zero), so the network plays as
+    before. The mine count and ``beta`` stay this run's; a new move head starts as the negated
+    mine output (so the network first plays its safest cell). Returns a one-line note of what was
+    copied.
+
+    Raises:
+        ValueError: the checkpoint's network has other channels or more blocks (the message gives
+            both shapes and the flags that match the checkpoint).
+    """
+    target = model.policy
+    policy = source.policy
+    assert isinstance(policy, BoardPolicy) and isinstance(target, BoardPolicy)
+    (channels, blocks), wanted = network_shape(policy), network_shape(target)
+    if channels != wanted[0] or blocks > wanted[1]:
+        raise ValueError(
+            f"--init {checkpoint!r} is a network of {channels} channels x {blocks} blocks; this "
+            f"run builds {wanted[0]} x {wanted[1]}: add --channels {channels} --blocks {blocks}, "
+            f"or --init '' to start from random weights"
+        )
+    note = f"network initialised from {checkpoint}"
+    if policy.board != target.board:
+        note += f" (trained on rows, cols, mines = {policy.board}; this run plays {target.board})"
+    weights = {
+        key: value
+        for key, value in policy.state_dict().items()
+        if not key.startswith("action_net.")
+    }
+    fresh = target.state_dict()
+    if blocks < wanted[1]:
+        note += f" ({wanted[1] - blocks} block(s) added as identities)"
+    for key, value in fresh.items():
+        added = ADDED_BLOCK.search(key)
+        if added is not None and int(added.group(1)) >= blocks:
+            weights[key] = th.zeros_like(value) if added.group(2) == "conv2" else value
+    for key in CELL_HEAD_KEYS:
+        if key in weights and weights[key].shape[1:] == fresh[key].shape[1:]:
+            merged = fresh[key].clone()
+            shared = min(len(merged), len(weights[key]))
+            merged[:shared] = weights[key][:shared]
+            if shared <= MOVE_HEAD < len(merged):
+                # The safest cell first: the network starts by playing its old ranking.
+                merged[MOVE_HEAD] = -weights[key][MINE_HEAD]
+            weights[key] = merged
+    result = target.load_state_dict(weights, strict=False)
+    missing = [key for key in result.missing_keys if not key.startswith("action_net.")]
+    if missing or result.unexpected_keys:
+        raise ValueError(
+            f"--init {checkpoint!r} is not a network of this kind: missing {missing[:3]}, "
+            f"unexpected {result.unexpected_keys[:3]}"
+        )
+    return note

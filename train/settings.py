@@ -15,6 +15,7 @@ import math
 import tomllib
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
+from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,19 @@ from train.limits import check_limits
 from train.precision import Precision
 
 CONFIG_DIR = Path(__file__).with_name("configs")
-ALGOS: tuple[str, ...] = ("ppo", "imitation", "imitation+ppo", "bandit")
-REWARD_ONLY: tuple[str, ...] = ("ppo", "bandit")
+
+
+class Algorithm(StrEnum):
+    """The training algorithms (``train.run.PHASES`` maps each to its phases)."""
+
+    PPO = "ppo"
+    IMITATION = "imitation"
+    IMITATION_PPO = "imitation+ppo"
+    BANDIT = "bandit"
+
+
+ALGOS: tuple[str, ...] = tuple(Algorithm)
+REWARD_ONLY: tuple[str, ...] = (Algorithm.PPO, Algorithm.BANDIT)
 """The algos that learn from the env's reward alone."""
 VEC_ENVS: tuple[str, ...] = ("dummy", "subproc", "native")
 PRECISIONS: tuple[str, ...] = tuple(p.value for p in Precision)
@@ -418,14 +430,7 @@ RESUME_OVERRIDES: tuple[str, ...] = (
 )
 """Settings a ``--resume`` may change (each change is printed); any other differing value is
 refused, so a resumed run stays the run it was."""
-RESUME_REFUSED: tuple[str, ...] = (
-    "config",
-    "init",
-    "preset",
-    "channels",
-    "blocks",
-    "out",
-)
+RESUME_REFUSED: tuple[str, ...] = ("config", "init", "preset", "channels", "blocks", "out")
 """Flags refused outright with ``--resume`` (they define a new run, they cannot continue one)."""
 IGNORED_ON_RESUME: tuple[str, ...] = ("resume", "out", "init")
 """Fields a resumed run takes from the folder, whatever the settings passed say."""

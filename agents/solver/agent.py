@@ -369,14 +369,7 @@ class SolverAgent(SeededAgent):
                 return cell
         try:
             guess: Guess = choose_guess(
-                analysis,
-                board,
-                mines,
-                legal,
-                self.rng,
-                self.depth,
-                self.cache,
-                self.extended,
+                analysis, board, mines, legal, self.rng, self.depth, self.cache, self.extended
             )
         except ValueError:
             index = int(np.flatnonzero(legal)[0])

@@ -154,8 +154,7 @@ def choose(
         ):
             best = result
     ranked = sorted(
-        range(len(scored)),
-        key=lambda i: (scored[i].dead, -scored[i].weight, -scored[i].clears, i),
+        range(len(scored)), key=lambda i: (scored[i].dead, -scored[i].weight, -scored[i].clears, i)
     )
     choice = scored[ranked[0]]
     by_cell = {s.cell: s for s in scored}

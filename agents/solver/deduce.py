@@ -189,10 +189,7 @@ def _propagate(
 
 
 def _drain(
-    dirty: list[int],
-    cells_of: list[set[int]],
-    need: list[int],
-    settle: Callable[[int, bool], None],
+    dirty: list[int], cells_of: list[set[int]], need: list[int], settle: Callable[[int, bool], None]
 ) -> None:
     """The single-clue rule on each clue in ``dirty`` (which ``settle`` refills) until it is empty.
 

@@ -44,11 +44,7 @@ class ExtendedChain:
 
 
 def extended_choice(
-    analysis: Analysis,
-    board: np.ndarray,
-    order: list[int],
-    total_mines: int,
-    cache: RegionCache,
+    analysis: Analysis, board: np.ndarray, order: list[int], total_mines: int, cache: RegionCache
 ) -> ExtendedChain | None:
     """The first chain found that holds cells which may be guessed at no extra risk, with all
     of them (arguments as for
@@ -148,11 +144,7 @@ def _balanced(
 
 
 def _mine_only_in_its_filling(
-    cell: int,
-    chain: tuple[int, ...],
-    analysis: Analysis,
-    total_mines: int,
-    cache: RegionCache,
+    cell: int, chain: tuple[int, ...], analysis: Analysis, total_mines: int, cache: RegionCache
 ) -> bool:
     """Condition (2): in every layout with a mine on ``cell``, the chain's cells at ``cell``'s
     places (even or odd) are all mines and the others all safe."""

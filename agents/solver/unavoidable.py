@@ -19,11 +19,7 @@ from mswp_gym.constants import NO_CLUE
 
 
 def unavoidable_guess(
-    analysis: Analysis,
-    board: np.ndarray,
-    order: list[int],
-    total_mines: int,
-    cache: RegionCache,
+    analysis: Analysis, board: np.ndarray, order: list[int], total_mines: int, cache: RegionCache
 ) -> int | None:
     """A cell of an indistinguishable pair that holds at most one mine, if the position has one.
 
@@ -50,11 +46,7 @@ def mute_cells(analysis: Analysis, board: np.ndarray) -> frozenset[int]:
 
 
 def unavoidable_pairs(
-    analysis: Analysis,
-    board: np.ndarray,
-    order: list[int],
-    total_mines: int,
-    cache: RegionCache,
+    analysis: Analysis, board: np.ndarray, order: list[int], total_mines: int, cache: RegionCache
 ) -> Iterator[tuple[int, int]]:
     """Every indistinguishable pair of uncertain cells of ``order`` that cannot hold two mines.
 

@@ -19,15 +19,7 @@ from eval.agent_specs import AgentSpec
 from eval.gui.choices import BoardSetup, build_agent
 from eval.gui.layout import MARGIN, PANEL_WIDTH, Layout, layout_for
 from eval.gui.session import GameSession
-from eval.gui.widgets import (
-    MUTED_RGB,
-    TEXT_RGB,
-    Button,
-    Fonts,
-    draw_button,
-    draw_text,
-    wrap,
-)
+from eval.gui.widgets import MUTED_RGB, TEXT_RGB, Button, Fonts, draw_button, draw_text, wrap
 from mswp_gym.cells import Cell
 from mswp_gym.constants import FLAGGED, FirstClick, Outcome, is_unknown
 from mswp_gym.render.drawing import (

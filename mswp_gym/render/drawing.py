@@ -67,10 +67,7 @@ def frame_surface(frame: np.ndarray) -> Any:
 
 
 def board_surface(
-    visible: np.ndarray,
-    cell_px: int,
-    mines: np.ndarray | None = None,
-    exploded: Cell | None = None,
+    visible: np.ndarray, cell_px: int, mines: np.ndarray | None = None, exploded: Cell | None = None
 ) -> Any:
     """The board drawn by :func:`~mswp_gym.render.rgb.render_rgb`, as a pygame Surface."""
     return frame_surface(render_rgb(visible, mines, cell_px=cell_px, exploded=exploded))

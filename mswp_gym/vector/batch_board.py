@@ -11,10 +11,7 @@ import numpy as np
 
 from mswp_gym.choices import BatchFlood
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, Outcome
-from mswp_gym.vector.batch_flood import (
-    flood_bigint,
-    flood_dense,
-)
+from mswp_gym.vector.batch_flood import flood_bigint, flood_dense
 from mswp_gym.vector.batch_place import batch_neighbour_counts, block_table
 
 FLOOD_METHODS: tuple[str, ...] = tuple(m.value for m in BatchFlood)

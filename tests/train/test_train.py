@@ -18,6 +18,7 @@ from tiny_training import TINY_RUN, assert_grown_network_plays_as_before
 from mswp_gym.constants import HIDDEN
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
+from train import ppo, session
 from train import run as run_module
 from train.agent import PolicyAgent, load_ppo_agent
 from train.checkpoint import load_model, read_state
@@ -140,12 +141,12 @@ def test_agent__registry_builds_it_by_path(finished_run: Path) -> None:
 def test_train__resume_after_interruption_keeps_steps_and_optimizer(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def interrupt(self: run_module.PPOProgress) -> bool:
+    def interrupt(self: ppo.PPOProgress) -> bool:
         if self.model.num_timesteps >= 100:
             raise KeyboardInterrupt
         return True
 
-    monkeypatch.setattr(run_module.PPOProgress, "_on_step", interrupt)
+    monkeypatch.setattr(ppo.PPOProgress, "_on_step", interrupt)
     with pytest.raises(KeyboardInterrupt):
         tiny_run(tmp_path, algo="ppo", total_timesteps=256)
     monkeypatch.undo()
@@ -383,9 +384,9 @@ def test_run_clock__sb3_table_shows_the_run_clock_not_the_phase_clock(
     run = run_module.Run(TINY, tmp_path, state)
     written: list[dict[str, object]] = []
     monkeypatch.setattr(
-        run_module.HumanOutputFormat, "write", lambda self, values, *rest: written.append(values)
+        session.HumanOutputFormat, "write", lambda self, values, *rest: written.append(values)
     )
-    run_module.RunClockOutput(run).write({"time/time_elapsed": 0, "x": 1}, {})
+    session.RunClockOutput(run).write({"time/time_elapsed": 0, "x": 1}, {})
     assert written[0]["time/time_elapsed"] >= 300 and written[0]["x"] == 1  # type: ignore[operator]
 
 
@@ -405,7 +406,7 @@ def test_make_vec_env__uses_the_reward_config_chosen(vec_env: str, rewards: str)
 
 
 def test_linear_decay__follows_whichever_of_steps_and_budget_is_further() -> None:
-    schedule = run_module.LinearDecay(1e-3, 0.0)
+    schedule = ppo.LinearDecay(1e-3, 0.0)
     assert schedule(0.5) == pytest.approx(5e-4)
     schedule.spent = 0.75
     assert schedule(0.5) == pytest.approx(2.5e-4)  # the time is further along
@@ -438,7 +439,7 @@ def test_train__ppo_learning_rate_follows_the_steps_alone_by_default(
 ) -> None:
     monkeypatch.setattr(run_module.Run, "wall_seconds", property(lambda self: 0.75 * 600_000.0))
     # As if the schedule came from a sitting that followed a budget: the callback resets it.
-    monkeypatch.setattr(run_module.LinearDecay, "spent", 0.75)
+    monkeypatch.setattr(ppo.LinearDecay, "spent", 0.75)
     run_dir = tiny_run(tmp_path, algo="ppo", time_budget_minutes=10_000.0, learning_rate=1e-3)
     with (run_dir / "progress.csv").open() as handle:
         logged = [row.get("train/learning_rate", "") for row in csv.DictReader(handle)]

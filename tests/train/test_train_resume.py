@@ -165,7 +165,8 @@ def test_train__custom_board_run_is_named_after_its_board(tmp_path: Path) -> Non
 COLLECTOR_SCRIPT = """
 import sys, time
 from train.imitation import Collector
-from train.run import make_vec_env, game_spec
+from train.ppo import make_vec_env
+from train.session import game_spec
 from train.settings import TrainSettings
 collector = Collector(2)
 list(collector._pool.map(abs, range(4)))  # start the collectors
