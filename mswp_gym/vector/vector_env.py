@@ -472,6 +472,7 @@ class MinesweeperVectorEnv(VectorEnv):
             return
         if not self._seeded:
             # First reset: boards without a seed get fresh entropy (never global state).
+            # numpy types ``entropy`` as int | Sequence[int]; a fresh SeedSequence holds an int.
             entropy = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
             filled = [entropy + i if s is None else s for i, s in enumerate(seeds)]
             self._board_seeds[:] = seeds_to_uint64(filled)
