@@ -32,7 +32,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from agents.base import Agent
 
@@ -121,8 +121,8 @@ def agent_file(name: str) -> Path | None:
     found = entry(name)
     if found is None or found.locate is None:
         return None
-    locate = _resolve(name, found.locate)
-    return Path(str(locate(name)))
+    locate = cast(Callable[[str], "str | Path"], _resolve(name, found.locate))
+    return Path(locate(name))
 
 
 def argument_path(name: str) -> Path:
