@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import time
-from dataclasses import replace
 
 import numpy as np
 import torch as th
@@ -18,7 +17,7 @@ from sb3_contrib.common.maskable.utils import get_action_masks
 
 from train.ppo import build_model, make_vec_env
 from train.session import game_spec
-from train.settings import VEC_ENVS, TrainSettings
+from train.settings import VEC_ENVS, PPOSettings, TrainSettings, VecEnvKind
 
 
 def raw_steps_per_second(settings: TrainSettings, steps: int) -> float:
@@ -29,13 +28,13 @@ def raw_steps_per_second(settings: TrainSettings, steps: int) -> float:
     env.reset()
     rng = np.random.default_rng(0)
     start = time.perf_counter()
-    for _ in range(steps // settings.n_envs):
+    for _ in range(steps // settings.ppo.n_envs):
         masks = get_action_masks(env)
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
         env.step(actions)
     elapsed = time.perf_counter() - start
     env.close()
-    return (steps // settings.n_envs) * settings.n_envs / elapsed
+    return (steps // settings.ppo.n_envs) * settings.ppo.n_envs / elapsed
 
 
 def ppo_steps_per_second(settings: TrainSettings, steps: int) -> float:
@@ -43,7 +42,7 @@ def ppo_steps_per_second(settings: TrainSettings, steps: int) -> float:
     spec = game_spec(settings)
     env = make_vec_env(settings, spec)
     model = build_model(settings, spec, env, None)
-    model.learn(settings.n_envs * settings.n_steps)  # warm-up rollout
+    model.learn(settings.ppo.n_envs * settings.ppo.n_steps)  # warm-up rollout
     start = time.perf_counter()
     model.learn(steps, reset_num_timesteps=False)
     elapsed = time.perf_counter() - start
@@ -63,14 +62,8 @@ def main() -> None:
     print(f"{'kind':8} {'n_envs':>6} {'raw steps/s':>12} {'PPO steps/s':>12}")
     for n_envs in args.n_envs:
         for kind in args.kinds:
-            settings = replace(
-                TrainSettings(),
-                vec_env=kind,
-                n_envs=n_envs,
-                n_steps=64,
-                batch_size=256,
-                eval_baselines=False,
-            )
+            ppo = PPOSettings(vec_env=VecEnvKind(kind), n_envs=n_envs, n_steps=64, batch_size=256)
+            settings = TrainSettings(eval_baselines=False, ppo=ppo)
             raw = raw_steps_per_second(settings, args.steps)
             ppo = ppo_steps_per_second(settings, args.steps)
             print(f"{kind:8} {n_envs:6d} {raw:12.0f} {ppo:12.0f}", flush=True)

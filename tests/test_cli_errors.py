@@ -272,7 +272,7 @@ def test_eval_cli__density_zero_is_accepted_as_the_env_does(
 def test_cli_help__no_doubled_percent_signs() -> None:
     from eval.cli import build_parser as eval_parser
     from eval.demo import build_parser as demo_parser
-    from train.settings import build_parser as train_parser
+    from train.arguments import build_parser as train_parser
 
     for parser in (eval_parser(), demo_parser(), train_parser()):
         text = parser.format_help()

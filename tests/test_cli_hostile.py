@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from processes import children
-from tiny_training import TINY_IMITATION, TINY_RUN
+from tiny_training import TINY_IMITATION, TINY_RUN, tweak
 
 import eval.cli
 import eval.play
@@ -102,13 +102,15 @@ CASES: dict[str, Case] = {
         "this run builds 4 x 1: add --channels 48 --blocks 4",
     ),
     "train-huge-round": Case(
-        "train", (*TRAIN, "--games-per-iteration", "1000000000000"), 2, "16 GiB limit"
+        "train", (*TRAIN, "--imitation.games-per-round", "1000000000000"), 2, "16 GiB limit"
     ),
     "train-huge-channels": Case("train", (*TRAIN, "--channels", "100000000"), 2, "at most 1024"),
     "train-huge-evaluation": Case(
         "train", (*TRAIN, "--eval-games", "1000000000000"), 2, "eval_games=1000000000000"
     ),
-    "train-huge-envs": Case("train", (*TRAIN, "--n-envs", "1000000"), 2, "n_envs=1000000"),
+    "train-huge-envs": Case(
+        "train", (*TRAIN, "--algo", "ppo", "--ppo.n-envs", "1000000"), 2, "ppo.n_envs=1000000"
+    ),
     "train-ray-closed-port": Case(
         "train", (*TRAIN, "--backend", "ray", "--ray-address", "127.0.0.1:1"), 2, "127.0.0.1:1"
     ),
@@ -162,18 +164,18 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("runs")
     return {
         "imitation": run_module.train(replace(TINY_IMITATION, out=str(out / "imitation"))),
-        "ppo": run_module.train(replace(TINY_RUN, algo="ppo", total_timesteps=64, out=str(out))),
+        "ppo": run_module.train(tweak(TINY_RUN, algo="ppo", ppo__total_timesteps=64, out=str(out))),
     }
 
 
 @pytest.mark.parametrize(
     ("kind", "pattern", "damage", "more"),
     [
-        ("imitation", "positions-*.npz", "truncate", ("--dagger-iterations", "2")),
-        ("imitation", "positions-*.npz", "corrupt", ("--dagger-iterations", "2")),
-        ("imitation", "model-*.zip", "truncate", ("--dagger-iterations", "2")),
-        ("ppo", "runtime-*.pkl", "garbage", ("--total-timesteps", "128")),
-        ("ppo", "runtime-*.pkl", "truncate", ("--total-timesteps", "128")),
+        ("imitation", "positions-*.npz", "truncate", ("--imitation.rounds", "2")),
+        ("imitation", "positions-*.npz", "corrupt", ("--imitation.rounds", "2")),
+        ("imitation", "model-*.zip", "truncate", ("--imitation.rounds", "2")),
+        ("ppo", "runtime-*.pkl", "garbage", ("--ppo.total-timesteps", "128")),
+        ("ppo", "runtime-*.pkl", "truncate", ("--ppo.total-timesteps", "128")),
     ],
 )
 def test_train__resume_of_a_damaged_file_names_it_and_says_what_to_do(
@@ -254,9 +256,9 @@ DAGGER = (
     "imitation",
     "--workers",
     "2",
-    "--dagger-iterations",
+    "--imitation.rounds",
     "50",
-    "--games-per-iteration",
+    "--imitation.games-per-round",
     "40",
     "--eval-games",
     "0",

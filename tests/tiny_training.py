@@ -7,6 +7,7 @@ board and the network every train test uses are stated once.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import torch as th
@@ -18,7 +19,14 @@ from train.dataset import PositionSet
 from train.imitation import train_steps
 from train.network import BoardTrunk, CellNet
 from train.rollout import RolloutConfig, collect_positions
-from train.settings import TrainSettings
+from train.settings import (
+    Algorithm,
+    BanditSettings,
+    ImitationSettings,
+    PPOSettings,
+    TrainSettings,
+    with_values,
+)
 
 TINY_BOARD = TrainSettings(
     preset="beginner",
@@ -34,33 +42,27 @@ TINY_BOARD = TrainSettings(
 
 TINY_IMITATION = replace(
     TINY_BOARD,
-    games_per_iteration=4,
-    gradient_steps_per_iteration=2,
-    bc_batch_size=16,
-    dagger_iterations=1,
+    imitation=ImitationSettings(rounds=1, games_per_round=4, gradient_steps=2, batch_size=16),
     eval_games=0,
-    algo="imitation",
+    algo=Algorithm.IMITATION,
 )
 """One DAgger round of 4 games and 2 Adam steps on ``TINY_BOARD``, no evaluation: the quickest run
 that writes a checkpoint."""
 
+TINY_ROUNDS = {"rounds": 2, "games_per_round": 12, "gradient_steps": 3, "batch_size": 16}
+"""Rounds of 12 games and 3 Adam steps, for imitation and the bandit alike."""
 TINY_RUN = replace(
     TINY_BOARD,
-    games_per_iteration=12,
-    gradient_steps_per_iteration=3,
-    bc_batch_size=16,
-    dagger_iterations=2,
-    total_timesteps=192,
-    n_envs=2,
-    n_steps=32,
-    batch_size=32,
-    n_epochs=1,
+    imitation=ImitationSettings(**TINY_ROUNDS),  # type: ignore[arg-type]  # all ints
+    bandit=BanditSettings(**TINY_ROUNDS),  # type: ignore[arg-type]  # all ints
+    ppo=PPOSettings(
+        total_timesteps=192, n_envs=2, n_steps=32, batch_size=32, n_epochs=1, eval_every_steps=64
+    ),
     eval_games=4,
-    eval_every_steps=64,
     time_budget_minutes=0.0,
 )
-"""Toy budgets on ``TINY_BOARD``: DAgger rounds of 12 games and 3 Adam steps, PPO runs of 192
-env steps (an evaluation and checkpoint every 64)."""
+"""Toy budgets on ``TINY_BOARD``: DAgger (or bandit) rounds of 12 games and 3 Adam steps, PPO
+runs of 192 env steps (an evaluation and checkpoint every 64)."""
 
 
 TINY_SPEC = GameSpec(5, 5, 3)
@@ -113,3 +115,9 @@ def assert_grown_network_plays_as_before(
     new_net: CellNet = target.policy.cell_net()
     with th.no_grad():
         assert th.allclose(new_net(boards), old_net(boards), atol=1e-6)
+
+
+def tweak(settings: TrainSettings, **changes: Any) -> TrainSettings:
+    """``settings`` with ``changes``; a section's field is written ``SECTION__FIELD`` (e.g.
+    ``ppo__total_timesteps=64``)."""
+    return with_values(settings, {name.replace("__", "."): v for name, v in changes.items()})

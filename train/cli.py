@@ -10,7 +10,7 @@ import sys
 from concurrent.futures.process import BrokenProcessPool
 
 from common.cli import INTERRUPTED, one_line, report_error
-from train.settings import settings_from_args
+from train.arguments import settings_from_args
 
 PROG = "mswp-train"
 

@@ -30,7 +30,7 @@ from train.state import RunState
 
 
 class Imitation:
-    """The :class:`~train.session.Phase` of imitation, until ``dagger_iterations`` rounds or the
+    """The :class:`~train.session.Phase` of imitation, until its ``rounds`` or the
     time budget."""
 
     name = "imitation"
@@ -45,20 +45,20 @@ class Imitation:
         """How the learner plays and what labels the positions: the solver's (the hidden truth
         when the solver is missing)."""
         return RolloutConfig(
-            settings.epsilon,
-            settings.rescue,
+            settings.rounds.epsilon,
+            settings.imitation.rescue,
             settings.opening_weight,
             "solver" if solver_labeller() is not None else "truth",
-            move_labels=settings.move_weight > 0,
+            move_labels=settings.move_head,
         )
 
     def unfinished(self, settings: TrainSettings, state: RunState) -> bool:
         """See :class:`~train.session.Phase`."""
-        return state.iteration < settings.dagger_iterations
+        return state.iteration < settings.rounds.rounds
 
     def train(self, run: Run, model: MaskablePPO, rng: np.random.Generator) -> None:
         """See :class:`~train.session.Phase`: DAgger, or rounds on ``dataset``."""
-        if run.settings.dataset:
+        if run.settings.imitation.dataset:
             self.from_dataset(run, model, rng)
         else:
             self.dagger(run, model, rng)
@@ -69,7 +69,7 @@ class Imitation:
         return self.unfinished(run.settings, run.state) and not done
 
     def dagger(self, run: Run, model: MaskablePPO, rng: np.random.Generator) -> None:
-        """DAgger rounds until ``dagger_iterations`` or the time budget (see
+        """DAgger rounds until ``rounds`` or the time budget (see
         :mod:`train.imitation`)."""
         settings, state = run.settings, run.state
         policy = model.policy
@@ -79,7 +79,7 @@ class Imitation:
         collector = Collector(settings.workers, settings.backend, settings.ray_address or None)
         # a round's positions are written beside its gradient steps (zlib lets go of the GIL)
         saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="save-positions")
-        bar = progress_bar(run, settings.dagger_iterations, state.iteration, "dagger", "round")
+        bar = progress_bar(run, settings.rounds.rounds, state.iteration, "dagger", "round")
         try:
             while self.more_rounds(run):
                 iteration = state.iteration + 1
@@ -103,7 +103,7 @@ class Imitation:
                 ]
                 state.positions_seen += found
                 run.say(
-                    f"dagger {run.progress(iteration, settings.dagger_iterations, 'rounds')}: "
+                    f"dagger {run.progress(iteration, settings.rounds.rounds, 'rounds')}: "
                     f"{found} new positions ({guesses} {self.guesses}), buffer {buffered}, "
                     f"loss {loss:.4f}, clean wins {wins:.0f}/{clean:.0f}"
                 )
@@ -113,7 +113,7 @@ class Imitation:
                 round_seconds = time.perf_counter() - round_started
                 run.say(
                     f"round {round_seconds:.1f}s: collection {collect_wall:.1f}s, gradients "
-                    f"{gradient_seconds:.1f}s; ETA {run.eta(iteration, settings.dagger_iterations)}"
+                    f"{gradient_seconds:.1f}s; ETA {run.eta(iteration, settings.rounds.rounds)}"
                 )
                 bar.set_postfix(win=f"{result.rate:.1%}", loss=f"{loss:.3f}")
                 bar.update(1)
@@ -132,12 +132,12 @@ class Imitation:
             collector.close()
 
     def from_dataset(self, run: Run, model: MaskablePPO, rng: np.random.Generator) -> None:
-        """Gradient rounds on the data set until ``dagger_iterations`` or the time budget."""
+        """Gradient rounds on the data set until ``rounds`` or the time budget."""
         settings, state = run.settings, run.state
         policy = model.policy
         assert isinstance(policy, BoardPolicy)
-        positions, _ = load_shards(settings.dataset)
-        run.say(f"dataset {settings.dataset}: {len(positions):,} positions")
+        positions, _ = load_shards(settings.imitation.dataset)
+        run.say(f"dataset {settings.imitation.dataset}: {len(positions):,} positions")
         net, optimizer = policy.cell_net(), policy.optimizer
         while self.more_rounds(run):
             iteration = state.iteration + 1
@@ -147,7 +147,7 @@ class Imitation:
             )
             count_round(run, iteration)
             run.say(
-                f"round {iteration}/{settings.dagger_iterations}: loss {loss:.4f} "
+                f"round {iteration}/{settings.rounds.rounds}: loss {loss:.4f} "
                 f"({time.perf_counter() - tick:.1f} s of gradient steps)"
             )
             result = run.evaluate(policy, "imitation", {"loss": loss})
@@ -167,11 +167,11 @@ class Imitation:
         seconds and the pending saves."""
         settings, iteration = run.settings, run.state.iteration + 1
         config = self.rollout_config(settings)
-        limit = settings.buffer_positions // len(windows)
+        limit = settings.rounds.buffer_positions // len(windows)
         found = guesses = 0
         wins = clean = collect_wall = 0.0
         saves: list[Future[None]] = []
-        split = split_games(settings.games_per_iteration, len(windows))
+        split = split_games(settings.rounds.games_per_round, len(windows))
         for spec, games in zip(windows, split, strict=True):
             tick = time.perf_counter()
             positions, stats = collector.collect(learner, spec, games, rng, config)
@@ -213,7 +213,7 @@ def count_round(run: Run, iteration: int) -> None:
     """Count round ``iteration`` and its gradient samples as done."""
     run.state.iteration = iteration
     settings = run.settings
-    run.state.gradient_samples += settings.gradient_steps_per_iteration * settings.bc_batch_size
+    run.state.gradient_samples += settings.rounds.gradient_steps * settings.rounds.batch_size
 
 
 def end_round(

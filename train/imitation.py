@@ -268,11 +268,13 @@ def train_round(
     buffers: PositionSet | list[BoardBuffer],
     rng: np.random.Generator,
 ) -> float:
-    """Round ``iteration``'s :func:`train_steps` with ``settings``, at ``bc_learning_rate`` decayed
-    linearly to 10% by whichever of the rounds and the budget (``spent``) is further along."""
-    fraction = min(max((iteration - 1) / max(settings.dagger_iterations - 1, 1), spent), 1.0)
+    """Round ``iteration``'s :func:`train_steps` with ``settings.rounds``, at its ``learning_rate``
+    decayed linearly to 10% by whichever of the rounds and the budget (``spent``) is further
+    along."""
+    rounds = settings.rounds
+    fraction = min(max((iteration - 1) / max(rounds.rounds - 1, 1), spent), 1.0)
     for group in optimizer.param_groups:
-        group["lr"] = settings.bc_learning_rate * (1.0 - 0.9 * fraction)
-    steps, batch = settings.gradient_steps_per_iteration, settings.bc_batch_size
-    precision = Precision(settings.precision)
-    return train_steps(net, optimizer, buffers, steps, batch, rng, settings.move_weight, precision)
+        group["lr"] = rounds.learning_rate * (1.0 - 0.9 * fraction)
+    move_weight = settings.imitation.move_weight if settings.move_head else 0.0
+    steps, batch = rounds.gradient_steps, rounds.batch_size
+    return train_steps(net, optimizer, buffers, steps, batch, rng, move_weight, rounds.precision)

@@ -28,14 +28,16 @@ ROLLOUT_BYTES = 8
 """Bytes per cell of one PPO rollout step (float32 observation and action mask)."""
 
 
-def check_limits(board: tuple[int, int, int], counts: Mapping[str, int]) -> None:
+def check_limits(board: tuple[int, int, int], values: Mapping[str, object]) -> None:
     """Refuse settings whose run cannot fit (see the module docstring).
 
-    ``counts``: the integer settings by name.
+    ``values``: the settings by name (``SECTION.FIELD`` for a section's, as
+    :func:`train.settings.flat_values` gives them).
 
     Raises:
         ValueError: one line naming the setting, its limit and the largest value allowed.
     """
+    counts = {name: value for name, value in values.items() if type(value) is int}
     for name, most in (
         ("channels", MAX_CHANNELS),
         ("blocks", MAX_BLOCKS),
@@ -49,16 +51,15 @@ def check_limits(board: tuple[int, int, int], counts: Mapping[str, int]) -> None
     activations = cells * counts["channels"] * 4 * (2 * counts["blocks"] + 4)
     per_unit = {
         # a round's games visit at most one position per safe cell
-        "games_per_iteration": cells * (cells - mines) * POSITION_BYTES,
+        "games_per_round": cells * (cells - mines) * POSITION_BYTES,
         # an evaluation plays all its games at once
         "eval_games": GAME_BYTES + activations,
         "final_eval_games": GAME_BYTES + activations,
-        "bc_batch_size": activations,
         "batch_size": activations,
-        "n_envs": GAME_BYTES + activations + counts["n_steps"] * cells * ROLLOUT_BYTES,
+        "n_envs": GAME_BYTES + activations + counts.get("ppo.n_steps", 0) * cells * ROLLOUT_BYTES,
     }
-    for name, each in per_unit.items():
-        value = counts[name]
+    for name, value in counts.items():
+        each = per_unit.get(name.rpartition(".")[2], 0)
         if value * each > MEMORY_LIMIT:
             raise ValueError(
                 f"{name}={value} needs about {value * each / GIB:,.0f} GiB on a {rows}x{cols} "

@@ -21,14 +21,14 @@ from mswp_gym.spec import GameSpec
 from train.device import resolve_device
 from train.policy import BoardPolicy
 from train.session import Run, progress_bar
-from train.settings import REWARD_CONFIGS, TrainSettings
+from train.settings import REWARD_CONFIGS, TrainSettings, VecEnvKind
 from train.state import RunState
 
 
 class LinearDecay:
     """Learning-rate schedule: ``start`` at progress 1 down to ``end`` at progress 0 (picklable),
     or by ``spent`` (the time budget's fraction used, set by the PPO callback with
-    ``ppo_lr_follows_budget``) where that is further along."""
+    ``ppo.lr_follows_budget``) where that is further along."""
 
     spent: float = 0.0
     """The wall-time budget's fraction used, in [0, 1] (a class default: older pickles lack it)."""
@@ -53,15 +53,16 @@ def make_vec_env(settings: TrainSettings, spec: GameSpec) -> VecEnv:
             die_with_parent(parent)
         return MinesweeperEnv(config=config)
 
-    rewards = REWARD_CONFIGS[settings.rewards]()
+    rewards = REWARD_CONFIGS[settings.ppo.rewards]()
     config = GameConfig.from_spec(spec, rewards=rewards)
-    if settings.vec_env == "native":
+    if settings.ppo.vec_env == VecEnvKind.NATIVE:
         from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
 
-        native: VecEnv = MinesweeperSB3VecEnv(settings.n_envs, config=config)
+        native: VecEnv = MinesweeperSB3VecEnv(settings.ppo.n_envs, config=config)
         return VecMonitor(native, info_keywords=("is_success",))
-    makers: list[Callable[[], gym.Env]] = [factory] * settings.n_envs
-    env: VecEnv = DummyVecEnv(makers) if settings.vec_env == "dummy" else SubprocVecEnv(makers)
+    makers: list[Callable[[], gym.Env]] = [factory] * settings.ppo.n_envs
+    dummy = settings.ppo.vec_env == VecEnvKind.DUMMY
+    env: VecEnv = DummyVecEnv(makers) if dummy else SubprocVecEnv(makers)
     return VecMonitor(env, info_keywords=("is_success",))
 
 
@@ -76,21 +77,21 @@ def build_model(
             "blocks": settings.blocks,
         },
         "opening_weight": settings.opening_weight,
-        "beta": settings.beta,
+        "beta": settings.ppo.beta,
         "any_board": bool(settings.boards),
-        "move_head": settings.move_weight > 0,
+        "move_head": settings.move_head,
     }
     return MaskablePPO(
         BoardPolicy,
         env,
         **schedules(settings),
-        n_steps=settings.n_steps,
-        batch_size=settings.batch_size,
-        n_epochs=settings.n_epochs,
-        gamma=settings.gamma,
-        gae_lambda=settings.gae_lambda,
-        ent_coef=settings.ent_coef,
-        vf_coef=settings.vf_coef,
+        n_steps=settings.ppo.n_steps,
+        batch_size=settings.ppo.batch_size,
+        n_epochs=settings.ppo.n_epochs,
+        gamma=settings.ppo.gamma,
+        gae_lambda=settings.ppo.gae_lambda,
+        ent_coef=settings.ppo.ent_coef,
+        vf_coef=settings.ppo.vf_coef,
         policy_kwargs=policy_kwargs,
         tensorboard_log=None if tb_dir is None else str(tb_dir),
         seed=settings.seed,
@@ -102,8 +103,8 @@ def build_model(
 def schedules(settings: TrainSettings) -> dict[str, Any]:
     """The run's PPO schedules (a checkpoint's pickled ones are never loaded)."""
     return {
-        "learning_rate": LinearDecay(settings.learning_rate, 0.0),
-        "clip_range": settings.clip_range,
+        "learning_rate": LinearDecay(settings.ppo.learning_rate, 0.0),
+        "clip_range": settings.ppo.clip_range,
     }
 
 
@@ -117,7 +118,7 @@ class PPOProgress(BaseCallback):
         self.last_eval = run.state.ppo_last_eval
         self.sitting_done = False
         self.bar = progress_bar(
-            run, run.settings.total_timesteps, run.state.num_timesteps, "ppo", "step"
+            run, run.settings.ppo.total_timesteps, run.state.num_timesteps, "ppo", "step"
         )
 
     def _on_training_end(self) -> None:
@@ -125,16 +126,16 @@ class PPOProgress(BaseCallback):
 
     def _on_rollout_end(self) -> None:
         """Tell the learning-rate schedule the budget's fraction spent (0 without
-        ``ppo_lr_follows_budget``)."""
+        ``ppo.lr_follows_budget``)."""
         schedule = self.model.learning_rate
         if isinstance(schedule, LinearDecay):
-            follows = self.run.settings.ppo_lr_follows_budget
+            follows = self.run.settings.ppo.lr_follows_budget
             schedule.spent = self.run.budget_spent() if follows else 0.0
 
     def _on_rollout_start(self) -> None:
         """Evaluate and checkpoint every ``eval_every_steps``."""
         steps = int(self.model.num_timesteps)
-        if steps - self.last_eval >= self.run.settings.eval_every_steps:
+        if steps - self.last_eval >= self.run.settings.ppo.eval_every_steps:
             self.last_eval = steps
             self.run.state.num_timesteps = steps
             self.run.state.ppo_last_eval = steps
@@ -161,14 +162,14 @@ class PPO:
 
     def unfinished(self, settings: TrainSettings, state: RunState) -> bool:
         """See :class:`~train.session.Phase`."""
-        return state.num_timesteps < settings.total_timesteps
+        return state.num_timesteps < settings.ppo.total_timesteps
 
     def train(self, run: Run, model: MaskablePPO, rng: np.random.Generator) -> None:
         """See :class:`~train.session.Phase` (SB3 draws from its own seeded generators)."""
-        remaining = run.settings.total_timesteps - int(model.num_timesteps)
+        remaining = run.settings.ppo.total_timesteps - int(model.num_timesteps)
         if remaining <= 0 or run.out_of_time():
             return
-        run.say(f"ppo: {model.num_timesteps} -> {run.settings.total_timesteps} env steps")
+        run.say(f"ppo: {model.num_timesteps} -> {run.settings.ppo.total_timesteps} env steps")
         model.set_logger(run.logger)
         model.learn(
             remaining, callback=PPOProgress(run), reset_num_timesteps=False, progress_bar=False

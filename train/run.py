@@ -26,6 +26,7 @@ from agents import registry
 from common.atomic import check_output_folder, first_missing, remove_stale_temporaries
 from common.workers import WORKER_DIED, check_ray_address
 from mswp_gym.presets import preset
+from train.arguments import resumed_settings
 from train.bandit import Bandit
 from train.checkpoint import (
     RuntimeFromOtherCode,
@@ -46,7 +47,14 @@ from train.generalist import board_tag, parse_boards
 from train.policy import BoardPolicy, start_from
 from train.ppo import PPO, build_model, make_vec_env, schedules
 from train.session import Phase, Run, baseline_comparison, baselines, game_spec, training_boards
-from train.settings import REWARD_ONLY, Algorithm, TrainSettings, resumed_settings, saved_settings
+from train.settings import (
+    REWARD_ONLY,
+    Algorithm,
+    TrainSettings,
+    VecEnvKind,
+    flat_values,
+    saved_settings,
+)
 from train.state import RunState, read_state
 
 PHASES: dict[Algorithm, tuple[Phase, ...]] = {
@@ -125,7 +133,7 @@ def open_run(settings: TrainSettings) -> tuple[TrainSettings, Path, RunState, Ma
         run_dir = Path(settings.resume)
         state = read_state(run_dir)
         saved = saved_settings(state.settings)
-        settings, notices = resumed_settings(saved, settings.to_dict())
+        settings, notices = resumed_settings(saved, flat_values(settings))
         for notice in notices:
             print(notice, flush=True)
         removed = remove_stale_temporaries(run_dir)
@@ -249,7 +257,7 @@ def open_model(run: Run, source: MaskablePPO | None) -> MaskablePPO:
             )
         except Exception as exc:  # garbage unpickles into anything, or fails anyhow
             raise damaged(run_dir / state.runtime_file, exc) from None
-    elif state.phase == "ppo" and settings.vec_env == "subproc":
+    elif state.phase == "ppo" and settings.ppo.vec_env == VecEnvKind.SUBPROC:
         run.say(
             "notice: vec_env subproc keeps its envs in worker processes, which a checkpoint "
             "does not save: this sitting starts fresh episodes, so the run is not bit-identical "

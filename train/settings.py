@@ -1,36 +1,34 @@
-"""Training settings: one dataclass (a docstring per field), per-preset TOML files, and the CLI.
+"""Training settings: the fields every run has, and one section per algorithm.
 
-Precedence, lowest first: the dataclass defaults, then a ``--config`` file (a path or a packaged
-name) or else, without ``--board``, ``train/configs/<preset>.toml``, then command-line flags
-(``total_timesteps`` is ``--total-timesteps``; booleans take ``true``/``false``).
+:class:`TrainSettings` holds the run, board, network and evaluation fields, plus the sections
+``imitation`` (:class:`ImitationSettings`), ``bandit`` (:class:`BanditSettings`) and ``ppo``
+(:class:`PPOSettings`): the ``[imitation]``, ``[bandit]`` and ``[ppo]`` tables of a TOML recipe.
+A run reads the sections of its ``algo`` (:data:`SECTIONS`). Every class is a frozen dataclass with
+a docstring per field (the CLI's help); choices are ``StrEnum`` members, and plain strings are
+turned into them on construction. Recipes and flags are read by :mod:`train.arguments`.
+
+A field of a section is named ``SECTION.FIELD`` in messages, flags and :func:`flat_values`.
 """
 
 from __future__ import annotations
 
-import argparse
 import ast
 import inspect
 import itertools
 import math
-import tomllib
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields, replace
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import asdict, dataclass, field, fields, replace
 from enum import StrEnum
-from functools import lru_cache
-from pathlib import Path
-from typing import Any
+from typing import Any, get_type_hints
 
-from common.cli import OneLineParser
-from mswp_gym.choices import FirstClick
+from mswp_gym.choices import FirstClick, parse_choice
 from mswp_gym.config import GameConfig
-from mswp_gym.presets import PRESETS, preset
+from mswp_gym.presets import preset
 from mswp_gym.rewards import RewardConfig
-from train.device import DEVICES
+from train.device import Device
 from train.generalist import parse_boards
 from train.limits import check_limits
 from train.precision import Precision
-
-CONFIG_DIR = Path(__file__).with_name("configs")
 
 
 class Algorithm(StrEnum):
@@ -42,47 +40,181 @@ class Algorithm(StrEnum):
     BANDIT = "bandit"
 
 
-ALGOS: tuple[str, ...] = tuple(Algorithm)
-REWARD_ONLY: tuple[str, ...] = (Algorithm.PPO, Algorithm.BANDIT)
+class Section(StrEnum):
+    """The per-algorithm sections of the settings (TOML tables, flag prefixes)."""
+
+    IMITATION = "imitation"
+    BANDIT = "bandit"
+    PPO = "ppo"
+
+
+SECTIONS: dict[Algorithm, tuple[Section, ...]] = {
+    Algorithm.PPO: (Section.PPO,),
+    Algorithm.IMITATION: (Section.IMITATION,),
+    Algorithm.IMITATION_PPO: (Section.IMITATION, Section.PPO),
+    Algorithm.BANDIT: (Section.BANDIT,),
+}
+"""The sections each algorithm reads; the others are ignored by its run."""
+REWARD_ONLY: tuple[Algorithm, ...] = (Algorithm.PPO, Algorithm.BANDIT)
 """The algos that learn from the env's reward alone."""
-VEC_ENVS: tuple[str, ...] = ("dummy", "subproc", "native")
-PRECISIONS: tuple[str, ...] = tuple(p.value for p in Precision)
-"""The arithmetic of imitation's training steps (train.precision)."""
-REWARD_CONFIGS: dict[str, Callable[[], RewardConfig]] = {
-    "shaped": RewardConfig,
-    "sparse": RewardConfig.sparse,
-    "per-reveal": RewardConfig.per_reveal,
+
+
+class VecEnvKind(StrEnum):
+    """PPO's vector env."""
+
+    DUMMY = "dummy"
+    SUBPROC = "subproc"
+    NATIVE = "native"
+    """The batched :class:`mswp_gym.vector.sb3_vec.MinesweeperSB3VecEnv`, the fastest."""
+
+
+class Rewards(StrEnum):
+    """PPO's reward configs (:data:`REWARD_CONFIGS`)."""
+
+    SHAPED = "shaped"
+    SPARSE = "sparse"
+    PER_REVEAL = "per-reveal"
+
+
+class Backend(StrEnum):
+    """Where collection jobs run."""
+
+    LOCAL = "local"
+    RAY = "ray"
+
+
+VEC_ENVS: tuple[str, ...] = tuple(VecEnvKind)
+REWARD_CONFIGS: dict[Rewards, Callable[[], RewardConfig]] = {
+    Rewards.SHAPED: RewardConfig,
+    Rewards.SPARSE: RewardConfig.sparse,
+    Rewards.PER_REVEAL: RewardConfig.per_reveal,
 }
 """PPO reward configs by name."""
-REWARDS: tuple[str, ...] = tuple(REWARD_CONFIGS)
 MAX_SEED = 2**32 - 1
 """SB3 seeds NumPy's legacy global generator, which takes seeds below 2**32."""
 
-FLOAT_RANGES: tuple[tuple[str, float, float, bool, bool], ...] = (
-    # name, low, high, low excluded, high excluded
-    ("time_budget_minutes", 0.0, math.inf, False, True),
-    ("sitting_minutes", 0.0, math.inf, False, True),
-    ("opening_weight", 0.0, math.inf, False, True),
-    ("beta", 0.0, math.inf, True, True),
-    ("bc_learning_rate", 0.0, math.inf, True, True),
-    ("epsilon", 0.0, 1.0, False, False),
-    ("rescue", 0.0, 1.0, False, False),
-    ("move_weight", 0.0, math.inf, False, True),
-    ("learning_rate", 0.0, math.inf, True, True),
-    ("gamma", 0.0, 1.0, False, False),
-    ("gae_lambda", 0.0, 1.0, False, False),
-    ("clip_range", 0.0, math.inf, True, True),
-    ("ent_coef", 0.0, math.inf, False, True),
-    ("vf_coef", 0.0, math.inf, False, True),
-)
-"""The allowed interval of every float setting (NaN is never allowed)."""
-COUNTS_FROM_0 = ("total_timesteps", "dagger_iterations", "eval_games", "final_eval_games", "blocks")
+FLOAT_RANGES: dict[str, tuple[float, float, bool, bool]] = {
+    # field name (in any section): low, high, low excluded, high excluded
+    "time_budget_minutes": (0.0, math.inf, False, True),
+    "sitting_minutes": (0.0, math.inf, False, True),
+    "opening_weight": (0.0, math.inf, False, True),
+    "beta": (0.0, math.inf, True, True),
+    "learning_rate": (0.0, math.inf, True, True),
+    "epsilon": (0.0, 1.0, False, False),
+    "rescue": (0.0, 1.0, False, False),
+    "move_weight": (0.0, math.inf, False, True),
+    "gamma": (0.0, 1.0, False, False),
+    "gae_lambda": (0.0, 1.0, False, False),
+    "clip_range": (0.0, math.inf, True, True),
+    "ent_coef": (0.0, math.inf, False, True),
+    "vf_coef": (0.0, math.inf, False, True),
+}
+"""The allowed interval of every float field (NaN is never allowed)."""
+COUNTS_FROM_0 = ("total_timesteps", "rounds", "eval_games", "final_eval_games", "blocks")
 NOT_COUNTS = ("seed", "rows", "cols", "mines")
-"""Integer settings that may be 0, and those checked elsewhere; every other must be >= 1."""
+"""Integer fields that may be 0, and those checked elsewhere; every other must be >= 1."""
+
+
+class Checked:
+    """A settings dataclass whose ``StrEnum`` fields take their plain strings on construction."""
+
+    def __post_init__(self) -> None:
+        for name, kind in field_types(type(self)).items():
+            value = getattr(self, name)
+            if isinstance(kind, type) and issubclass(kind, StrEnum) and not isinstance(value, kind):
+                object.__setattr__(self, name, parse_choice(kind, value, name))
 
 
 @dataclass(frozen=True)
-class TrainSettings:
+class RoundSettings(Checked):
+    """Collect-then-train rounds: the learner plays, its positions are labelled, and Adam trains
+    on a window of the latest ones."""
+
+    rounds: int = 60
+    """Collect-then-train rounds."""
+    games_per_round: int = 1000
+    """Games the learner plays per round (split over the workers)."""
+    gradient_steps: int = 300
+    """Minibatch updates per round."""
+    batch_size: int = 256
+    """Minibatch size."""
+    learning_rate: float = 1e-3
+    """Adam learning rate; decays linearly to 10% over the rounds (or the budget)."""
+    buffer_positions: int = 400_000
+    """Most recent positions kept for training (shared equally by the boards)."""
+    epsilon: float = 0.05
+    """Chance of a random legal move while collecting."""
+    boards: str = ""
+    """Train one network on these boards, comma-separated ROWSxCOLS/MINES (e.g. 9x9/10,16x16/40);
+    evaluation stays on the preset's board. Empty: the run's board."""
+    precision: Precision = Precision.FLOAT32
+    """The training steps' forward pass: float32, or bfloat16 (autocast; faster on a GPU or a CPU
+    with AVX-512 bfloat16). Play and evaluation stay float32."""
+
+
+@dataclass(frozen=True)
+class ImitationSettings(RoundSettings):
+    """[imitation]: DAgger, every position labelled by the exact solver."""
+
+    rescue: float = 0.8
+    """Chance that a losing move is replaced by a truly safe one while collecting."""
+    move_weight: float = 0.0
+    """Weight of a move loss (> 0 adds a move head trained on the solver's moves, and the network
+    plays by it); 0: the network plays its safest cell."""
+    dataset: str = ""
+    """Train on the shards of this folder (python -m train.dataset), not by play."""
+
+
+@dataclass(frozen=True)
+class BanditSettings(RoundSettings):
+    """[bandit]: reward alone, imitation's rounds with each move labelled only by its reward (mine
+    or safe) and never rescued."""
+
+
+@dataclass(frozen=True)
+class PPOSettings(Checked):
+    """[ppo]: MaskablePPO on the env's reward."""
+
+    total_timesteps: int = 200_000
+    """Env steps to train for (the run's target, counted across resumes)."""
+    n_envs: int = 16
+    """Parallel envs."""
+    vec_env: VecEnvKind = VecEnvKind.DUMMY
+    """dummy, subproc or native (the batched mswp_gym.vector.sb3_vec env, the fastest)."""
+    rewards: Rewards = Rewards.SHAPED
+    """The env's rewards: shaped (+1 win, -1 loss, +0.3 an informed safe reveal, -0.3 a blind
+    guess or no-op), sparse (+1 win, -1 loss) or per-reveal (+1 win, -1 loss, +0.3 any other safe
+    reveal)."""
+    n_steps: int = 64
+    """Steps per env per rollout."""
+    batch_size: int = 256
+    """Minibatch size."""
+    n_epochs: int = 4
+    """Passes over each rollout."""
+    learning_rate: float = 1e-4
+    """Adam learning rate (decays linearly to 0 over total_timesteps)."""
+    lr_follows_budget: bool = False
+    """The learning rate decays by whichever of total_timesteps and the time budget is further
+    along; false: by the steps alone."""
+    gamma: float = 0.99
+    """Discount."""
+    gae_lambda: float = 0.95
+    """GAE lambda."""
+    clip_range: float = 0.1
+    """Clip range."""
+    ent_coef: float = 0.0
+    """Entropy bonus."""
+    vf_coef: float = 0.5
+    """Value loss weight."""
+    beta: float = 3.0
+    """Initial inverse temperature of the policy's softmax over cell scores (imitation never
+    trains it); fine-tuning an imitation network wants a sharp one (e.g. 100)."""
+    eval_every_steps: int = 20_000
+    """Env steps between evaluations and checkpoints."""
+
+
+@dataclass(frozen=True)
+class TrainSettings(Checked):
     """Everything one training run depends on."""
 
     preset: str = "beginner"
@@ -93,13 +225,13 @@ class TrainSettings:
     """Board columns; 0 takes the preset's."""
     mines: int = 0
     """Mine count; 0 takes the preset's."""
-    first_click: str = "safe"
+    first_click: FirstClick = FirstClick.SAFE
     """First-click rule of the env (any, safe, opening, no-guess)."""
-    algo: str = "imitation"
+    algo: Algorithm = Algorithm.IMITATION
     """ppo (MaskablePPO on the env's reward, from random weights unless --init), imitation
-    (DAgger), imitation+ppo (DAgger, then PPO) or bandit (reward alone: DAgger's rounds, each move
-    labelled only by its reward, mine or safe). Given over a recipe of another algo, the recipe's
-    settings of that algo are dropped (said in one line), and for ppo or bandit its init too."""
+    (DAgger), imitation+ppo (DAgger, then PPO) or bandit (reward alone); each reads its sections.
+    Given over a recipe of another algo, the recipe's other sections are dropped (said in one
+    line), and for ppo or bandit its init too."""
     seed: int = 0
     """Seeds everything: torch, layouts, exploration, env seeds."""
     out: str = "runs"
@@ -111,19 +243,23 @@ class TrainSettings:
     run folder; any board and the same channels, with as many blocks or more (added blocks start as
     identities)."""
     time_budget_minutes: float = 0.0
-    """Stop the whole run after this much wall time (0 = no limit); imitation's rate decays by
+    """Stop the whole run after this much wall time (0 = no limit); the rounds' rate decays by
     whichever of the rounds and this budget is further along."""
-    ppo_lr_follows_budget: bool = False
-    """PPO's learning rate decays by whichever of total_timesteps and the time budget is further
-    along; false: by the steps alone."""
     sitting_minutes: float = 0.0
     """Stop this sitting at the first checkpoint after this much wall time (0 = no limit);
     continue with --resume, bit-identical to one long run."""
-    device: str = "auto"
+    device: Device = Device.AUTO
     """Where the network trains: auto (CUDA if there is one), cpu or cuda; collection and
     evaluation run on CPU copies."""
     torch_threads: int = 1
     """torch.set_num_threads in the main process (workers use 1); keep it <= free cores."""
+    workers: int = 2
+    """Collection jobs per round of imitation or the bandit, run in parallel (1 = in process,
+    local backend)."""
+    backend: Backend = Backend.LOCAL
+    """Where collection jobs run: local (processes) or ray (same data either way)."""
+    ray_address: str = ""
+    """Backend ray: the cluster address (e.g. auto); empty starts a local Ray."""
 
     channels: int = 32
     """Feature maps per convolution."""
@@ -131,82 +267,17 @@ class TrainSettings:
     """Residual blocks (receptive field 5 + 4 * blocks cells)."""
     opening_weight: float = 0.05
     """Weight of P(opening) in a cell's score, next to log P(safe)."""
-    beta: float = 3.0
-    """Initial inverse temperature of the PPO policy's softmax over cell scores (imitation never
-    trains it); fine-tuning an imitation network wants a sharp one (e.g. 100)."""
-
-    dagger_iterations: int = 60
-    """Imitation: collect-then-train rounds."""
-    games_per_iteration: int = 1000
-    """Imitation: games the learner plays per round (split over the workers)."""
-    gradient_steps_per_iteration: int = 300
-    """Imitation: minibatch updates per round."""
-    bc_batch_size: int = 256
-    """Imitation: minibatch size."""
-    bc_learning_rate: float = 1e-3
-    """Imitation: Adam learning rate; decays linearly to 10% over the rounds (or the budget)."""
-    buffer_positions: int = 400_000
-    """Imitation: most recent positions kept for training (shared equally by the boards)."""
-    boards: str = ""
-    """Imitation: train one network on these boards, comma-separated ROWSxCOLS/MINES (e.g.
-    9x9/10,16x16/40); evaluation stays on the preset's board. Empty: the run's board."""
-    dataset: str = ""
-    """Imitation: train on the shards of this folder (python -m train.dataset), not by play."""
-    epsilon: float = 0.05
-    """Imitation: chance of a random legal move while collecting."""
-    rescue: float = 0.8
-    """Imitation: chance that a losing move is replaced by a truly safe one while collecting
-    (bandit: never, a mine ends the game)."""
-    move_weight: float = 0.0
-    """Imitation: weight of a move loss (> 0 adds a move head trained on the solver's moves,
-    and the network plays by it); 0: the network plays its safest cell."""
-    precision: str = "float32"
-    """Imitation: the training steps' forward pass: float32, or bfloat16 (autocast; faster on a
-    GPU or a CPU with AVX-512 bfloat16). Play and evaluation stay float32."""
-    workers: int = 2
-    """Imitation: collection jobs per round, run in parallel (1 = in process, local backend)."""
-    backend: str = "local"
-    """Imitation: where collection jobs run: local (processes) or ray (same data either way)."""
-    ray_address: str = ""
-    """Imitation, backend ray: the cluster address (e.g. auto); empty starts a local Ray."""
-
-    total_timesteps: int = 200_000
-    """PPO: env steps to train for (the run's target, counted across resumes)."""
-    n_envs: int = 16
-    """PPO: parallel envs."""
-    vec_env: str = "dummy"
-    """PPO: dummy, subproc or native (the batched mswp_gym.vector.sb3_vec env, the fastest)."""
-    rewards: str = "shaped"
-    """PPO: the env's rewards: shaped (+1 win, -1 loss, +0.3 an informed safe reveal, -0.3 a
-    blind guess or no-op), sparse (+1 win, -1 loss) or per-reveal (+1 win, -1 loss, +0.3 any
-    other safe reveal)."""
-    n_steps: int = 64
-    """PPO: steps per env per rollout."""
-    batch_size: int = 256
-    """PPO: minibatch size."""
-    n_epochs: int = 4
-    """PPO: passes over each rollout."""
-    learning_rate: float = 1e-4
-    """PPO: Adam learning rate (decays linearly to 0 over total_timesteps)."""
-    gamma: float = 0.99
-    """PPO: discount."""
-    gae_lambda: float = 0.95
-    """PPO: GAE lambda."""
-    clip_range: float = 0.1
-    """PPO: clip range."""
-    ent_coef: float = 0.0
-    """PPO: entropy bonus."""
-    vf_coef: float = 0.5
-    """PPO: value loss weight."""
 
     eval_games: int = 300
     """Games per periodic evaluation (fixed seeds, never used in training)."""
-    eval_every_steps: int = 20_000
-    """PPO: env steps between evaluations and checkpoints."""
     eval_baselines: bool = True
     """Also evaluate the logic agent and the solver once on the same seeds, if importable."""
     final_eval_games: int = 0
     """Games of a final evaluation at the end of the run (0 = none)."""
+
+    imitation: ImitationSettings = field(default_factory=ImitationSettings)
+    bandit: BanditSettings = field(default_factory=BanditSettings)
+    ppo: PPOSettings = field(default_factory=PPOSettings)
 
     @property
     def board(self) -> tuple[int, int, int]:
@@ -214,30 +285,56 @@ class TrainSettings:
         base = preset(self.preset)
         return (self.rows or base.rows, self.cols or base.cols, self.mines or base.mines)
 
+    @property
+    def sections(self) -> tuple[Section, ...]:
+        """The sections this run's algo reads."""
+        return SECTIONS[self.algo]
+
+    @property
+    def rounds(self) -> RoundSettings:
+        """The collect-then-train rounds of this run: ``bandit``'s for the bandit, else
+        ``imitation``'s."""
+        return self.bandit if self.algo == Algorithm.BANDIT else self.imitation
+
+    @property
+    def boards(self) -> str:
+        """The board mix of a generalist run (its rounds' ``boards``; PPO has none)."""
+        return "" if self.algo == Algorithm.PPO else self.rounds.boards
+
+    @property
+    def move_head(self) -> bool:
+        """Whether the network has a move head (an imitation run with a move loss)."""
+        return Section.IMITATION in self.sections and self.imitation.move_weight > 0
+
     def check(self) -> TrainSettings:
         """Return self, or raise a ValueError naming the first bad value and what is allowed
-        (types, NaN, ranges, the board, PPO batch shapes)."""
-        for item in fields(self):
-            check_type(item.name, str(item.type), getattr(self, item.name))
+        (types, NaN, ranges, the board, PPO batch shapes, the data set)."""
+        for name, kind, value in typed_values(self):
+            check_type(name, kind, value)
         self._check_choices_and_board()
-        self._check_counts_and_ranges()
+        values = flat_values(self)
+        for name, value in values.items():
+            least = int(name.split(".")[-1] not in COUNTS_FROM_0)
+            if type(value) is int and name not in NOT_COUNTS and value < least:
+                raise ValueError(f"{name} must be >= {least}, got {value}")
+            if name.split(".")[-1] in FLOAT_RANGES:
+                in_range(name, value, *FLOAT_RANGES[name.split(".")[-1]])
+        check_limits(self.board, values)
         self._check_ppo_batches()
-        if self.dataset:
+        if Section.IMITATION in self.sections and self.imitation.dataset:
             from mswp_gym.spec import GameSpec
             from train.shards import check_dataset
 
-            spec = GameSpec(*self.board, FirstClick(self.first_click))
-            check_dataset(self.dataset, self.algo, self.boards, spec)
+            spec = GameSpec(*self.board, self.first_click)
+            check_dataset(self.imitation.dataset, self.algo, self.imitation.boards, spec)
         return self
 
     def _check_choices_and_board(self) -> None:
-        """The choices, the seed, the board overrides and the board itself."""
+        """The first-click rule, the seed, the board overrides, the boards and the board."""
         preset(self.preset)
-        choose("algo", self.algo, ALGOS)
-        choose("vec_env", self.vec_env, VEC_ENVS)
-        choose("precision", self.precision, PRECISIONS)
-        choose("rewards", self.rewards, REWARDS)
-        choose("first_click", self.first_click, FirstClick.drawn())
+        if self.first_click not in FirstClick.drawn():
+            allowed = ", ".join(FirstClick.drawn())
+            raise ValueError(f"unknown first_click '{self.first_click}'; choose one of {allowed}")
         if not 0 <= self.seed <= MAX_SEED:
             raise ValueError(f"seed must be an integer in [0, {MAX_SEED}], got {self.seed}")
         for name in ("rows", "cols", "mines"):
@@ -245,84 +342,135 @@ class TrainSettings:
                 raise ValueError(
                     f"{name} must be >= 0 (0 takes the preset's), got {getattr(self, name)}"
                 )
-        choose("backend", self.backend, ("local", "ray"))
-        if self.ray_address and self.backend != "ray":
+        if self.ray_address and self.backend != Backend.RAY:
             raise ValueError(
-                f"ray_address={self.ray_address!r} needs backend ray, got {self.backend!r}"
+                f"ray_address={self.ray_address!r} needs backend ray, got '{self.backend}'"
             )
-        choose("device", self.device, DEVICES)
-        if self.boards:
-            boards = parse_boards(self.boards, self.first_click)
-            if self.games_per_iteration < len(boards):
+        boards = self.boards
+        if boards:
+            section = "bandit" if self.algo == Algorithm.BANDIT else "imitation"
+            specs = parse_boards(boards, self.first_click.value)
+            if self.rounds.games_per_round < len(specs):
                 raise ValueError(
-                    f"games_per_iteration must be >= the {len(boards)} boards of boards (every "
-                    f"board plays each round), got {self.games_per_iteration}"
+                    f"{section}.games_per_round must be >= the {len(specs)} boards of "
+                    f"{section}.boards (every board plays each round), got "
+                    f"{self.rounds.games_per_round}"
                 )
-            if self.algo not in ("imitation", "bandit"):
+            if self.algo == Algorithm.IMITATION_PPO:
                 raise ValueError(
-                    f"boards={self.boards!r} (a generalist run) needs algo imitation or bandit, "
-                    f"got {self.algo!r}"
+                    f"imitation.boards={boards!r} (a generalist run) needs algo imitation or "
+                    f"bandit, got algo '{self.algo}'"
                 )
-        if self.move_weight > 0 and self.algo in ("ppo", "bandit"):
-            raise ValueError(
-                f"move_weight={self.move_weight} (move labels) needs algo imitation or "
-                f"imitation+ppo, got algo {self.algo!r}"
-            )
-        if self.precision != Precision.FLOAT32 and self.algo == "ppo":
-            raise ValueError(
-                f"precision={self.precision!r} applies to imitation's training steps; algo "
-                f"'ppo' trains in float32 (choose precision 'float32' or an imitation algo)"
-            )
         rows, cols, mines = self.board
         GameConfig(rows, cols, mines, first_click=self.first_click)  # the envs' own checks
 
-    def _check_counts_and_ranges(self) -> None:
-        """Counts (``>= 0`` or ``>= 1``) and the float ranges of ``FLOAT_RANGES``."""
-        for item in fields(self):
-            value, least = getattr(self, item.name), int(item.name not in COUNTS_FROM_0)
-            if item.type == "int" and item.name not in NOT_COUNTS and value < least:
-                raise ValueError(f"{item.name} must be >= {least}, got {value}")
-        for name, low, high, low_open, high_open in FLOAT_RANGES:
-            in_range(name, getattr(self, name), low, high, low_open, high_open)
-        check_limits(self.board, {f.name: getattr(self, f.name) for f in fields(self)})
-
     def _check_ppo_batches(self) -> None:
         """Batch shapes that would make SB3 divide by zero or normalise over one sample."""
-        rollout = self.n_steps * self.n_envs
+        ppo = self.ppo
+        rollout = ppo.n_steps * ppo.n_envs
         if rollout < 2:
             raise ValueError(
-                f"n_steps * n_envs must be >= 2 (PPO normalises advantages over a "
-                f"rollout), got {self.n_steps} * {self.n_envs} = {rollout}"
+                f"ppo.n_steps * ppo.n_envs must be >= 2 (PPO normalises advantages over a "
+                f"rollout), got {ppo.n_steps} * {ppo.n_envs} = {rollout}"
             )
-        if not 2 <= self.batch_size <= rollout:
+        if not 2 <= ppo.batch_size <= rollout:
             raise ValueError(
-                f"batch_size must be in [2, n_steps * n_envs = {rollout}] (a "
-                f"minibatch of 1 gives NaN advantages), got {self.batch_size}"
+                f"ppo.batch_size must be in [2, ppo.n_steps * ppo.n_envs = {rollout}] (a "
+                f"minibatch of 1 gives NaN advantages), got {ppo.batch_size}"
             )
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain dict (JSON- and TOML-friendly)."""
-        return asdict(self)
+        """Plain nested dict (JSON- and TOML-friendly): the common fields, and a dict per
+        section."""
+        return {
+            name: value.value if isinstance(value, StrEnum) else value
+            for name, value in asdict(self).items()
+        } | {section: section_dict(getattr(self, section)) for section in Section}
 
 
-def check_type(name: str, kind: str, value: Any) -> None:
-    """Raise a ValueError unless ``value`` has the field's type, ``kind``: int, float, bool, str."""
+def section_dict(section: RoundSettings | PPOSettings) -> dict[str, Any]:
+    """A section's fields as plain values."""
+    return {
+        name: value.value if isinstance(value, StrEnum) else value
+        for name, value in asdict(section).items()
+    }
+
+
+SECTION_TYPES: dict[Section, type[Checked]] = {
+    Section.IMITATION: ImitationSettings,
+    Section.BANDIT: BanditSettings,
+    Section.PPO: PPOSettings,
+}
+"""Each section's dataclass."""
+
+
+_FIELD_TYPES: dict[type, dict[str, Any]] = {}
+
+
+def field_types(kind: type) -> dict[str, Any]:
+    """The resolved type of each field of the dataclass ``kind`` (read once per class)."""
+    if kind not in _FIELD_TYPES:
+        hints = get_type_hints(kind)
+        _FIELD_TYPES[kind] = {item.name: hints[item.name] for item in fields(kind)}
+    return _FIELD_TYPES[kind]
+
+
+SECTION_NAMES: tuple[str, ...] = tuple(Section)
+COMMON_TYPES: dict[str, Any] = {
+    name: kind for name, kind in field_types(TrainSettings).items() if name not in SECTION_NAMES
+}
+"""The fields every run has (all but the sections), with their types."""
+
+
+def typed_values(settings: TrainSettings) -> Iterator[tuple[str, Any, Any]]:
+    """``(name, type, value)`` of every common field and every section's field
+    (``SECTION.FIELD``)."""
+    for name, kind in COMMON_TYPES.items():
+        yield name, kind, getattr(settings, name)
+    for section in Section:
+        part = getattr(settings, section)
+        for name, kind in field_types(SECTION_TYPES[section]).items():
+            yield f"{section}.{name}", kind, getattr(part, name)
+
+
+def flat_values(settings: TrainSettings) -> dict[str, Any]:
+    """Every value by its name, ``SECTION.FIELD`` for a section's."""
+    return {name: value for name, _, value in typed_values(settings)}
+
+
+def with_values(settings: TrainSettings, values: Mapping[str, Any]) -> TrainSettings:
+    """``settings`` with the ``values`` of :func:`flat_values`' names replaced.
+
+    Raises:
+        ValueError: a name that is no setting, or a bad choice (named).
+    """
+    common: dict[str, Any] = {}
+    parts: dict[str, dict[str, Any]] = {}
+    for name, value in values.items():
+        section, _, key = name.rpartition(".")
+        owner = SECTION_TYPES.get(Section(section)) if section in SECTION_NAMES else None
+        known = field_types(owner) if owner else {} if section else COMMON_TYPES
+        if key not in known:
+            raise ValueError(f"unknown setting {name!r}")
+        (parts.setdefault(section, {}) if section else common)[key] = value
+    sections = {s: replace(getattr(settings, s), **parts[s]) for s in parts}
+    return replace(settings, **common, **sections)
+
+
+def check_type(name: str, kind: Any, value: Any) -> None:
+    """Raise a ValueError unless ``value`` has the field's type ``kind`` (int, float, bool, str or
+    a StrEnum)."""
     ok = {
-        "bool": isinstance(value, bool),
-        "int": isinstance(value, int) and not isinstance(value, bool),
-        "float": isinstance(value, int | float) and not isinstance(value, bool),
-        "str": isinstance(value, str),
+        bool: isinstance(value, bool),
+        int: isinstance(value, int) and not isinstance(value, bool),
+        float: isinstance(value, int | float) and not isinstance(value, bool),
+        str: isinstance(value, str),
     }.get(kind, True)
     if not ok:
-        raise ValueError(f"{name} must be {'an' if kind == 'int' else 'a'} {kind}, got {value!r}")
-    if kind == "float" and math.isnan(value):
+        article = "an" if kind is int else "a"
+        raise ValueError(f"{name} must be {article} {kind.__name__}, got {value!r}")
+    if kind is float and math.isnan(value):
         raise ValueError(f"{name} must be a number, got nan")
-
-
-def choose(name: str, value: str, allowed: tuple[str, ...]) -> None:
-    """Raise a ValueError unless ``value`` is one of ``allowed``."""
-    if value not in allowed:
-        raise ValueError(f"unknown {name} {value!r}; choose one of {', '.join(allowed)}")
 
 
 def in_range(
@@ -336,326 +484,102 @@ def in_range(
         raise ValueError(f"{name} must be in {interval}, got {value!r}")
 
 
-@lru_cache(maxsize=1)
-def field_docs() -> dict[str, str]:
-    """Each field's docstring, read from this class's source (used as CLI help)."""
-    tree = ast.parse(inspect.getsource(TrainSettings))
-    (cls,) = tree.body
-    assert isinstance(cls, ast.ClassDef)
-    body = cls.body
+def field_docs(kind: type = TrainSettings) -> dict[str, str]:
+    """Each field's docstring, read from the source of ``kind`` and its bases (the CLI's help)."""
     docs: dict[str, str] = {}
-    for node, following in itertools.pairwise(body):
-        if (
-            isinstance(node, ast.AnnAssign)
-            and isinstance(node.target, ast.Name)
-            and isinstance(following, ast.Expr)
-            and isinstance(following.value, ast.Constant)
-        ):
-            docs[node.target.id] = " ".join(str(following.value.value).split())
+    for owner in reversed(kind.__mro__):
+        if owner is object or owner is Checked or not hasattr(owner, "__dataclass_fields__"):
+            continue
+        (cls,) = ast.parse(inspect.getsource(owner)).body
+        assert isinstance(cls, ast.ClassDef)
+        for node, following in itertools.pairwise(cls.body):
+            if (
+                isinstance(node, ast.AnnAssign)
+                and isinstance(node.target, ast.Name)
+                and isinstance(following, ast.Expr)
+                and isinstance(following.value, ast.Constant)
+            ):
+                docs[node.target.id] = " ".join(str(following.value.value).split())
     return docs
 
 
-def packaged_configs() -> list[str]:
-    """The names of the configs packaged in ``train/configs/``."""
-    return sorted(path.stem for path in CONFIG_DIR.glob("*.toml"))
+MOVED: dict[str, tuple[Section | None, str]] = {
+    "dagger_iterations": (None, "rounds"),
+    "games_per_iteration": (None, "games_per_round"),
+    "gradient_steps_per_iteration": (None, "gradient_steps"),
+    "bc_batch_size": (None, "batch_size"),
+    "bc_learning_rate": (None, "learning_rate"),
+    **{name: (None, name) for name in ("buffer_positions", "epsilon", "boards", "precision")},
+    **{name: (Section.IMITATION, name) for name in ("rescue", "move_weight", "dataset")},
+    "ppo_lr_follows_budget": (Section.PPO, "lr_follows_budget"),
+    **{
+        name: (Section.PPO, name)
+        for name in field_types(PPOSettings)
+        if name != "lr_follows_budget"
+    },
+}
+"""The flat keys of earlier versions and their place now: a section (None: the rounds' section,
+``bandit`` for the bandit and ``imitation`` otherwise) and the field's name in it."""
 
 
-def config_file(text: str | Path) -> Path:
-    """The config file ``text`` names: a path, or a packaged config by name (``quickstart``,
-    ``beginner.toml``, ``train/configs/beginner.toml`` from any folder).
-
-    Raises:
-        FileNotFoundError: neither (the message lists the packaged names).
-    """
-    path = Path(text)
-    if path.is_file():
-        return path
-    packaged = CONFIG_DIR / f"{path.stem}.toml"
-    parent = path.parent.as_posix()
-    if packaged.is_file() and path.suffix in ("", ".toml") and parent in (".", "train/configs"):
-        return packaged
-    raise FileNotFoundError(
-        f"no config file at {str(path)!r}; packaged configs: {', '.join(packaged_configs())}"
-    )
+def new_place(old: str, algo: str) -> str:
+    """``SECTION.FIELD``: where the flat setting ``old`` (a key of :data:`MOVED`) lives now, for a
+    run of ``algo``."""
+    section, name = MOVED[old]
+    if section is None:
+        section = Section.BANDIT if algo == Algorithm.BANDIT else Section.IMITATION
+    return f"{section}.{name}"
 
 
-def read_toml(path: str | Path) -> dict[str, Any]:
-    """Settings from a TOML file (top-level keys, or a ``[train]`` table); ``path`` as
-    :func:`config_file` takes it.
-
-    Raises:
-        FileNotFoundError: no such file.
-        ValueError: unparsable TOML or an unknown key (named).
-    """
-    path = config_file(path)
-    try:
-        data = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{str(path)!r} is not valid TOML: {exc}") from exc
-    data = data.get("train", data)
-    if not isinstance(data, dict):
-        raise ValueError(f"[train] in {str(path)!r} is not a table")
-    known = {f.name for f in fields(TrainSettings)}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise ValueError(f"unknown settings {unknown} in {str(path)!r}")
-    return data
+def nest_flat(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The nested form of a flat settings dict of an earlier version (keys it does not know are
+    dropped)."""
+    algo = str(values.get("algo", TrainSettings.algo))
+    nested: dict[str, Any] = {k: v for k, v in values.items() if k in COMMON_TYPES}
+    for old, value in values.items():
+        if old in MOVED:
+            section, name = new_place(old, algo).split(".")
+            nested.setdefault(section, {})[name] = value
+    return nested
 
 
-def preset_config(name: str) -> dict[str, Any]:
-    """The values of ``train/configs/<name>.toml`` (empty if there is no file)."""
-    path = CONFIG_DIR / f"{name.lower()}.toml"
-    return read_toml(path) if path.is_file() else {}
-
-
-def _parse_bool(text: str) -> bool:
-    lowered = text.lower()
-    if lowered in ("1", "true", "yes", "on"):
-        return True
-    if lowered in ("0", "false", "no", "off"):
-        return False
-    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
-
-
-RESUME_OVERRIDES: tuple[str, ...] = (
-    "total_timesteps",
-    "time_budget_minutes",
-    "sitting_minutes",
-    "dagger_iterations",
-    "final_eval_games",
-    "eval_baselines",
-    "torch_threads",
-    "device",
-    "precision",
-)
-"""Settings a ``--resume`` may change (each change is printed); any other differing value is
-refused, so a resumed run stays the run it was."""
-RESUME_REFUSED: tuple[str, ...] = ("config", "init", "preset", "channels", "blocks", "out")
-"""Flags refused outright with ``--resume`` (they define a new run, they cannot continue one)."""
-IGNORED_ON_RESUME: tuple[str, ...] = ("resume", "out", "init")
-"""Fields a resumed run takes from the folder, whatever the settings passed say."""
-
-
-def resumed_settings(
-    saved: TrainSettings, requested: dict[str, Any]
-) -> tuple[TrainSettings, list[str]]:
-    """The settings of a resumed run: ``saved``, with the allowed changes of ``requested``.
-
-    Returns the settings to run with (``resume`` as requested) and a notice per changed value.
+def from_nested(values: Mapping[str, Any], where: str = "settings") -> TrainSettings:
+    """Settings from a nested dict (the form of :meth:`TrainSettings.to_dict` and of a TOML
+    recipe): common keys, and a table per section.
 
     Raises:
-        ValueError: a requested value that may not change on resume (one line, naming it).
+        ValueError: an unknown key, or a flat key of an earlier version (one line naming its
+            place now), or a bad value (named).
     """
-    saved_values = saved.to_dict()
-    changes: dict[str, Any] = {}
-    notices = []
-    for name, value in requested.items():
-        if name in IGNORED_ON_RESUME or saved_values.get(name) == value:
-            continue
-        if name not in RESUME_OVERRIDES:
-            raise ValueError(
-                f"{flag(name)} cannot change on --resume (the run was saved with "
-                f"{name}={saved_values.get(name)!r}, asked for {value!r}); with --resume only "
-                f"{', '.join(flag(n) for n in RESUME_OVERRIDES)} may change"
-            )
-        changes[name] = value
-        notices.append(
-            f"--resume: {name} {saved_values.get(name)!r} -> {value!r} "
-            f"(overrides the saved setting)"
-        )
-    settings = replace(saved, resume=str(requested.get("resume", "")), **changes).check()
-    return settings, notices
+    algo = str(values.get("algo", TrainSettings.algo))
+    flat: dict[str, Any] = {}
+    for key, value in values.items():
+        if key in SECTION_NAMES:
+            if not isinstance(value, Mapping):
+                raise ValueError(f"[{key}] in {where} must be a table, got {value!r}")
+            flat |= {f"{key}.{name}": item for name, item in value.items()}
+        elif key in COMMON_TYPES:
+            flat[key] = value
+        elif key in MOVED:
+            section, name = new_place(key, algo).split(".")
+            raise ValueError(f"{key} in {where} is now {name} under [{section}]")
+        else:
+            raise ValueError(f"unknown setting {key!r} in {where}")
+    return with_values(TrainSettings(), flat)
 
 
-def saved_settings(data: dict[str, Any]) -> TrainSettings:
-    """The settings stored in a run state (keys of older versions dropped).
+def saved_settings(data: Mapping[str, Any]) -> TrainSettings:
+    """The settings stored in a run state: nested, or flat as earlier versions stored them (keys
+    they no longer have are dropped).
 
     Raises:
         ValueError: stored values that are not valid settings.
     """
-    known = {f.name for f in fields(TrainSettings)}
+    nested = any(isinstance(value, Mapping) for value in data.values())
     try:
-        return replace(TrainSettings(), **{k: v for k, v in data.items() if k in known}).check()
+        if nested:
+            known = {k: v for k, v in data.items() if k in COMMON_TYPES or k in SECTION_NAMES}
+            return from_nested(known).check()
+        return from_nested(nest_flat(data)).check()
     except ValueError as exc:
         raise ValueError(f"the run's saved settings are invalid: {exc}") from None
-
-
-def flag(name: str) -> str:
-    """The command-line flag of a settings field."""
-    return "--" + name.replace("_", "-")
-
-
-ESSENTIAL: tuple[str, ...] = (
-    "preset",
-    "algo",
-    "seed",
-    "out",
-    "time_budget_minutes",
-    "init",
-    "resume",
-    "sitting_minutes",
-    "device",
-    "workers",
-    "channels",
-    "blocks",
-    "first_click",
-)
-"""The settings ``--help`` shows; ``--help-all`` shows every one."""
-GROUPS: tuple[tuple[str, str], ...] = (
-    ("Imitation:", "imitation (DAgger)"),
-    ("PPO:", "PPO"),
-    ("", "run, board, network and evaluation"),
-)
-"""``--help-all``'s groups: a field goes to the first whose prefix starts its docstring."""
-
-
-def build_parser(
-    defaults: TrainSettings | None = None, source: str = "", full: bool = False
-) -> argparse.ArgumentParser:
-    """The CLI: one flag per settings field, plus ``--config``, ``--board`` and ``--help-all``.
-
-    ``defaults`` are the values the help shows (from ``source``, e.g. ``preset intermediate``);
-    ``full`` helps every field, grouped, else the first sentence of the :data:`ESSENTIAL` ones.
-    """
-    shown = defaults if defaults is not None else TrainSettings()
-    parser = OneLineParser(
-        prog="mswp-train",
-        description="Train a learned Minesweeper agent: DAgger imitation of the exact solver "
-        "and/or MaskablePPO, with a fully-convolutional policy. Quick start: mswp-train "
-        "--config quickstart",
-        epilog=None if full else "More options: mswp-train --help-all",
-    )
-    parser.add_argument("--help-all", action="store_true", help="show every option, grouped")
-    parser.add_argument(
-        "--config",
-        default=None,
-        help=f"TOML file of settings, or a packaged one by name ({', '.join(packaged_configs())})",
-    )
-    parser.add_argument(
-        "--board",
-        default=None,
-        help="ROWSxCOLS/MINES, e.g. 16x30/99: train on this board with the default recipe "
-        "(no preset file)",
-    )
-    groups = {title: parser.add_argument_group(title) for _, title in GROUPS} if full else {}
-    docs = field_docs()
-    kinds: dict[str, Callable[[str], Any]] = {"bool": _parse_bool, "int": int, "float": float}
-    where = f", {source}" if source else ""
-    for item in fields(TrainSettings):
-        doc = docs.get(item.name, "")
-        if full:
-            title = next(title for prefix, title in GROUPS if doc.startswith(prefix))
-            target: Any = groups[title]
-            text = f"{doc} (default {getattr(shown, item.name)!r}{where})".replace("%", "%%")
-        else:
-            target = parser
-            first = doc.split(". ")[0].rstrip(".")
-            text = (
-                f"{first} (default {getattr(shown, item.name)!r})".replace("%", "%%")
-                if item.name in ESSENTIAL
-                else argparse.SUPPRESS
-            )
-        target.add_argument(
-            flag(item.name),
-            dest=item.name,
-            type=kinds.get(str(item.type), str),
-            default=None,
-            help=text,
-        )
-    return parser
-
-
-def foreign_settings(values: dict[str, Any], algo: str) -> list[str]:
-    """The settings of a recipe's ``values`` of an algo other than ``algo``: its ``Imitation:`` or
-    ``PPO:`` fields; for reward alone, the move labels and an ``init`` not an ``rl:`` network."""
-    used = tuple(p for p, uses in (("Imitation:", algo != "ppo"), ("PPO:", "ppo" in algo)) if uses)
-    docs = field_docs()
-    grouped = [n for n in values if docs.get(n, "").startswith(("Imitation:", "PPO:"))]
-    foreign = [n for n in grouped if not docs[n].startswith(used)]
-    imitation = ("move_weight", "init") if algo in REWARD_ONLY else ()
-    keep = {*foreign, *(n for n in values if str(values[n]).startswith("rl:"))}
-    return foreign + [n for n in imitation if n in values and n not in keep]
-
-
-def board_values(text: str, first_click: str) -> dict[str, int]:
-    """``rows``, ``cols`` and ``mines`` of a ``--board ROWSxCOLS/MINES``.
-
-    Raises:
-        ValueError: not one board of that form, or one the first-click rule cannot play.
-    """
-    boards = parse_boards(text, first_click)
-    if len(boards) != 1:
-        raise ValueError(f"--board takes one board ROWSxCOLS/MINES, got {text!r}")
-    return {"rows": boards[0].rows, "cols": boards[0].cols, "mines": boards[0].mines}
-
-
-def help_defaults(argv: list[str] | None) -> tuple[TrainSettings | None, str]:
-    """The values the help should show: the dataclass defaults with the ``--config`` file, or
-    else the file of the preset named in ``argv`` (default beginner; none with ``--board``),
-    applied; None when those cannot be read (the real parse then reports the problem)."""
-    early = argparse.ArgumentParser(add_help=False)
-    early.add_argument("--preset", default=TrainSettings.preset)
-    early.add_argument("--config", default=None)
-    early.add_argument("--board", default=None)
-    known, _ = early.parse_known_args(argv)
-    if str(known.preset).lower() not in PRESETS:
-        return None, ""
-    try:
-        values = (
-            read_toml(known.config)
-            if known.config
-            else ({} if known.board else preset_config(known.preset))
-        )
-        shown = replace(TrainSettings(), **values)
-    except (ValueError, FileNotFoundError, TypeError, OSError):
-        return None, ""
-    if known.config:
-        return shown, f"config {known.config}"
-    return shown, "defaults" if known.board else f"preset {known.preset}"
-
-
-def settings_from_args(argv: list[str] | None = None) -> TrainSettings:
-    """Parse ``argv`` into checked settings (see the module docstring for precedence).
-
-    With ``--resume DIR``: the run's saved settings, through :func:`resumed_settings`.
-
-    Raises:
-        ValueError / FileNotFoundError: a bad value or config file, or a flag refused with
-            ``--resume``, named.
-    """
-    defaults, source = help_defaults(argv)
-    args = vars(build_parser(defaults, source).parse_args(argv))
-    if args.pop("help_all"):
-        build_parser(defaults, source, full=True).print_help()
-        raise SystemExit(0)
-    config_path = args.pop("config")
-    board = args.pop("board")
-    given = {k: v for k, v in args.items() if v is not None}
-    if "resume" in given:
-        refused = [flag(n) for n in RESUME_REFUSED if n in given or (n == "config" and config_path)]
-        refused += ["--board"] if board else []
-        if refused:
-            raise ValueError(
-                f"{', '.join(refused)} cannot be used with --resume: a resumed run "
-                f"keeps its saved settings (allowed with --resume: "
-                f"{', '.join(flag(n) for n in RESUME_OVERRIDES)})"
-            )
-        from train.state import read_state
-
-        saved = saved_settings(read_state(given["resume"]).settings)
-        return resumed_settings(saved, given)[0]
-    name = given.get("preset", TrainSettings.preset)
-    if name.lower() not in PRESETS:
-        preset(name)
-    values: dict[str, Any] = (
-        read_toml(config_path) if config_path else ({} if board else preset_config(name))
-    )
-    if "algo" in given and given["algo"] != values.get("algo", given["algo"]):
-        dropped = {name: values.pop(name) for name in foreign_settings(values, given["algo"])}
-        if dropped:
-            shown = ", ".join(f"{name}={value!r}" for name, value in dropped.items())
-            print(f"--algo {given['algo']} over a recipe of algo {values['algo']}: dropped {shown}")
-    values.update(given)
-    if board:
-        values.update(board_values(board, values.get("first_click", TrainSettings.first_click)))
-    return replace(TrainSettings(), **values).check()

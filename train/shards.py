@@ -205,10 +205,10 @@ def check_dataset(folder: str, algo: str, boards: str, spec: GameSpec) -> None:
     rule, for an imitation run (``algo``) on one board (no generalist ``boards``); only the first
     shard's meta is read."""
     if not algo.startswith("imitation") or boards:
-        mix = f", boards {boards!r}" if boards else ""
+        mix = f", imitation.boards {boards!r}" if boards else ""
         raise ValueError(
-            f"dataset={folder!r} needs algo imitation or imitation+ppo on one board, got algo "
-            f"{algo!r}{mix}"
+            f"imitation.dataset={folder!r} needs algo imitation or imitation+ppo on one board, "
+            f"got algo '{algo}'{mix}"
         )
     paths = shard_paths(folder)
     if not paths:

@@ -195,7 +195,9 @@ def test_train__an_imitation_run_on_no_guess_boards_trains_on_them(
     monkeypatch.setattr(NoGuessFirstClick, "layout", counted)
     settings = replace(TINY_IMITATION, first_click="no-guess", out=str(tmp_path)).check()
     run_dir = run_module.train(settings)
-    assert len(boards) >= settings.games_per_iteration  # every training game was a no-guess board
+    assert (
+        len(boards) >= settings.imitation.games_per_round
+    )  # every training game was a no-guess board
     lineage = read_lineage(run_dir / "model-final.zip")
     assert lineage is not None and lineage["config"]["first_click"] == "no-guess"
     assert lineage["algorithm"] == "imitation" and lineage["parent_sha256"] is None

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch as th
-from tiny_training import TINY_IMITATION
+from tiny_training import TINY_IMITATION, tweak
 from torch.utils.data import DataLoader
 
 from agents.beliefs import exact_beliefs
@@ -138,8 +138,11 @@ def test_train__imitation_on_a_saved_dataset(tmp_path: Path) -> None:
     from train.state import read_state
 
     assert main([*TINY, "--out", str(tmp_path / "data"), "--shards", "2"]) == 0
-    settings = replace(
-        TINY_IMITATION, out=str(tmp_path / "runs"), dataset=str(tmp_path / "data"), move_weight=0.0
+    settings = tweak(
+        TINY_IMITATION,
+        out=str(tmp_path / "runs"),
+        imitation__dataset=str(tmp_path / "data"),
+        imitation__move_weight=0.0,
     )
     state = read_state(train(settings.check()))
     assert state.iteration == 1 and state.positions_seen == 0
@@ -148,8 +151,8 @@ def test_train__imitation_on_a_saved_dataset(tmp_path: Path) -> None:
         ValueError, match="holds positions of 5x5/3 first_click safe, the run is on 6x6/3"
     ):
         replace(settings, rows=6, cols=6).check()
-    with pytest.raises(ValueError, match="needs algo imitation or imitation\\+ppo"):
-        replace(settings, algo="ppo").check()
+    with pytest.raises(ValueError, match="needs algo imitation or imitation\\+ppo on one board"):
+        tweak(settings, imitation__boards="5x5/3,4x4/2").check()
 
 
 def test_dataset_module__runs_as_a_command_with_one_line_errors(tmp_path: Path) -> None:
@@ -224,7 +227,7 @@ def test_damaged_shard__refused_by_train_and_shard_dataset_in_one_line(
     shard.write_bytes(shard.read_bytes()[:-300])  # truncated
     capsys.readouterr()
     argv = ["--rows", "5", "--cols", "5", "--mines", "3", "--algo", "imitation"]
-    assert train_main([*argv, "--dataset", str(data), "--out", str(runs)]) == 2
+    assert train_main([*argv, "--imitation.dataset", str(data), "--out", str(runs)]) == 2
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert (
         line.startswith("mswp-train: error: ") and "shard-00001.npz' is damaged (it fails" in line

@@ -13,7 +13,7 @@ import torch as th
 
 pytest.importorskip("sb3_contrib")
 
-from tiny_training import TINY_RUN, assert_grown_network_plays_as_before
+from tiny_training import TINY_RUN, assert_grown_network_plays_as_before, tweak
 
 from mswp_gym.constants import HIDDEN
 from mswp_gym.env import MinesweeperEnv
@@ -21,16 +21,16 @@ from mswp_gym.spec import GameSpec
 from train import ppo, session
 from train import run as run_module
 from train.agent import PolicyAgent, load_ppo_agent
+from train.arguments import read_toml, settings_from_args
 from train.checkpoint import load_model, read_state
 from train.dataset import load_positions, save_positions
 from train.rollout import RolloutConfig, collect_positions
-from train.settings import read_toml, settings_from_args
 
-TINY = replace(TINY_RUN, dagger_iterations=1, total_timesteps=128)
+TINY = tweak(TINY_RUN, imitation__rounds=1, ppo__total_timesteps=128)
 
 
 def tiny_run(tmp_path: Path, **changes: object) -> Path:
-    settings = replace(TINY, out=str(tmp_path), **changes).check()
+    settings = tweak(TINY, out=str(tmp_path), **changes).check()
     return run_module.train(settings)
 
 
@@ -53,7 +53,7 @@ def test_train__smoke_run_writes_checkpoint_state_and_curve(finished_run: Path) 
     state = read_state(finished_run)
     assert finished_run.name.startswith("5x5x3__imitation+ppo__0__")
     assert state.iteration == 1
-    assert state.num_timesteps >= TINY.total_timesteps
+    assert state.num_timesteps >= TINY.ppo.total_timesteps
     assert (finished_run / state.model_file).is_file()
     phases = [point["phase"] for point in state.curve]
     assert phases[0] == "imitation" and phases[-1] == "final" and "ppo" in phases
@@ -148,7 +148,7 @@ def test_train__resume_after_interruption_keeps_steps_and_optimizer(
 
     monkeypatch.setattr(ppo.PPOProgress, "_on_step", interrupt)
     with pytest.raises(KeyboardInterrupt):
-        tiny_run(tmp_path, algo="ppo", total_timesteps=256)
+        tiny_run(tmp_path, algo="ppo", ppo__total_timesteps=256)
     monkeypatch.undo()
     (run_dir,) = tmp_path.iterdir()
     state = read_state(run_dir)
@@ -166,7 +166,9 @@ def test_train__resume_after_interruption_keeps_steps_and_optimizer(
         return model
 
     monkeypatch.setattr(run_module, "load_model", spy)
-    resumed = run_module.train(replace(TINY, algo="ppo", total_timesteps=256, resume=str(run_dir)))
+    resumed = run_module.train(
+        tweak(TINY, algo="ppo", ppo__total_timesteps=256, resume=str(run_dir))
+    )
     assert resumed == run_dir
     steps_at_load, optimizer_at_load = loaded[0]  # type: ignore[misc]
     assert steps_at_load == 64
@@ -179,7 +181,7 @@ def test_train__resume_after_interruption_keeps_steps_and_optimizer(
 def test_train__imitation_resume_continues_the_rounds(tmp_path: Path) -> None:
     run_dir = tiny_run(tmp_path, algo="imitation")
     first = read_state(run_dir)
-    run_module.train(replace(TINY, algo="imitation", dagger_iterations=2, resume=str(run_dir)))
+    run_module.train(tweak(TINY, algo="imitation", imitation__rounds=2, resume=str(run_dir)))
     second = read_state(run_dir)
     assert (first.iteration, second.iteration) == (1, 2)
     assert second.positions_seen > first.positions_seen
@@ -229,15 +231,19 @@ def test_settings__flags_config_and_errors(tmp_path: Path) -> None:
             "7",
             "--eval-baselines",
             "false",
-            "--total-timesteps",
+            "--algo",
+            "imitation+ppo",
+            "--ppo.total-timesteps",
             "1000",
         ]
     )
     assert settings.board == (16, 16, 40)
-    assert (settings.seed, settings.eval_baselines, settings.total_timesteps) == (7, False, 1000)
+    assert (settings.seed, settings.eval_baselines) == (7, False)
+    assert (settings.ppo.total_timesteps, settings.imitation.rounds) == (1000, 80)  # the recipe's
     config = tmp_path / "c.toml"
-    config.write_text("channels = 8\nlearning_rate = 0.5\n")
-    assert settings_from_args(["--config", str(config)]).channels == 8
+    config.write_text("channels = 8\n[imitation]\nlearning_rate = 0.5\n")
+    from_file = settings_from_args(["--config", str(config)])
+    assert (from_file.channels, from_file.imitation.learning_rate) == (8, 0.5)
     config.write_text("chanels = 8\n")
     with pytest.raises(ValueError, match="chanels"):
         read_toml(config)
@@ -257,7 +263,7 @@ def test_cli__bad_setting_exits_2_with_message(capsys: pytest.CaptureFixture[str
 def test_cli__unknown_rewards_name_every_config(capsys: pytest.CaptureFixture[str]) -> None:
     from train.cli import main
 
-    assert main(["--algo", "ppo", "--rewards", "bandit"]) == 2
+    assert main(["--algo", "ppo", "--ppo.rewards", "bandit"]) == 2
     err = capsys.readouterr().err
     assert "'bandit'" in err and "shaped, sparse, per-reveal" in err
 
@@ -270,7 +276,9 @@ def test_run_state__is_json(finished_run: Path) -> None:
 def test_train__init_copies_the_network_to_any_board_and_rejects_another_shape(
     finished_run: Path, tmp_path: Path
 ) -> None:
-    run_dir = tiny_run(tmp_path, algo="ppo", total_timesteps=0, init=str(finished_run), beta=50.0)
+    run_dir = tiny_run(
+        tmp_path, algo="ppo", ppo__total_timesteps=0, init=str(finished_run), ppo__beta=50.0
+    )
     source = load_model(finished_run).policy.state_dict()
     copied = load_model(run_dir).policy.state_dict()
     assert set(copied) == set(source)
@@ -278,7 +286,12 @@ def test_train__init_copies_the_network_to_any_board_and_rejects_another_shape(
     assert all(th.equal(copied[key], source[key]) for key in network)
     assert float(copied["action_net.log_beta"].exp()) == pytest.approx(50.0)  # the run's beta
     other_board = tiny_run(
-        tmp_path / "board", algo="ppo", total_timesteps=0, rows=6, mines=4, init=str(finished_run)
+        tmp_path / "board",
+        algo="ppo",
+        ppo__total_timesteps=0,
+        rows=6,
+        mines=4,
+        init=str(finished_run),
     )
     moved = load_model(other_board).policy
     assert moved.board == (6, 5, 4)
@@ -294,7 +307,7 @@ def test_train__init_copies_the_network_to_any_board_and_rejects_another_shape(
 def test_init__a_deeper_network_starts_with_identity_blocks_and_plays_as_before(
     finished_run: Path, tmp_path: Path
 ) -> None:
-    deeper = tiny_run(tmp_path, algo="ppo", total_timesteps=0, blocks=3)
+    deeper = tiny_run(tmp_path, algo="ppo", ppo__total_timesteps=0, blocks=3)
     source, target = load_model(finished_run), load_model(deeper)
     note = run_module.start_from(target, source, "shallow")
     assert_grown_network_plays_as_before(target, source, note, "2 block(s) added as identities")
@@ -325,13 +338,21 @@ def test_cli__help_is_short_and_help_all_lists_every_setting_grouped(
     short = capsys.readouterr().out
     assert len(short.splitlines()) <= 60
     assert "--time-budget-minutes" in short and "--board" in short and "--help-all" in short
-    assert "--bc-learning-rate" not in short
+    assert "--imitation.learning-rate" not in short and "--dagger-iterations" not in short
     with pytest.raises(SystemExit) as exit_info:
         main(["--help-all"])
     assert exit_info.value.code == 0
     full = capsys.readouterr().out
-    assert "--total-timesteps" in full and "--bc-learning-rate" in full and "10%" in full
-    assert "imitation (DAgger):" in full and "PPO:" in full
+    assert "--ppo.total-timesteps" in full and "--imitation.learning-rate" in full
+    assert "10%" in full and "--bandit.rounds" in full
+    titles = [line for line in full.splitlines() if line and not line.startswith(" ")]
+    starts = ("run, board, network", "[imitation]: DAgger", "[bandit]: reward alone", "[ppo]: ")
+    assert [title for title in titles if title.startswith(starts)] == [
+        "run, board, network and evaluation:",
+        "[imitation]: DAgger, every position labelled by the exact solver:",
+        titles[-2],
+        "[ppo]: MaskablePPO on the env's reward:",
+    ]
 
 
 def test_cli__help_shows_the_values_of_the_preset_given(capsys: pytest.CaptureFixture[str]) -> None:
@@ -349,7 +370,7 @@ def test_cli__help_shows_the_values_of_the_preset_given(capsys: pytest.CaptureFi
 def test_settings__preset_trains_the_shipped_recipe_and_board_the_default_one() -> None:
     beginner = settings_from_args(["--preset", "beginner"])
     assert (beginner.init, beginner.channels, beginner.blocks) == ("net:intermediate", 48, 4)
-    assert beginner.move_weight == 1.0
+    assert beginner.imitation.move_weight == 1.0
     board = settings_from_args(["--board", "10x12/20", "--seed", "3"])
     assert (board.board, board.init, board.algo, board.seed) == ((10, 12, 20), "", "imitation", 3)
     with pytest.raises(ValueError, match="expected ROWSxCOLS/MINES"):
@@ -362,7 +383,7 @@ def test_settings__packaged_configs_load_by_name_from_any_folder(
     monkeypatch.chdir(tmp_path)
     quick = settings_from_args(["--config", "quickstart"])
     # a fixed amount of work, logged in rounds: no wall-clock budget
-    assert (quick.time_budget_minutes, quick.dagger_iterations, quick.channels) == (0.0, 3, 32)
+    assert (quick.time_budget_minutes, quick.imitation.rounds, quick.channels) == (0.0, 3, 32)
     assert settings_from_args(["--config", "train/configs/beginner_rl.toml"]).algo == "ppo"
     assert settings_from_args(["--config", "expert.toml"]).preset == "expert"
     with pytest.raises(FileNotFoundError, match="packaged configs: beginner, beginner_rl"):
@@ -397,7 +418,7 @@ def test_make_vec_env__uses_the_reward_config_chosen(vec_env: str, rewards: str)
     from mswp_gym.rewards import RewardConfig
 
     expected = {"sparse": RewardConfig.sparse(), "per-reveal": RewardConfig.per_reveal()}
-    settings = replace(TINY, vec_env=vec_env, rewards=rewards).check()
+    settings = tweak(TINY, ppo__vec_env=vec_env, ppo__rewards=rewards).check()
     env = run_module.make_vec_env(settings, run_module.game_spec(settings))
     try:
         assert env.get_attr("rewards")[0] == expected[rewards]
@@ -423,8 +444,8 @@ def test_train__ppo_learning_rate_follows_the_wall_time_budget(
         tmp_path,
         algo="ppo",
         time_budget_minutes=10_000.0,
-        ppo_lr_follows_budget=True,
-        learning_rate=1e-3,
+        ppo__lr_follows_budget=True,
+        ppo__learning_rate=1e-3,
     )
     with (run_dir / "progress.csv").open() as handle:
         logged = [row.get("train/learning_rate", "") for row in csv.DictReader(handle)]
@@ -440,7 +461,7 @@ def test_train__ppo_learning_rate_follows_the_steps_alone_by_default(
     monkeypatch.setattr(run_module.Run, "wall_seconds", property(lambda self: 0.75 * 600_000.0))
     # As if the schedule came from a sitting that followed a budget: the callback resets it.
     monkeypatch.setattr(ppo.LinearDecay, "spent", 0.75)
-    run_dir = tiny_run(tmp_path, algo="ppo", time_budget_minutes=10_000.0, learning_rate=1e-3)
+    run_dir = tiny_run(tmp_path, algo="ppo", time_budget_minutes=10_000.0, ppo__learning_rate=1e-3)
     with (run_dir / "progress.csv").open() as handle:
         logged = [row.get("train/learning_rate", "") for row in csv.DictReader(handle)]
     rates = [float(rate) for rate in logged if rate]

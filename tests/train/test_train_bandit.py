@@ -3,21 +3,20 @@ by that move's outcome, and no game is played on past a mine."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch as th
-from tiny_training import TINY_IMITATION
+from tiny_training import TINY_IMITATION, tweak
 
 from mswp_gym.constants import HIDDEN
 from mswp_gym.spec import GameSpec
 from train import run as run_module
+from train.arguments import settings_from_args
 from train.dataset import load_positions
 from train.network import BoardTrunk, CellNet
 from train.rollout import RolloutConfig, collect_positions, labellers
-from train.settings import TrainSettings
 from train.state import read_state
 
 SPEC = GameSpec(5, 5, 3)
@@ -54,14 +53,20 @@ def test_reward_labels__refuse_a_rescue_that_plays_on_by_the_layout() -> None:
 def test_bandit_run__trains_resumes_and_records_reward_labels(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    settings = replace(
-        TINY_IMITATION, algo="bandit", games_per_iteration=8, eval_games=4, out=str(tmp_path)
+    rounds = {"bandit__rounds": 1, "bandit__gradient_steps": 2, "bandit__batch_size": 16}
+    settings = tweak(
+        TINY_IMITATION,
+        algo="bandit",
+        bandit__games_per_round=8,
+        eval_games=4,
+        out=str(tmp_path),
+        **rounds,
     )
     run_dir = run_module.train(settings)
     assert "__bandit__" in run_dir.name
     out = capsys.readouterr().out
     assert "] bandit eval: " in out and "imitation eval" not in out
-    run_module.train(replace(settings, dagger_iterations=2, resume=str(run_dir)))
+    run_module.train(tweak(settings, bandit__rounds=2, resume=str(run_dir)))
     state = read_state(run_dir)
     assert state.iteration == 2
     positions, meta = load_positions(run_dir / state.positions_files[-1])
@@ -70,5 +75,5 @@ def test_bandit_run__trains_resumes_and_records_reward_labels(
 
 
 def test_bandit_settings__no_move_labels() -> None:
-    with pytest.raises(ValueError, match="move_weight"):
-        TrainSettings(algo="bandit", move_weight=1.0).check()
+    with pytest.raises(ValueError, match=r"imitation.move_weight=1.0 belongs to \[imitation\]"):
+        settings_from_args(["--algo", "bandit", "--imitation.move-weight", "1"])

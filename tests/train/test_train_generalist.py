@@ -11,7 +11,7 @@ import torch as th
 
 pytest.importorskip("sb3_contrib")
 
-from tiny_training import TINY_BOARD
+from tiny_training import TINY_BOARD, tweak
 
 import agents
 from mswp_gym.env import MinesweeperEnv
@@ -30,15 +30,15 @@ from train.generalist import BoardWindow, parse_boards, split_games
 from train.network import BoardTrunk, CellNet
 from train.settings import TrainSettings
 
-MIX = replace(
+MIX = tweak(
     TINY_BOARD,
     algo="imitation",
-    games_per_iteration=8,
-    gradient_steps_per_iteration=4,
-    bc_batch_size=8,
-    dagger_iterations=1,
+    imitation__games_per_round=8,
+    imitation__gradient_steps=4,
+    imitation__batch_size=8,
+    imitation__rounds=1,
     eval_games=4,
-    boards="5x5/3,4x7/5",
+    imitation__boards="5x5/3,4x7/5",
 )
 
 
@@ -68,18 +68,22 @@ def test_parse_boards__reads_a_mix_and_names_bad_entries() -> None:
         parse_boards("9x9/25", "no-guess")  # the env's own limit
 
 
-def test_settings__boards_need_imitation() -> None:
-    with pytest.raises(ValueError, match="needs algo imitation"):
-        replace(MIX, algo="ppo").check()
+def test_settings__boards_need_imitation_or_the_bandit() -> None:
+    with pytest.raises(ValueError, match="needs algo imitation or bandit"):
+        tweak(MIX, algo="imitation+ppo").check()
+    from train.arguments import settings_from_args
+
+    with pytest.raises(ValueError, match=r"belongs to \[imitation\], which algo ppo does not read"):
+        settings_from_args(["--algo", "ppo", "--imitation.boards", "9x9/10,16x16/40"])
 
 
 def test_settings__boards_need_a_game_each_round() -> None:
     boards = len(MIX.boards.split(","))
     with pytest.raises(
-        ValueError, match=rf"games_per_iteration must be >= the {boards} boards .* got 1"
+        ValueError, match=rf"imitation.games_per_round must be >= the {boards} boards .* got 1"
     ):
-        replace(MIX, games_per_iteration=1).check()
-    assert replace(MIX, games_per_iteration=boards).check().games_per_iteration == boards
+        tweak(MIX, imitation__games_per_round=1).check()
+    assert tweak(MIX, imitation__games_per_round=boards).check().imitation.games_per_round == boards
 
 
 def test_split_games__shares_evenly() -> None:
@@ -131,9 +135,7 @@ def test_generalist__run_collects_every_board_and_ships_an_any_board_network(
 
 
 def test_generalist__resume_continues_with_both_boards(generalist_run: Path) -> None:
-    resumed = run_module.train(
-        replace(MIX, resume=str(generalist_run), dagger_iterations=2).check()
-    )
+    resumed = run_module.train(tweak(MIX, resume=str(generalist_run), imitation__rounds=2).check())
     state = read_state(resumed)
     assert state.iteration == 2
     assert len(state.positions_files) == 4
@@ -176,7 +178,7 @@ def test_resolve_device__auto_falls_back_to_cpu_and_cuda_needs_a_gpu() -> None:
     ids=lambda path: path.stem,
 )
 def test_configs__every_recipe_is_valid(config: Path) -> None:
-    from train.settings import settings_from_args
+    from train.arguments import settings_from_args
 
     settings = settings_from_args(["--config", str(config)])
     assert settings.check() == settings

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch as th
-from tiny_training import TINY_BOARD
+from tiny_training import TINY_BOARD, tweak
 
 import agents
 from agents.solver import SolverAgent
@@ -159,15 +159,15 @@ def test_dataset__move_labels_round_trip_and_format_1_loads_without_them(
         load_positions(tmp_path / "v9.npz")
 
 
-TINY = replace(
+TINY = tweak(
     TINY_BOARD,
-    games_per_iteration=8,
-    gradient_steps_per_iteration=3,
-    bc_batch_size=16,
-    dagger_iterations=1,
+    imitation__games_per_round=8,
+    imitation__gradient_steps=3,
+    imitation__batch_size=16,
+    imitation__rounds=1,
     eval_games=4,
     algo="imitation",
-    move_weight=1.0,
+    imitation__move_weight=1.0,
 )
 
 
@@ -190,7 +190,9 @@ def test_train__a_move_head_run_gives_an_agent_that_plays_its_moves(tmp_path: Pa
 
 
 def test_start_from__adds_or_drops_the_move_head(tmp_path: Path) -> None:
-    plain = run_module.train(replace(TINY, out=str(tmp_path / "a"), move_weight=0.0).check())
+    plain = run_module.train(
+        tweak(TINY, out=str(tmp_path / "a"), imitation__move_weight=0.0).check()
+    )
     moving = run_module.train(replace(TINY, out=str(tmp_path / "b"), init=str(plain)).check())
     head = "mlp_extractor.cell_head.weight"
     source, target = load_model(plain), load_model(moving)
@@ -216,16 +218,13 @@ def test_start_from__adds_or_drops_the_move_head(tmp_path: Path) -> None:
     assert th.equal(source.policy.state_dict()[head], grown[:MOVE_HEAD])
 
 
-@pytest.mark.parametrize(
-    ("changes", "message"),
-    [
-        ({"move_weight": -1.0}, "move_weight"),
-        ({"move_weight": 1.0, "algo": "ppo"}, "needs algo imitation or imitation\\+ppo"),
-    ],
-)
-def test_settings__bad_move_weight_is_refused(changes: dict[str, object], message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        replace(TrainSettings(), **changes).check()
+def test_settings__bad_move_weight_is_refused() -> None:
+    from train.arguments import settings_from_args
+
+    with pytest.raises(ValueError, match=r"imitation.move_weight must be in \[0, inf\)"):
+        tweak(TrainSettings(), imitation__move_weight=-1.0).check()
+    with pytest.raises(ValueError, match=r"belongs to \[imitation\], which algo ppo does not read"):
+        settings_from_args(["--algo", "ppo", "--imitation.move-weight", "1"])
 
 
 class _Prefers(th.nn.Module):
@@ -248,7 +247,9 @@ def test_policy_agent__takes_the_solvers_first_click_for_the_rule_unless_told_no
     tmp_path: Path,
 ) -> None:
     moving_path = run_module.train(replace(TINY, out=str(tmp_path / "m")).check())
-    plain_path = run_module.train(replace(TINY, out=str(tmp_path / "p"), move_weight=0.0).check())
+    plain_path = run_module.train(
+        tweak(TINY, out=str(tmp_path / "p"), imitation__move_weight=0.0).check()
+    )
     board = np.full((5, 5), HIDDEN, np.int8)
     every_cell = np.ones(25, bool)
     corner, opening_cell, learned = 0, 2 * 5 + 2, 4 * 5 + 4

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -15,15 +14,17 @@ from tiny_training import (
     tiny_cell_net,
     tiny_positions,
     tiny_trained_weights,
+    tweak,
 )
 
 from train import run as run_module
+from train.arguments import RESUME_OVERRIDES
 from train.checkpoint import load_model
 from train.dataset import PositionSet
 from train.imitation import masked_bce, train_steps
 from train.network import MINE_HEAD
 from train.precision import Precision, autocast
-from train.settings import RESUME_OVERRIDES, TrainSettings, saved_settings
+from train.settings import TrainSettings, saved_settings
 from train.state import read_state
 
 
@@ -82,18 +83,22 @@ def test_train_steps__bfloat16_learns_as_float32_does(labelled: PositionSet) -> 
 
 
 def test_settings__precision_is_checked_and_ppo_trains_in_float32() -> None:
-    assert TrainSettings().precision == "float32"
-    replace(TINY_IMITATION, precision="bfloat16").check()
+    assert TrainSettings().imitation.precision == TrainSettings().bandit.precision == "float32"
+    tweak(TINY_IMITATION, imitation__precision="bfloat16").check()
     with pytest.raises(ValueError, match="unknown precision 'float16'; choose one of float32"):
-        replace(TINY_IMITATION, precision="float16").check()
-    with pytest.raises(ValueError, match="precision='bfloat16' applies to imitation"):
-        replace(TINY_IMITATION, algo="ppo", precision="bfloat16").check()
+        tweak(TINY_IMITATION, imitation__precision="float16").check()
+    from train.arguments import settings_from_args
+
+    with pytest.raises(ValueError, match=r"belongs to \[imitation\], which algo ppo does not read"):
+        settings_from_args(["--algo", "ppo", "--imitation.precision", "bfloat16"])
 
 
 def test_train__a_bfloat16_run_reaches_the_training_steps(tmp_path: Path) -> None:
     runs = {
         precision: run_module.train(
-            replace(TINY_IMITATION, out=str(tmp_path / precision), precision=precision).check()
+            tweak(
+                TINY_IMITATION, out=str(tmp_path / precision), imitation__precision=precision
+            ).check()
         )
         for precision in ("float32", "bfloat16")
     }
@@ -105,6 +110,6 @@ def test_train__a_bfloat16_run_reaches_the_training_steps(tmp_path: Path) -> Non
     assert not all(
         th.equal(a, b) for a, b in zip(weights["float32"], weights["bfloat16"], strict=True)
     )
-    assert saved_settings(read_state(runs["bfloat16"]).settings).precision == "bfloat16"
+    assert saved_settings(read_state(runs["bfloat16"]).settings).imitation.precision == "bfloat16"
     # like the device and the threads, the arithmetic may change when a run resumes
-    assert "precision" in RESUME_OVERRIDES
+    assert {"imitation.precision", "bandit.precision"} <= set(RESUME_OVERRIDES)

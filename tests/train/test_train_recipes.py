@@ -12,12 +12,14 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 import agents
+from train.arguments import settings_from_args
 from train.cli import main as train_main
-from train.settings import settings_from_args
+from train.settings import TrainSettings
 
-TOY_PPO = ["--channels", "4", "--blocks", "1", "--total-timesteps", "64", "--n-envs", "2"]
-TOY_PPO += ["--n-steps", "32", "--batch-size", "32", "--n-epochs", "1", "--eval-games", "4"]
-TOY_PPO += ["--eval-every-steps", "64", "--time-budget-minutes", "0", "--final-eval-games", "6"]
+TOY_PPO = ["--channels", "4", "--blocks", "1", "--ppo.total-timesteps", "64", "--ppo.n-envs", "2"]
+TOY_PPO += ["--ppo.n-steps", "32", "--ppo.batch-size", "32", "--ppo.n-epochs", "1"]
+TOY_PPO += ["--ppo.eval-every-steps", "64", "--eval-games", "4", "--time-budget-minutes", "0"]
+TOY_PPO += ["--final-eval-games", "6"]
 
 
 def test_train_cli__ppo_over_the_beginner_recipe_trains_from_scratch(
@@ -29,11 +31,12 @@ def test_train_cli__ppo_over_the_beginner_recipe_trains_from_scratch(
     (dropped,) = [line for line in out.splitlines() if "dropped" in line]
     assert dropped.startswith("--algo ppo over a recipe of algo imitation: dropped ")
     assert "init='net:intermediate'" in dropped
-    for name in ("init", "move_weight", "dagger_iterations", "bc_learning_rate"):
+    for name in ("init", "imitation.move_weight", "imitation.rounds", "imitation.learning_rate"):
         assert f"{name}=" in dropped
     (run,) = tmp_path.iterdir()
     settings = json.loads((run / "state.json").read_text())["settings"]
-    assert (settings["algo"], settings["init"], settings["move_weight"]) == ("ppo", "", 0.0)
+    assert (settings["algo"], settings["init"]) == ("ppo", "")
+    assert settings["imitation"]["move_weight"] == 0.0  # the default: the section went
     assert (settings["rows"] or 9, settings["channels"]) == (9, 4)
     assert "--init" not in out and "compare it: python -m eval --agents rl:" in out
     # one figure per name: the curve's last point is not called final
@@ -42,11 +45,11 @@ def test_train_cli__ppo_over_the_beginner_recipe_trains_from_scratch(
 
 def test_settings__algo_over_a_recipe_keeps_an_explicit_init_and_its_own_group() -> None:
     kept = settings_from_args(["--preset", "beginner", "--algo", "ppo", "--init", "net:beginner"])
-    assert kept.init == "net:beginner" and kept.move_weight == 0.0
+    assert kept.init == "net:beginner" and kept.imitation.move_weight == 0.0
     bandit = settings_from_args(["--preset", "beginner", "--algo", "bandit"])
-    assert bandit.init == "" and bandit.dagger_iterations == 60  # the rounds are the bandit's too
+    assert bandit.init == "" and bandit.rounds == TrainSettings().bandit  # its own defaults
     same = settings_from_args(["--preset", "beginner", "--algo", "imitation"])
-    assert same.init == "net:intermediate" and same.move_weight == 1.0
+    assert same.init == "net:intermediate" and same.imitation.move_weight == 1.0
 
 
 def test_train_cli__resume_of_a_model_file_says_to_pass_the_run_folder(

@@ -8,7 +8,7 @@ import signal
 import subprocess
 import sys
 import time
-from dataclasses import asdict, fields, replace
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import pytest
@@ -17,9 +17,10 @@ from processes import alive, children
 
 pytest.importorskip("sb3_contrib")
 
-from tiny_training import TINY_RUN
+from tiny_training import TINY_RUN, tweak
 
 from train import run as run_module
+from train.arguments import flag, settings_from_args
 from train.checkpoint import (
     KILL_HOOK,
     RuntimeFromOtherCode,
@@ -28,7 +29,7 @@ from train.checkpoint import (
     restore_runtime,
 )
 from train.cli import main
-from train.settings import TrainSettings, settings_from_args
+from train.settings import TrainSettings, flat_values
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = TINY_RUN
@@ -37,11 +38,13 @@ TINY = TINY_RUN
 def cli_args(settings: TrainSettings) -> list[str]:
     """The flags that make ``settings`` (every field: the preset's config file must not apply)."""
     args = []
-    for item in fields(settings):
-        value = getattr(settings, item.name)
-        if item.name != "resume" or value:  # an empty value still overrides the preset's
+    for name, value in flat_values(settings).items():
+        section = name.partition(".")[0] if "." in name else ""
+        if section and section not in settings.sections:
+            continue  # the flags of a section the run does not read are refused
+        if name != "resume" or value:  # an empty value still overrides the preset's
             text = str(value).lower() if isinstance(value, bool) else str(value)
-            args += ["--" + item.name.replace("_", "-"), text]
+            args += [flag(name), text]
     return args
 
 
@@ -93,7 +96,7 @@ def test_train__killed_and_resumed_run_is_bit_identical_to_an_uninterrupted_one(
 def test_train__progress_log_is_appended_and_a_finished_run_adds_no_final_point(
     tmp_path: Path,
 ) -> None:
-    settings = replace(TINY, algo="ppo", total_timesteps=128, out=str(tmp_path))
+    settings = tweak(TINY, algo="ppo", ppo__total_timesteps=128, out=str(tmp_path))
     killed = train_in_subprocess(cli_args(settings), kill_after=2)
     assert killed.returncode == -signal.SIGKILL
     (run_dir,) = tmp_path.iterdir()
@@ -120,7 +123,7 @@ def test_train__kill_before_the_first_checkpoint_leaves_a_folder_that_says_so(
 
 
 def test_train__resume_removes_a_killed_save_s_temporaries(tmp_path: Path) -> None:
-    settings = replace(TINY, algo="ppo", total_timesteps=64, out=str(tmp_path))
+    settings = tweak(TINY, algo="ppo", ppo__total_timesteps=64, out=str(tmp_path))
     run_dir = run_module.train(settings)
     (run_dir / "model-ppo000000128.tmp-999.zip").write_bytes(b"")
     (run_dir / "model-old.tmp.zip").write_bytes(b"")
@@ -131,16 +134,16 @@ def test_train__resume_removes_a_killed_save_s_temporaries(tmp_path: Path) -> No
 def test_settings__resume_keeps_the_saved_settings_and_refuses_other_changes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    settings = replace(TINY, algo="ppo", total_timesteps=64, out=str(tmp_path))
+    settings = tweak(TINY, algo="ppo", ppo__total_timesteps=64, out=str(tmp_path))
     run_dir = run_module.train(settings)
     bare = settings_from_args(["--resume", str(run_dir)])
-    assert bare.total_timesteps == 64 and bare.channels == 4 and bare.board == (5, 5, 3)
+    assert bare.ppo.total_timesteps == 64 and bare.channels == 4 and bare.board == (5, 5, 3)
     assert asdict(replace(bare, resume="")) == asdict(replace(settings, out=str(tmp_path)))
-    longer = settings_from_args(["--resume", str(run_dir), "--total-timesteps", "128"])
-    assert longer.total_timesteps == 128
+    longer = settings_from_args(["--resume", str(run_dir), "--ppo.total-timesteps", "128"])
+    assert longer.ppo.total_timesteps == 128
     capsys.readouterr()
     run_module.train(longer)
-    assert "total_timesteps 64 -> 128" in capsys.readouterr().out
+    assert "ppo.total_timesteps 64 -> 128" in capsys.readouterr().out
     assert read_state(run_dir).num_timesteps == 128
     for flags in (
         ["--seed", "3"],
@@ -148,7 +151,7 @@ def test_settings__resume_keeps_the_saved_settings_and_refuses_other_changes(
         ["--preset", "expert"],
         ["--channels", "8"],
         ["--blocks", "2"],
-        ["--learning-rate", "0.1"],
+        ["--ppo.learning-rate", "0.1"],
     ):
         with pytest.raises(ValueError, match=flags[0]):
             settings_from_args(["--resume", str(run_dir), *flags])
@@ -158,7 +161,12 @@ def test_train__custom_board_run_is_named_after_its_board(tmp_path: Path) -> Non
     name = run_module.run_name(replace(TINY, out=str(tmp_path)), run_module.datetime.now())
     assert name.startswith("5x5x3__")
     assert run_module.run_name(TrainSettings(), run_module.datetime.now()).startswith("beginner__")
-    mix = TrainSettings(preset="expert", algo="imitation", boards="9x9/10,16x16/40,16x30/99")
+    mix = tweak(
+        TrainSettings(),
+        preset="expert",
+        algo="imitation",
+        imitation__boards="9x9/10,16x16/40,16x30/99",
+    )
     assert run_module.run_name(mix, run_module.datetime.now()).startswith("boards3__imitation__")
 
 
@@ -167,10 +175,11 @@ import sys, time
 from train.imitation import Collector
 from train.ppo import make_vec_env
 from train.session import game_spec
-from train.settings import TrainSettings
+from train.settings import PPOSettings, TrainSettings
 collector = Collector(2)
 list(collector._pool.map(abs, range(4)))  # start the collectors
-settings = TrainSettings(rows=5, cols=5, mines=3, n_envs=2, vec_env="subproc", batch_size=64)
+ppo = PPOSettings(n_envs=2, vec_env="subproc", batch_size=64)
+settings = TrainSettings(rows=5, cols=5, mines=3, ppo=ppo)
 env = make_vec_env(settings, game_spec(settings))
 env.reset()
 print("ready", flush=True)
@@ -204,14 +213,14 @@ def test_train__collectors_and_subproc_envs_die_with_a_killed_parent() -> None:
     [
         {"algo": "imitation"},
         {"algo": "imitation+ppo"},
-        {"algo": "ppo", "vec_env": "native"},
+        {"algo": "ppo", "ppo__vec_env": "native"},
     ],
     ids=["imitation", "imitation+ppo", "ppo-native"],
 )
 def test_train__run_split_over_sittings_is_bit_identical_to_one_long_run(
     tmp_path: Path, changes: dict[str, object]
 ) -> None:
-    settings = replace(TINY, dagger_iterations=3, **changes)
+    settings = tweak(TINY, imitation__rounds=3, **changes)
     whole = run_module.train(replace(settings, out=str(tmp_path / "whole")).check())
     # A sitting of ~0 minutes stops at every first checkpoint it reaches.
     split = run_module.train(
@@ -231,7 +240,7 @@ def test_train__run_split_over_sittings_is_bit_identical_to_one_long_run(
 def test_resume__a_runtime_state_from_other_code_goes_on_with_fresh_episodes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    settings = replace(TINY, algo="ppo", total_timesteps=128, out=str(tmp_path))
+    settings = tweak(TINY, algo="ppo", ppo__total_timesteps=128, out=str(tmp_path))
     run_dir = run_module.train(settings.check())
     state = read_state(run_dir)
     runtime = run_dir / state.runtime_file
@@ -239,6 +248,6 @@ def test_resume__a_runtime_state_from_other_code_goes_on_with_fresh_episodes(
     runtime.write_bytes(pickle.dumps({**saved, "format": 1}))  # as an older version wrote it
     with pytest.raises(RuntimeFromOtherCode, match="runtime format 1"):
         restore_runtime(runtime, load_model(run_dir))
-    resumed = run_module.train(replace(settings, total_timesteps=256, resume=str(run_dir)))
+    resumed = run_module.train(tweak(settings, ppo__total_timesteps=256, resume=str(run_dir)))
     assert "starts fresh episodes" in capsys.readouterr().out
     assert read_state(resumed).num_timesteps >= 256
