@@ -380,20 +380,9 @@ class TrainSettings(Checked):
             )
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain nested dict (JSON- and TOML-friendly): the common fields, and a dict per
-        section."""
-        return {
-            name: value.value if isinstance(value, StrEnum) else value
-            for name, value in asdict(self).items()
-        } | {section: section_dict(getattr(self, section)) for section in Section}
-
-
-def section_dict(section: RoundSettings | PPOSettings) -> dict[str, Any]:
-    """A section's fields as plain values."""
-    return {
-        name: value.value if isinstance(value, StrEnum) else value
-        for name, value in asdict(section).items()
-    }
+        """Nested dict, JSON-friendly (a choice is a ``StrEnum``, so a string): the common
+        fields, and a dict per section."""
+        return asdict(self)
 
 
 SECTION_TYPES: dict[Section, type[Checked]] = {
