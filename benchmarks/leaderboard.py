@@ -36,21 +36,13 @@ LAYOUT: list[tuple[str, dict[str, str], str]] = [
     ("`net:generalist`", {p: "net:generalist" for p in PRESETS}, "learned"),
     ("`rl:beginner` (reward only, PPO on a GPU)", {"beginner": "rl:beginner"}, "rl"),
     (
-        "reward only, the bandit on a CPU (its Beginner run, `rl:intermediate`, `rl:expert`)",
-        {
-            "beginner": "bandit-beginner-run",
-            "intermediate": "rl:intermediate",
-            "expert": "rl:expert",
-        },
+        "reward only, the bandit on a CPU (`rl:intermediate`, `rl:expert`)",
+        {"intermediate": "rl:intermediate", "expert": "rl:expert"},
         "rl",
     ),
     (
         "the same, 8 views",
-        {
-            "beginner": "bandit-beginner-run:symmetries=8",
-            "intermediate": "rl:intermediate:symmetries=8",
-            "expert": "rl:expert:symmetries=8",
-        },
+        {"intermediate": "rl:intermediate:symmetries=8", "expert": "rl:expert:symmetries=8"},
         "rl",
     ),
 ]
