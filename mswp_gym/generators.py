@@ -422,10 +422,5 @@ def make_generator(name: str, layout: np.ndarray | str | None = None) -> Generat
         raise ValueError(
             f"a layout was given but first_click={rule.value!r}; use first_click='fixed'"
         )
-    if rule == FirstClick.ANY:
-        return AnyFirstClick()
-    if rule == FirstClick.SAFE:
-        return SafeFirstClick()
-    if rule == FirstClick.NO_GUESS:
-        return NoGuessFirstClick()
-    return OpeningFirstClick()
+    drawn = (AnyFirstClick, SafeFirstClick, OpeningFirstClick, NoGuessFirstClick)
+    return next(kind for kind in drawn if kind.name == rule)()
