@@ -150,13 +150,8 @@ def render_rgb(
             _stamp(image, cell, str(code), DIGIT_RGB[code], cell_px)
         elif code == FLAGGED:
             wrong = wrong_flag is not None and wrong_flag[r, c]
-            _stamp(
-                image,
-                cell,
-                "cross" if wrong else "flag",
-                WRONG_FLAG_RGB if wrong else FLAG_RGB,
-                cell_px,
-            )
+            glyph, rgb = ("cross", WRONG_FLAG_RGB) if wrong else ("flag", FLAG_RGB)
+            _stamp(image, cell, glyph, rgb, cell_px)
         elif code in (EXPLODED, MINE):
             _stamp(image, cell, "mine", MINE_RGB, cell_px)
         elif code == NO_CLUE:
