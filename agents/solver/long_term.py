@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from itertools import product
 
 import numpy as np
 
@@ -155,12 +156,7 @@ class LongTermRisk:
                 first = (row + near) * self.cols + col + d
                 if self._inside(row + near, col + d) and self._inside(row + near + 1, col + d):
                     found.append(self._pair(first, (row + near + 1, col + d), 1))
-        for top, left in (
-            (row + 1, col + 1),
-            (row + 1, col - 2),
-            (row - 2, col + 1),
-            (row - 2, col - 2),
-        ):
+        for top, left in product((row + 1, row - 2), (col + 1, col - 2)):
             if self._inside(top, left):
                 found.append(self._block(top, left, top * self.cols + left, 1))
         total = 0.0
