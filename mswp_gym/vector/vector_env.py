@@ -526,22 +526,13 @@ class MinesweeperVectorEnv(VectorEnv):
             layouts = place_mines(keys, self.mines, clicks, self.rule, self.rows, self.cols)
         else:
             assert self._rngs is not None
-            layouts = (
-                np.stack(
-                    [
-                        self.generator.layout(
-                            self.rows,
-                            self.cols,
-                            self.mines,
-                            self._rngs[b],
-                            None if clicks is None else to_cell(int(clicks[j]), self.cols),
-                        ).reshape(self._cells)
-                        for j, b in enumerate(boards)
-                    ]
+            layouts = np.zeros((boards.size, self._cells), dtype=bool)
+            for j, b in enumerate(boards.tolist()):
+                click = None if clicks is None else to_cell(int(clicks[j]), self.cols)
+                drawn = self.generator.layout(
+                    self.rows, self.cols, self.mines, self._rngs[b], click
                 )
-                if boards.size
-                else np.zeros((0, self._cells), dtype=bool)
-            )
+                layouts[j] = drawn.reshape(self._cells)
         self._boards.lay(boards, layouts)
 
     def _reveal(self, boards: np.ndarray, cells: np.ndarray, rewards: np.ndarray) -> None:
