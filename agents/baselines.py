@@ -18,9 +18,6 @@ class RandomAgent(SeededAgent):
     last_move_certain = False
     """Never proves anything (see :class:`agents.base.ReportsCertainty`)."""
 
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed)
-
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """A uniformly random legal reveal action.
 

@@ -59,14 +59,10 @@ class ObservationFeeder:
             code = int(board[cell])
             if code >= 0:
                 self.ai.add_knowledge(cell, code)
-            elif code == NO_CLUE:
-                self.ai.moves_made.add(cell)
-                self.ai.mark_safe(cell)
-                marked_only = True
-            else:
-                self.ai.moves_made.add(cell)
-                self.ai.mark_mine(cell)
-                marked_only = True
+                continue
+            self.ai.moves_made.add(cell)
+            (self.ai.mark_safe if code == NO_CLUE else self.ai.mark_mine)(cell)
+            marked_only = True
         if marked_only:
             self.ai.infer()
         self.fed |= new

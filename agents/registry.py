@@ -248,49 +248,23 @@ def _register_builtin() -> None:
     path: dict[str, Any] = {"argument": "PATH", "proves": False}
     checkpoint = {**path, "locate": "train.checkpoint:resolve_checkpoint"}
     solver = "agents.solver.noise.agent:NoisySolverAgent"  # one solver for every clue model
-    for name, target, summary, options in (
-        ("random", "agents.baselines:RandomAgent", "random legal clicks", {"proves": False}),
-        ("local", "agents.baselines:LocalRulesAgent", "single-clue rules", {}),
-        (
-            "logic",
-            "agents.logic.agent:LogicAgent",
-            "CS50 logic; GUESS: " + ", ".join(GUESS_POLICIES),
-            {"shorthand": "guess"},
-        ),
-        (
-            "solver",
-            solver,
-            "exact probabilities; DEPTH: look-ahead (0 = none)",
-            {"shorthand": "depth"},
-        ),
-        ("solver-noise", solver, "older name of solver", {"shorthand": "depth"}),
-        (
-            "net",
-            "train.agent:load_net_agent",
-            f"{network}, imitating the solver",
-            {**checkpoint, "shipped": ("beginner", "intermediate", "expert", "generalist")},
-        ),
-        (
-            "rl",
-            "train.agent:load_rl_agent",
-            f"{network}, learned from reward alone",
-            {**checkpoint, "shipped": ("beginner", "intermediate", "expert")},
-        ),
-        ("ppo", "train.agent:load_ppo_named", "older names of net", checkpoint),
-        (
-            "sb3",
-            "train.sb3_agent:load_sb3_agent",
-            "any PPO/MaskablePPO zip",
-            {**path, "locate": "agents.registry:argument_path"},
-        ),
-        (
-            "llm",
-            "agents.llm:load_llm_agent",
-            "a chat model at --llm-url",
-            {**path, "argument": "MODEL"},
-        ),
-    ):
-        register(name, target, summary=summary, **options)
+    boards = ("beginner", "intermediate", "expert")
+    register("random", "agents.baselines:RandomAgent", summary="random legal clicks", proves=False)
+    register("local", "agents.baselines:LocalRulesAgent", summary="single-clue rules")
+    logic = "CS50 logic; GUESS: " + ", ".join(GUESS_POLICIES)
+    register("logic", "agents.logic.agent:LogicAgent", summary=logic, shorthand="guess")
+    exact = "exact probabilities; DEPTH: look-ahead (0 = none)"
+    register("solver", solver, summary=exact, shorthand="depth")
+    register("solver-noise", solver, summary="older name of solver", shorthand="depth")
+    net = {**checkpoint, "shipped": (*boards, "generalist")}
+    register("net", "train.agent:load_net_agent", summary=f"{network}, imitating the solver", **net)
+    rl, rewarded = {**checkpoint, "shipped": boards}, f"{network}, learned from reward alone"
+    register("rl", "train.agent:load_rl_agent", summary=rewarded, **rl)
+    register("ppo", "train.agent:load_ppo_named", summary="older names of net", **checkpoint)
+    sb3 = {**path, "locate": "agents.registry:argument_path"}
+    register("sb3", "train.sb3_agent:load_sb3_agent", summary="any PPO/MaskablePPO zip", **sb3)
+    llm = {**path, "argument": "MODEL"}
+    register("llm", "agents.llm:load_llm_agent", summary="a chat model at --llm-url", **llm)
     for other, name in (("net", "net:beginner"), ("rl", "rl:beginner"), ("ppo", "net:beginner")):
         alias(other, name)
     for name in _REGISTRY["net"].shipped:

@@ -33,6 +33,10 @@ class Chunk:
     seeds: tuple[int, ...]
 
 
+_FROM_TEXT: dict[str, Any] = {"bool": lambda text: text == "True", "int": int, "float": float}
+"""How :meth:`GameRecord.from_row` reads a column of each field type (any other: as text)."""
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """One game, as a CSV row. Timing fields vary run to run; every other field is a function
@@ -107,16 +111,9 @@ class GameRecord:
             if text is None:
                 raise ValueError(f"games.csv row lacks column {item.name!r}")
             kind = str(item.type)
-            if kind == "bool":
-                if text not in ("True", "False"):
-                    raise ValueError(f"column {item.name!r}: {text!r} is not True or False")
-                values[item.name] = text == "True"
-            elif kind == "int":
-                values[item.name] = int(text)
-            elif kind == "float":
-                values[item.name] = float(text)
-            else:
-                values[item.name] = text
+            if kind == "bool" and text not in ("True", "False"):
+                raise ValueError(f"column {item.name!r}: {text!r} is not True or False")
+            values[item.name] = _FROM_TEXT.get(kind, str)(text)
         return cls(**values)
 
     def without_timing(self) -> tuple[Any, ...]:

@@ -11,7 +11,7 @@ import io
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -42,13 +42,7 @@ class Manifest:
 
     def write(self, folder: Path) -> None:
         """Write ``folder/run.json`` atomically."""
-        write_text_atomic(
-            folder / MANIFEST,
-            json.dumps(
-                {"argv": self.argv, "games": self.games, "complete": self.complete}, indent=1
-            )
-            + "\n",
-        )
+        write_text_atomic(folder / MANIFEST, json.dumps(asdict(self), indent=1) + "\n")
 
     @classmethod
     def read(cls, folder: Path) -> Manifest:

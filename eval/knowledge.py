@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
@@ -43,13 +43,7 @@ class KnowledgeTrace:
 
     def as_dict(self) -> dict[str, Any]:
         """For JSON."""
-        return {
-            "agent": self.agent,
-            "setting": self.setting,
-            "seed": self.seed,
-            "outcome": self.outcome,
-            "steps": [step.__dict__ for step in self.steps],
-        }
+        return {**asdict(self), "steps": [step.__dict__ for step in self.steps]}
 
 
 def trace_knowledge(agent_spec: AgentSpec, setting: Setting, seed: int) -> KnowledgeTrace:

@@ -45,15 +45,7 @@ def check_agent_plays(agent_spec: AgentSpec, setting: Setting) -> None:
         action = int(agent.act(np.asarray(observation), np.asarray(info["action_mask"])))
     except Resign:  # a legal end of a game (an llm: agent out of valid replies)
         return
-    except (
-        ValueError,
-        TypeError,
-        FileNotFoundError,
-        ImportError,
-        OSError,
-        RuntimeError,
-        KeyError,
-    ) as exc:
+    except (ValueError, TypeError, ImportError, OSError, RuntimeError, KeyError) as exc:
         raise EvalSetupError(f"agent {agent_spec.label!r} on {setting.label}: {exc}") from exc
     finally:
         env.close()

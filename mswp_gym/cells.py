@@ -97,17 +97,10 @@ def neighbour_counts(mask: np.ndarray) -> np.ndarray:
         return neighbour_counts_of(np.ravel(mask).nonzero()[0], rows, cols)
     padded = np.zeros((rows + 2, cols + 2), dtype=np.int8)
     padded[1:-1, 1:-1] = mask
-    out = (
-        padded[:-2, :-2]
-        + padded[:-2, 1:-1]
-        + padded[:-2, 2:]
-        + padded[1:-1, :-2]
-        + padded[1:-1, 2:]
-        + padded[2:, :-2]
-        + padded[2:, 1:-1]
-        + padded[2:, 2:]
+    shifts = [(i, j) for i in range(3) for j in range(3) if (i, j) != (1, 1)]
+    return sum(
+        (padded[i : i + rows, j : j + cols] for i, j in shifts), np.zeros_like(mask, np.int8)
     )
-    return out
 
 
 def neighbour_counts_of(cells: np.ndarray, rows: int, cols: int) -> np.ndarray:

@@ -14,10 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mswp_gym.choices import ClueNoise
+from mswp_gym.choices import ClueNoise, parse_choice
 from mswp_gym.constants import NO_CLUE
-
-CLUE_NOISES: tuple[str, ...] = tuple(m.value for m in ClueNoise)
 
 
 @dataclass(frozen=True)
@@ -38,10 +36,7 @@ class ClueModel:
             raise ValueError(
                 f"clue_reveal_prob must be a number in [0, 1], got {self.reveal_prob!r}"
             )
-        if self.noise not in CLUE_NOISES:
-            raise ValueError(
-                f"unknown clue_noise {self.noise!r}; choose one of {', '.join(CLUE_NOISES)}"
-            )
+        parse_choice(ClueNoise, self.noise, "clue_noise")  # raises, naming the allowed ones
 
     @property
     def exact(self) -> bool:

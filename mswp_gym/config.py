@@ -23,6 +23,7 @@ from mswp_gym.generators import (
     check_size,
     make_generator,
 )
+from mswp_gym.inputs import is_integer
 from mswp_gym.presets import preset as find_preset
 from mswp_gym.rewards import RewardConfig
 from mswp_gym.spec import GameSpec
@@ -75,11 +76,7 @@ def resolve_max_steps(max_steps: int | str | None, rows: int, cols: int) -> int 
         return AUTO_STEPS_PER_CELL * rows * cols
     if max_steps is None:
         return None
-    if (
-        isinstance(max_steps, (bool, np.bool_))
-        or not isinstance(max_steps, (int, np.integer))
-        or max_steps < 1
-    ):
+    if not is_integer(max_steps) or max_steps < 1:
         raise ValueError(f"max_steps must be an integer >= 1, 'auto' or None, got {max_steps!r}")
     return int(max_steps)
 

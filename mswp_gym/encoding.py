@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from mswp_gym.choices import ObsMode
+from mswp_gym.choices import ObsMode, parse_choice
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, MAX_CODE, MIN_CODE, NO_CLUE, is_revealed
 
 OBS_MODES: tuple[str, ...] = tuple(m.value for m in ObsMode)
@@ -23,15 +23,13 @@ N_CHANNELS = len(CHANNEL_CODES)
 _CODES_3D = CHANNEL_CODES[:, None, None]
 
 
-def check_obs_mode(obs_mode: str) -> None:
-    """Raise a ValueError naming ``obs_mode`` unless it is one of :data:`OBS_MODES`."""
-    if obs_mode not in OBS_MODES:
-        raise ValueError(f"unknown obs_mode {obs_mode!r}; choose one of {', '.join(OBS_MODES)}")
-
-
 def observation_space(obs_mode: str, rows: int, cols: int, n_actions: int) -> spaces.Space[Any]:
-    """The Gymnasium space of ``obs_mode`` observations on a ``rows x cols`` board."""
-    check_obs_mode(obs_mode)
+    """The Gymnasium space of ``obs_mode`` observations on a ``rows x cols`` board.
+
+    Raises:
+        ValueError: an unknown ``obs_mode``, naming it and the allowed ones.
+    """
+    parse_choice(ObsMode, obs_mode, "obs_mode")
     board = spaces.Box(MIN_CODE, MAX_CODE, shape=(rows, cols), dtype=np.int8)
     if obs_mode == "board":
         return board

@@ -24,8 +24,6 @@ METHODS: tuple[str, ...] = tuple(m.value for m in FloodMethod)
 _ZERO_BYTE = bytes([1] + [0] * 255)
 """``bytes.translate`` table: a clue byte 0 becomes 1, any other becomes 0."""
 
-_OFFSETS_CACHE: dict[int, np.ndarray] = {}
-
 
 def flood_region(
     counts: np.ndarray,
@@ -129,15 +127,12 @@ def _walk(count_bytes: bytes, revealed: np.ndarray, start: int) -> np.ndarray:
     return np.array(opened, dtype=np.intp)
 
 
+@lru_cache(maxsize=64)
 def _offsets(width: int) -> np.ndarray:
-    offsets = _OFFSETS_CACHE.get(width)
-    if offsets is None:
-        offsets = np.array(
-            [dr * width + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)],
-            dtype=np.intp,
-        )
-        _OFFSETS_CACHE[width] = offsets
-    return offsets
+    return np.array(
+        [dr * width + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)],
+        dtype=np.intp,
+    )
 
 
 def _layers(counts: np.ndarray, revealed: np.ndarray, row: int, col: int) -> np.ndarray:

@@ -343,6 +343,10 @@ class FixedLayout:
         return self.mines_layout.copy()
 
 
+def _is_layout_value(v: object) -> bool:
+    return isinstance(v, (bool, np.bool_)) or (isinstance(v, (int, np.integer)) and v in (0, 1))
+
+
 def layout_values(array: np.ndarray) -> np.ndarray:
     """``array`` as bool, refusing any entry but 0, 1, False and True (of any shape).
 
@@ -354,16 +358,7 @@ def layout_values(array: np.ndarray) -> np.ndarray:
     if array.dtype.kind in "iuf":
         bad = ~np.isin(array, (0, 1))  # NaN is neither
     else:
-        bad = np.array(
-            [
-                not (
-                    isinstance(v, (bool, np.bool_))
-                    or (isinstance(v, (int, np.integer)) and v in (0, 1))
-                )
-                for v in array.reshape(-1)
-            ],
-            dtype=bool,
-        ).reshape(array.shape)
+        bad = ~np.vectorize(_is_layout_value, otypes=[bool])(array)
     if bad.any():
         where = tuple(int(i) for i in np.argwhere(bad)[0])
         value = array[where]
@@ -422,10 +417,5 @@ def make_generator(name: str, layout: np.ndarray | str | None = None) -> Generat
         raise ValueError(
             f"a layout was given but first_click={rule.value!r}; use first_click='fixed'"
         )
-    if rule == FirstClick.ANY:
-        return AnyFirstClick()
-    if rule == FirstClick.SAFE:
-        return SafeFirstClick()
-    if rule == FirstClick.NO_GUESS:
-        return NoGuessFirstClick()
-    return OpeningFirstClick()
+    drawn = (AnyFirstClick, SafeFirstClick, OpeningFirstClick, NoGuessFirstClick)
+    return next(kind for kind in drawn if kind.name == rule)()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import operator
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -17,6 +17,11 @@ MAX_SEED = 2**64 - 1
 """The largest seed (seeds are integers in ``[0, 2**64)``)."""
 
 ACTION_KINDS = "an int or NumPy integer; bools are not actions"
+
+
+def is_integer(value: object) -> TypeGuard[int | np.integer[Any]]:
+    """Whether ``value`` is a Python or NumPy integer; a bool (Python's or NumPy's) is not."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 def check_seed(seed: object, name: str = "seed") -> int | None:
@@ -30,7 +35,7 @@ def check_seed(seed: object, name: str = "seed") -> int | None:
     """
     if seed is None:
         return None
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+    if not is_integer(seed):
         raise TypeError(f"{name} must be None or an integer in [0, 2**64), got {seed!r}")
     if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"{name} must be None or an integer in [0, 2**64), got {seed}")

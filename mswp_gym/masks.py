@@ -20,23 +20,18 @@ def action_mask(visible: np.ndarray, flag_actions: bool = False) -> np.ndarray:
 
     Returns int8 ``(rows*cols,)`` (``(2*rows*cols,)`` with flag actions), 1 = legal.
     """
-    flat = visible.ravel()
-    reveal: np.ndarray = (flat == HIDDEN).view(np.int8)
-    if not flag_actions:
-        return reveal
-    flag = reveal | (flat == FLAGGED).view(np.int8)
-    return np.concatenate((reveal, flag))
+    return batch_action_mask(visible.ravel(), flag_actions)
 
 
 def batch_action_mask(visible: np.ndarray, flag_actions: bool = False) -> np.ndarray:
     """:func:`action_mask` for a batch (the vector env's): row ``i`` is board ``i``'s mask.
 
-    ``visible`` is ``(B, rows*cols)``."""
+    ``visible`` is ``(B, rows*cols)`` (or one flat board, ``(rows*cols,)``)."""
     reveal: np.ndarray = (visible == HIDDEN).view(np.int8)
     if not flag_actions:
         return reveal
     flag = reveal | (visible == FLAGGED).view(np.int8)
-    return np.concatenate((reveal, flag), axis=1)
+    return np.concatenate((reveal, flag), axis=-1)
 
 
 def update_action_mask(

@@ -22,7 +22,7 @@ from torch.nn import functional
 from common.lifetime import die_with_parent
 from common.workers import connect_ray, ignore_sigint, sigint_blocked, stop_pool
 from mswp_gym.spec import GameSpec
-from train.dataset import MOVE_NONE, PositionSet
+from train.dataset import ARRAYS, MOVE_NONE, PositionSet
 from train.generalist import split_games
 from train.network import MINE_HEAD, MOVE_HEAD, OPENING_HEAD, CellNet
 from train.precision import Precision, autocast
@@ -229,16 +229,7 @@ def train_steps(
         index = rng.integers(0, len(buffer), size=batch_size)
         transforms = symmetries(buffer.boards.shape[1] == buffer.boards.shape[2])
         transform = transforms[int(rng.integers(len(transforms)))]
-        arrays = [
-            array[index]
-            for array in (
-                buffer.boards,
-                buffer.mine_targets,
-                buffer.mine_masks,
-                buffer.open_targets,
-                buffer.open_masks,
-            )
-        ]
+        arrays = [getattr(buffer, name)[index] for name in ARRAYS[:5]]
         if move_weight > 0:
             arrays.append(move_targets(buffer, index))
         tensors = [transform(th.as_tensor(array, device=device)) for array in arrays]

@@ -56,17 +56,8 @@ class ShardPlan:
 
     def meta(self, index: int) -> dict[str, object]:
         """The JSON meta of shard ``index``."""
-        spec = self.spec
-        return {
-            "rows": spec.rows,
-            "cols": spec.cols,
-            "mines": spec.mines,
-            "first_click": spec.first_click,
-            "labels": "solver",
-            "seed": self.seed,
-            "games": self.games,
-            "shard": index,
-        }
+        board = {key: getattr(self.spec, key) for key in _PLAN_KEYS[:4]}
+        return {**board, "labels": "solver", "seed": self.seed, "games": self.games, "shard": index}
 
     def game_seeds(self, index: int) -> list[int]:
         """The seeds of shard ``index``'s games."""

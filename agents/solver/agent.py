@@ -20,7 +20,7 @@ from agents.solver.guess import Guess, choose_guess
 from agents.solver.position import check_board, read_position
 from agents.solver.probability import DEFAULT_NODE_BUDGET, Analysis, RegionCache, analyse
 from mswp_gym.cells import Cell, to_cell, to_index
-from mswp_gym.constants import FLAGGED, HIDDEN, MINE, FirstClick, is_unknown
+from mswp_gym.constants import FLAGGED, HIDDEN, MINE, is_unknown
 from mswp_gym.spec import GameSpec
 
 MAX_DEPTH = 1
@@ -42,7 +42,7 @@ def rule_first_click(spec: GameSpec, offset: int = DEFAULT_OPENING_OFFSET) -> Ce
     """The solver's first click for ``spec``'s rule: :func:`opening_first_click` under
     ``opening`` and ``no-guess``, else the corner ``(0, 0)`` (under ``safe`` the likeliest cell to
     open an area, under ``any``/``fixed`` as risky as any other)."""
-    if spec.first_click in (FirstClick.OPENING, FirstClick.NO_GUESS):
+    if spec.first_click.opens_block:
         return opening_first_click(spec.rows, spec.cols, offset)
     return (0, 0)
 
@@ -152,8 +152,7 @@ class SolverAgent(SeededAgent):
                 the mask, no legal action, or an inconsistent board.
         """
         board, legal = self._read(observation, action_mask)
-        flat = board.ravel()
-        unknown = is_unknown(flat)
+        unknown = is_unknown(board.ravel())
         self._pending = [c for c in self._pending if unknown[c] and legal[c]]
         if self._pending and not unknown.all():
             self._certain = True
@@ -181,8 +180,7 @@ class SolverAgent(SeededAgent):
         """
         board = _board_of(observation)
         if action_mask is None:
-            flat = board.ravel()
-            action_mask = is_unknown(flat)
+            action_mask = is_unknown(board.ravel())
         board, legal = self._read(board, action_mask)
         cols = board.shape[1]
         self._pending = []
@@ -278,8 +276,7 @@ class SolverAgent(SeededAgent):
         """Flat cells to reveal now: all certain safe ones found (sets ``certain``), else one
         choice."""
         spec = self._require_spec()
-        flat = board.ravel()
-        if is_unknown(flat).all():
+        if is_unknown(board).all():
             self._proven_mines = set()
             return [self._first_click(spec, legal, board.shape[1])]
         found = [c for c in self._certain_safe(board, spec.mines, deep=False) if legal[c]]
@@ -292,11 +289,7 @@ class SolverAgent(SeededAgent):
     def _first_click(self, spec: GameSpec, legal: np.ndarray, cols: int) -> int:
         cell = rule_first_click(spec, self.opening_offset)
         index = to_index(cell, cols)
-        self._certain = spec.first_click in (
-            FirstClick.SAFE,
-            FirstClick.OPENING,
-            FirstClick.NO_GUESS,
-        )
+        self._certain = spec.first_click.safe_start
         self._last = MoveNote(MoveReason.FIRST_CLICK, cell=cell)
         if legal[index]:
             return index
@@ -312,12 +305,11 @@ class SolverAgent(SeededAgent):
         A proven mine stays a mine as information only grows, so it need not be proven again: this
         keeps the constraints small (the work no longer grows with the mines found so far).
         """
-        flat = board.ravel()
-        cells = [c for c in self._proven_mines if flat[c] == HIDDEN or flat[c] == FLAGGED]
+        cells = self._hidden_proven(board)
         if not cells:
             return board
         marked = board.copy()
-        marked.ravel()[cells] = MINE
+        marked.ravel()[list(cells)] = MINE
         return marked
 
     def _certain_safe(self, board: np.ndarray, mines: int, deep: bool) -> list[int]:

@@ -124,13 +124,7 @@ def guess_order(
     options = [c for c in analysis.position.unknown if legal[c] and c not in analysis.mines]
     if not options:
         raise ValueError("no legal cell is left that is not a certain mine")
-    around = np.append(_unknown_cells(board), False)[neighbour_index(rows, cols)].sum(axis=1)
+    around = np.append(is_unknown(board.ravel()), False)[neighbour_index(rows, cols)].sum(axis=1)
     openness = dict(zip(options, around[options].tolist(), strict=True))
     probability = analysis.probability
     return sorted(options, key=lambda c: (probability[c], openness[c])), openness
-
-
-def _unknown_cells(board: np.ndarray) -> np.ndarray:
-    """``(rows * cols,)`` bool: hidden or flagged cells."""
-    flat = board.ravel()
-    return is_unknown(flat)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from itertools import product
 
 import numpy as np
 
@@ -64,36 +65,10 @@ class LongTermRisk:
         if not 0.0 < p < 1.0 or not self._undecided(cell):
             return 0.0
         row, col = divmod(cell, self.cols)
-        horizontal = max(
-            (
-                self._probability(found)
-                for found in (
-                    self._pair(cell, (row, col + 1), OWN_MISSING),
-                    self._pair(cell, (row, col - 1), OWN_MISSING),
-                )
-                if found is not None
-            ),
-            default=0.0,
-        )
-        vertical = max(
-            (
-                self._probability(found)
-                for found in (
-                    self._pair(cell, (row + 1, col), OWN_MISSING),
-                    self._pair(cell, (row - 1, col), OWN_MISSING),
-                )
-                if found is not None
-            ),
-            default=0.0,
-        )
-        block = max(
-            (
-                self._probability(found)
-                for top, left in ((row - 1, col - 1), (row - 1, col), (row, col - 1), (row, col))
-                if (found := self._block(top, left, cell, OWN_MISSING)) is not None
-            ),
-            default=0.0,
-        )
+        horizontal = self._likeliest(self._pair(cell, (row, col + d), OWN_MISSING) for d in (1, -1))
+        vertical = self._likeliest(self._pair(cell, (row + d, col), OWN_MISSING) for d in (1, -1))
+        corners = ((row - 1, col - 1), (row - 1, col), (row, col - 1), (row, col))
+        block = self._likeliest(self._block(t, left, cell, OWN_MISSING) for t, left in corners)
         total = horizontal + vertical + block + self._enabled(cell)
         return min(total, p, 1.0 - p)
 
@@ -103,6 +78,10 @@ class LongTermRisk:
         if safe <= 0.0:
             return 1.0
         return 1.0 + INFLUENCE_WEIGHT * self.influence(cell) / safe
+
+    def _likeliest(self, patterns: Iterable[_Pattern | None]) -> float:
+        """The highest :meth:`_probability` among ``patterns`` that exist (None: not one), or 0."""
+        return max((self._probability(p) for p in patterns if p is not None), default=0.0)
 
     # ----------------------------------------------------------------- geometry
     def _inside(self, row: int, col: int) -> bool:
@@ -177,12 +156,7 @@ class LongTermRisk:
                 first = (row + near) * self.cols + col + d
                 if self._inside(row + near, col + d) and self._inside(row + near + 1, col + d):
                     found.append(self._pair(first, (row + near + 1, col + d), 1))
-        for top, left in (
-            (row + 1, col + 1),
-            (row + 1, col - 2),
-            (row - 2, col + 1),
-            (row - 2, col - 2),
-        ):
+        for top, left in product((row + 1, row - 2), (col + 1, col - 2)):
             if self._inside(top, left):
                 found.append(self._block(top, left, top * self.cols + left, 1))
         total = 0.0

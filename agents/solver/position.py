@@ -112,11 +112,7 @@ def read_position_and_mines(board: np.ndarray, total_mines: int) -> tuple[Positi
     known_mines = len(mines)
     n_unknown = len(unknown)
     if not known_mines <= total_mines <= known_mines + n_unknown:
-        raise ValueError(
-            f"total_mines={total_mines} is impossible for this board: it shows {known_mines} mines "
-            f"and {n_unknown} unknown cells, so total_mines must lie in "
-            f"[{known_mines}, {known_mines + n_unknown}]"
-        )
+        return read_position_reference(board, total_mines), mines  # raises
     table = neighbour_table(rows, cols)
     n_clues = len(values) - n_unknown - known_mines - values.count(NO_CLUE)
     # walk from the side with fewer cells
@@ -270,9 +266,7 @@ def read_position_reference(board: np.ndarray, total_mines: int) -> Position:
     Raises the same errors with the same messages.
     """
     board = check_board(board)
-    if isinstance(total_mines, bool) or not isinstance(total_mines, (int, np.integer)):
-        raise TypeError(f"total_mines must be an int, got {type(total_mines).__name__}")
-    total_mines = int(total_mines)
+    total_mines = _checked_total(board, total_mines)
     rows, cols = board.shape
     unknown_mask = is_unknown(board)
     mine_mask = (board == EXPLODED) | (board == MINE)

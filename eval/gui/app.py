@@ -395,11 +395,9 @@ class PlayApp:
             return None, None, False
         if self.overlays.heat == "solver":
             heat, problem = self.session.heat_map()
-            return (
-                (None, problem, False)
-                if heat is None
-                else (heat.probability, None, heat.approximate)
-            )
+            if heat is None:
+                return None, problem, False
+            return heat.probability, None, heat.approximate
         plan = self._plan()
         risk = None if plan is None else plan.move.explanation.risk
         if risk is None:
@@ -411,11 +409,8 @@ class PlayApp:
         visible = self.session.visible
         values = np.asarray(risk, dtype=float)
         if values.shape != visible.shape:
-            return (
-                None,
-                f"the agent's risk map has shape {values.shape}, the board {visible.shape}",
-                False,
-            )
+            shapes = f"shape {values.shape}, the board {visible.shape}"
+            return None, f"the agent's risk map has {shapes}", False
         values = np.clip(values, 0.0, 1.0)
         for cell in plan.move.explanation.mines:  # risk maps may leave settled cells at 0
             values[cell] = 1.0
@@ -457,14 +452,9 @@ class PlayApp:
         x, y = self.layout.panel_left, MARGIN
         y = self._line("Minesweeper", x, y, 40, gap=4)
         y = self._line(session.board.describe(), x, y, gap=2)
+        game = f"game {session.game + 1}, seed {session.game_seed}"
         y = self._line(
-            f"first click: {session.board.first_click}   game {session.game + 1}, "
-            f"seed {session.game_seed}",
-            x,
-            y,
-            20,
-            MUTED_RGB,
-            gap=8,
+            f"first click: {session.board.first_click}   {game}", x, y, 20, MUTED_RGB, gap=8
         )
         status, colour = self._status()
         y = self._line(status, x, y, 40, colour, gap=4)
@@ -557,11 +547,9 @@ class PlayApp:
             0, or 1 if the agent failed during a headless run.
         """
         clock = self.pygame.time.Clock()
-        limit = (
-            max_frames
-            if max_frames is not None
-            else (10 * self.session.spec.cells + 10 if self.headless else None)
-        )
+        limit = max_frames
+        if limit is None and self.headless:
+            limit = 10 * self.session.spec.cells + 10
         frames = 0
         while self.running:
             self.frame()

@@ -57,6 +57,10 @@ class PlayOptions:
     """Start with the mouse over this cell ``(row, col)`` (shows its P(mine) in screenshots)."""
 
 
+AS_GIVEN = ("speed", "knowledge", "heat", "headless", "screenshot", "moves")
+"""The :class:`PlayOptions` fields that take their flag's value unchanged."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``mswp-play``."""
     parser = OneLineParser(
@@ -193,19 +197,9 @@ def parse_options(argv: list[str] | None = None) -> PlayOptions:
     seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2**31))
     # --moves only means something to autoplay, and a headless run has no one to press "a".
     autoplay = args.autoplay or args.headless or args.moves is not None
-    return PlayOptions(
-        board=board_from_args(args),
-        agent=agent_from_args(args).text,
-        seed=seed,
-        autoplay=autoplay,
-        speed=args.speed,
-        knowledge=args.knowledge,
-        heat=args.heat,
-        headless=args.headless,
-        screenshot=args.screenshot,
-        moves=args.moves,
-        hover=hover,
-    )
+    as_given = {name: getattr(args, name) for name in AS_GIVEN}
+    board, agent = board_from_args(args), agent_from_args(args).text
+    return PlayOptions(board, agent, seed, autoplay, hover=hover, **as_given)
 
 
 def agent_cycle(options: PlayOptions) -> list[AgentSpec]:

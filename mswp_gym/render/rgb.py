@@ -12,6 +12,7 @@ import numpy as np
 
 from mswp_gym.cells import Cell
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, MINE, NO_CLUE, is_revealed_safe
+from mswp_gym.inputs import is_integer
 
 CELL_PX = 24
 """Default side of one cell in pixels."""
@@ -120,11 +121,7 @@ def render_rgb(
         raise ValueError(f"visible must be a (rows, cols) board, got shape {visible.shape}")
     if mines is not None and np.shape(mines) != visible.shape:
         raise ValueError(f"mines has shape {np.shape(mines)}, the board {visible.shape}")
-    if (
-        isinstance(cell_px, bool)
-        or not isinstance(cell_px, (int, np.integer))
-        or cell_px < MIN_CELL_PX
-    ):
+    if not is_integer(cell_px) or cell_px < MIN_CELL_PX:
         raise ValueError(f"cell_px must be an integer >= {MIN_CELL_PX}, got {cell_px!r}")
     cell_px = int(cell_px)
     kind = np.full(visible.shape, _RAISED, dtype=np.intp)
@@ -150,13 +147,8 @@ def render_rgb(
             _stamp(image, cell, str(code), DIGIT_RGB[code], cell_px)
         elif code == FLAGGED:
             wrong = wrong_flag is not None and wrong_flag[r, c]
-            _stamp(
-                image,
-                cell,
-                "cross" if wrong else "flag",
-                WRONG_FLAG_RGB if wrong else FLAG_RGB,
-                cell_px,
-            )
+            glyph, rgb = ("cross", WRONG_FLAG_RGB) if wrong else ("flag", FLAG_RGB)
+            _stamp(image, cell, glyph, rgb, cell_px)
         elif code in (EXPLODED, MINE):
             _stamp(image, cell, "mine", MINE_RGB, cell_px)
         elif code == NO_CLUE:

@@ -12,7 +12,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from mswp_gym.choices import FirstClick, ObsMode, parse_choice
+from mswp_gym.choices import ObsMode, parse_choice
 from mswp_gym.config import GameConfig
 from mswp_gym.constants import EXPLODED, LOST, WON
 from mswp_gym.env import MinesweeperEnv, game_config
@@ -89,7 +89,6 @@ class Grader(Protocol):
         ...
 
 
-_GUARANTEED_FIRST = (FirstClick.SAFE, FirstClick.OPENING, FirstClick.NO_GUESS)
 _CHARSET = frozenset(string.printable)
 
 
@@ -255,7 +254,7 @@ class TextMinesweeperEnv(gym.Env[str, str]):
         if self.grader is None:
             return None
         first = self._reveals == 0 and move.kind == MoveKind.REVEAL
-        if first and self.config.first_click in _GUARANTEED_FIRST:
+        if first and self.config.first_click.safe_start:
             return Grade(0.0, True, False, 1.0)  # the rule promises a safe first reveal
         return self.grader.grade(board, self.config.mines, move.row, move.col)
 

@@ -190,17 +190,11 @@ def parse_move(reply: str, rows: int, cols: int, rules: TextRules) -> Move | Inv
     text = _FENCE.sub("", text).strip()
     if text.startswith("{"):
         parsed = _parse_json(text)
+    elif match := _PLAIN.fullmatch(text):
+        word, r, c = match.groups()
+        parsed = MoveKind((word or "reveal").lower()), int(r), int(c)
     else:
-        match = _PLAIN.fullmatch(text)
-        parsed = (
-            InvalidReply(f"no move found; reply `reveal ROW COL`{_range(rows, cols, rules)}")
-            if match is None
-            else (
-                MoveKind((match.group(1) or "reveal").lower()),
-                int(match.group(2)),
-                int(match.group(3)),
-            )
-        )
+        parsed = InvalidReply(f"no move found; reply `reveal ROW COL`{_range(rows, cols, rules)}")
     if isinstance(parsed, InvalidReply):
         return parsed
     kind, row, col = parsed

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from mswp_gym.choices import BatchFlood
+from mswp_gym.choices import BatchFlood, parse_choice
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, Outcome
 from mswp_gym.vector.batch_flood import flood_bigint, flood_dense
 from mswp_gym.vector.batch_place import batch_neighbour_counts, block_table
 
-FLOOD_METHODS: tuple[str, ...] = tuple(m.value for m in BatchFlood)
 MINE_COUNT = 9
 """``counts`` entry of a mine cell: above every clue (0..8)."""
 
@@ -56,12 +55,7 @@ class BatchBoards:
         for name, value in (("num_boards", num_boards), ("rows", rows), ("cols", cols)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
                 raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-        if flood is None:
-            flood = "bigint"
-        if flood not in FLOOD_METHODS:
-            raise ValueError(
-                f"unknown flood method {flood!r}; choose one of {', '.join(FLOOD_METHODS)}"
-            )
+        flood = parse_choice(BatchFlood, "bigint" if flood is None else flood, "flood method")
         self.num_boards, self.rows, self.cols = int(num_boards), int(rows), int(cols)
         self.cells = self.rows * self.cols
         self.score_mode = bool(score_mode)

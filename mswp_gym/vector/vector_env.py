@@ -22,7 +22,7 @@ from mswp_gym.constants import HIDDEN, Outcome
 from mswp_gym.encoding import encode, observation_space
 from mswp_gym.env import MinesweeperEnv, game_config
 from mswp_gym.generators import STOCK_GENERATORS, Generator, layout_values
-from mswp_gym.inputs import check_actions, check_seed
+from mswp_gym.inputs import check_actions, check_seed, is_integer
 from mswp_gym.masks import batch_action_mask
 from mswp_gym.render.rgb import render_rgb
 from mswp_gym.render.text import render_ansi
@@ -172,11 +172,7 @@ class MinesweeperVectorEnv(VectorEnv):
         flood: BatchFlood | str | None = None,
         **game: Any,
     ) -> None:
-        if (
-            isinstance(num_envs, (bool, np.bool_))
-            or not isinstance(num_envs, (int, np.integer))
-            or num_envs < 1
-        ):
+        if not is_integer(num_envs) or num_envs < 1:
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
         if max_episode_steps is not None:
             # make_vec passes the registered step limit under Gymnasium's name.
@@ -530,22 +526,13 @@ class MinesweeperVectorEnv(VectorEnv):
             layouts = place_mines(keys, self.mines, clicks, self.rule, self.rows, self.cols)
         else:
             assert self._rngs is not None
-            layouts = (
-                np.stack(
-                    [
-                        self.generator.layout(
-                            self.rows,
-                            self.cols,
-                            self.mines,
-                            self._rngs[b],
-                            None if clicks is None else to_cell(int(clicks[j]), self.cols),
-                        ).reshape(self._cells)
-                        for j, b in enumerate(boards)
-                    ]
+            layouts = np.zeros((boards.size, self._cells), dtype=bool)
+            for j, b in enumerate(boards.tolist()):
+                click = None if clicks is None else to_cell(int(clicks[j]), self.cols)
+                drawn = self.generator.layout(
+                    self.rows, self.cols, self.mines, self._rngs[b], click
                 )
-                if boards.size
-                else np.zeros((0, self._cells), dtype=bool)
-            )
+                layouts[j] = drawn.reshape(self._cells)
         self._boards.lay(boards, layouts)
 
     def _reveal(self, boards: np.ndarray, cells: np.ndarray, rewards: np.ndarray) -> None:

@@ -37,7 +37,8 @@ READABLE_VERSIONS = (1, 2)
 COMPRESS_LEVEL = 1
 """zlib level of the saved arrays: several times faster to write than
 ``numpy.savez_compressed``'s level 6, for somewhat larger files."""
-_ARRAYS = ("boards", "mine_targets", "mine_masks", "open_targets", "open_masks", "move_cells")
+ARRAYS = ("boards", "mine_targets", "mine_masks", "open_targets", "open_masks", "move_cells")
+"""The arrays of a :class:`PositionSet`, in field order."""
 UNREADABLE = (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error)
 """What reading a damaged ``.npz`` raises."""
 MOVE_ANY_SAFE = -1
@@ -83,12 +84,12 @@ class PositionSet:
         """All positions of ``parts`` in order (``parts`` must not be empty)."""
         if not parts:
             raise ValueError("concatenate needs at least one PositionSet")
-        return cls(*(np.concatenate([getattr(p, name) for p in parts]) for name in _ARRAYS))
+        return cls(*(np.concatenate([getattr(p, name) for p in parts]) for name in ARRAYS))
 
     def tail(self, limit: int) -> PositionSet:
         """The last ``limit`` positions (all of them if there are fewer)."""
         start = max(len(self) - limit, 0)
-        return PositionSet(*(getattr(self, name)[start:] for name in _ARRAYS))
+        return PositionSet(*(getattr(self, name)[start:] for name in ARRAYS))
 
 
 def save_positions(
@@ -103,7 +104,7 @@ def save_positions(
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     full_meta = {"format_version": FORMAT_VERSION, **meta}
-    arrays = {**(extra or {}), **{name: getattr(positions, name) for name in _ARRAYS}}
+    arrays = {**(extra or {}), **{name: getattr(positions, name) for name in ARRAYS}}
     arrays["meta"] = np.asarray(json.dumps(full_meta))
     write_npz_atomic(path, arrays, COMPRESS_LEVEL)
 
@@ -121,7 +122,7 @@ def load_positions(path: str | Path) -> tuple[PositionSet, dict[str, object]]:
     try:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
-            arrays = {name: data[name] for name in _ARRAYS if name in data.files}
+            arrays = {name: data[name] for name in ARRAYS if name in data.files}
     except (KeyError, *UNREADABLE) as exc:
         raise ValueError(f"{str(path)!r} is not a readable imitation data set: {exc}") from None
     version = meta.get("format_version")
@@ -132,7 +133,7 @@ def load_positions(path: str | Path) -> tuple[PositionSet, dict[str, object]]:
         )
     if version == 1:
         arrays["move_cells"] = no_moves(len(arrays["boards"]))
-    missing = [name for name in _ARRAYS if name not in arrays]
+    missing = [name for name in ARRAYS if name not in arrays]
     if missing:
         raise ValueError(f"{str(path)!r} is not a readable imitation data set: no {missing[0]!r}")
     return PositionSet(**arrays), meta

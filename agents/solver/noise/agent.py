@@ -96,8 +96,7 @@ class NoisySolverAgent(SolverAgent):
         if self._noisy is None or self._noisy_board is None:
             return Explanation(move=self._last)
         cols = self._noisy_board.shape[1]
-        flat = self._noisy_board.ravel()
-        hidden = is_unknown(flat)
+        hidden = is_unknown(self._noisy_board.ravel())
         return Explanation.of(
             (to_cell(c, cols) for c in self._noisy.safe if hidden[c]),
             (to_cell(c, cols) for c in self._noisy.mines),
@@ -115,8 +114,7 @@ class NoisySolverAgent(SolverAgent):
             self._feeder = ObservationFeeder(self._knowledge, (rows, cols))
         self._feeder.feed(board)
         knowledge = self._knowledge
-        flat = board.ravel()
-        hidden = is_unknown(flat)
+        hidden = is_unknown(board.ravel())
         known_mines = {to_index(c, cols) for c in knowledge.mines}
         known_safe = {i for i in (to_index(c, cols) for c in knowledge.safes) if hidden[i]}
         analysis = noisy_analysis(
