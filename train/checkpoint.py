@@ -453,7 +453,8 @@ def read_lineage(path: Path) -> dict[str, Any] | None:
 
 def run_lineage(state: RunState) -> dict[str, Any]:
     """A run checkpoint's lineage: algorithm, config, ``--init``'s SHA-256 (None: random
-    weights), commit, seeds, minutes and the last evaluation (the final one once done)."""
+    weights), commit, seeds, minutes, the first evaluation (what :mod:`train.replay` checks) and
+    the last one (the final one once done)."""
     from common.provenance import git_state
 
     init = state.settings.get("init")
@@ -468,5 +469,6 @@ def run_lineage(state: RunState) -> dict[str, Any]:
         "commit": git_state().get("commit", "unknown"),
         "seeds": {"train": state.settings.get("seed")},
         "minutes": round(state.wall_seconds / 60, 1),
+        "first_evaluation": state.curve[0] if state.curve else None,
         "final_validation": state.final_eval or (state.curve[-1] if state.curve else None),
     }
