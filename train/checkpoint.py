@@ -8,7 +8,6 @@ Each is written atomically and ``state.json`` last, so a kill leaves the previou
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 import operator
 import os
@@ -41,6 +40,7 @@ from mswp_gym.encoding import OBS_MODES, observation_space
 from mswp_gym.generators import MAX_CELLS
 from train.limits import DATA_BYTES, check_members
 from train.policy import BoardPolicy
+from train.shards import file_sha256
 from train.state import STATE_FILE, RunState, commit_state, read_state
 
 __all__ = [
@@ -459,7 +459,7 @@ def run_lineage(state: RunState) -> dict[str, Any]:
 
     init = state.settings.get("init")
     try:
-        parent = hashlib.sha256(resolve_checkpoint(init).read_bytes()).hexdigest() if init else None
+        parent = file_sha256(resolve_checkpoint(init)) if init else None
     except (OSError, ValueError):  # the parent's file is gone since the run started
         parent = "unknown"
     return {

@@ -10,7 +10,6 @@ wall clock), on the code of the lineage's commit (``git worktree add``) where th
 
 from __future__ import annotations
 
-import hashlib
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from typing import Any
 from common.cli import OneLineParser, report_error
 from train.checkpoint import read_lineage, resolve_checkpoint
 from train.settings import Algorithm, TrainSettings, saved_settings, with_values
+from train.shards import file_sha256
 
 PROG = "python -m train.replay"
 
@@ -53,13 +53,12 @@ def replay_settings(lineage: dict[str, Any], out: str) -> TrainSettings:
             f"{settings.time_budget_minutes:g} minutes does not replay exactly; replays take "
             f"imitation or bandit runs without a budget"
         )
-    if settings.init:
-        found = hashlib.sha256(resolve_checkpoint(settings.init).read_bytes()).hexdigest()
-        if found != lineage.get("parent_sha256"):
-            raise ValueError(
-                f"init {settings.init!r} is no longer the recorded parent (SHA-256 "
-                f"{lineage.get('parent_sha256')}): give the parent's file"
-            )
+    parent = lineage.get("parent_sha256")
+    if settings.init and file_sha256(resolve_checkpoint(settings.init)) != parent:
+        raise ValueError(
+            f"init {settings.init!r} is no longer the recorded parent (SHA-256 {parent}): give "
+            f"the parent's file"
+        )
     section = "bandit" if settings.algo == Algorithm.BANDIT else "imitation"
     changes: dict[str, Any] = {f"{section}.rounds": 1, "ppo.total_timesteps": 0}
     changes |= {"final_eval_games": 0, "sitting_minutes": 0.0, "eval_baselines": False}

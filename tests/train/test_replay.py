@@ -57,6 +57,9 @@ def test_replay__refuses_what_cannot_replay_exactly(
     budget = {**lineage, "config": {**lineage["config"], "time_budget_minutes": 5.0}}
     with pytest.raises(ValueError, match="does not replay exactly"):
         replay_settings(budget, "out")
+    moved = {**lineage, "config": {**lineage["config"], "init": "net:beginner"}}
+    with pytest.raises(ValueError, match="'net:beginner' is no longer the recorded parent"):
+        replay_settings({**moved, "parent_sha256": "0" * 64}, "out")
     with pytest.raises(ValueError, match="no first evaluation"):
         replay_settings({**lineage, "first_evaluation": None}, "out")
     assert main(["net:beginner"]) == 2  # shipped before lineage recorded a first evaluation

@@ -62,6 +62,9 @@ def test_recipe__a_flat_key_of_an_earlier_version_names_its_place_now(tmp_path: 
     recipe.write_text("total_timesteps = 5\n")
     with pytest.raises(ValueError, match=r"is now total_timesteps under \[ppo\]$"):
         read_toml(recipe)
+    recipe.write_text("imitation = 3\n")
+    with pytest.raises(ValueError, match=r"^\[imitation\] in .* must be a table, got 3$"):
+        read_toml(recipe)
     recipe.write_text("[imitation]\nrounds = 2\n[ppo]\nnot_a_field = 1\n")
     with pytest.raises(ValueError, match=r"unknown setting 'ppo\.not_a_field'"):
         read_toml(recipe)
