@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import mswp_gym  # noqa: F401  (registers the env ids)
 from agents.beliefs import ExactBeliefs
 from agents.solver import SolverAgent
-from common.cli import OneLineParser, report_error
+from common.cli import OneLineParser
 from mswp_gym.encoding import board_from_observation
 from mswp_gym.presets import PRESETS
 
@@ -93,12 +93,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
     args = parser.parse_args(argv)
     parser.require_at_least(args, 1, "games")
-    presets = [name.strip().lower() for name in args.presets.split(",")]
-    unknown = [name for name in presets if name not in PRESETS]
-    if unknown:
-        sys.exit(
-            report_error(PROG, f"unknown preset {unknown[0]!r}; choose from {', '.join(PRESETS)}")
-        )
+    presets = parser.entries(args.presets, PRESETS, "preset")
     print(
         f"CPU ms per step, median / p95, over {args.games} solver games per preset "
         f"(seed {args.seed})"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from common.cli import OneLineParser, report_error
+from common.cli import OneLineParser
 from mswp_gym.presets import PRESETS
 from train.shards import ShardPlan, parse_board, write_shard
 
@@ -32,12 +32,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0, help="the shards' seed (default 0)")
     args = parser.parse_args(argv)
     parser.require_at_least(args, 1, "games")
-    presets = [name.strip().lower() for name in args.presets.split(",")]
-    unknown = [name for name in presets if name not in PRESETS]
-    if unknown:
-        sys.exit(
-            report_error(PROG, f"unknown preset {unknown[0]!r}; choose from {', '.join(PRESETS)}")
-        )
+    presets = parser.entries(args.presets, PRESETS, "preset")
     print(f"one shard of {args.games} solver games per preset (seed {args.seed})")
     print(f"{'preset':<13}{'positions':>10}{'seconds':>9}{'positions/s':>13}{'per CPU second':>17}")
     with tempfile.TemporaryDirectory() as folder:

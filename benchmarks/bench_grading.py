@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import mswp_gym  # noqa: F401  (registers the env ids)
 from agents.grading import ExactGrader
 from agents.solver import SolverAgent
-from common.cli import OneLineParser, report_error
+from common.cli import OneLineParser
 from mswp_gym.presets import PRESETS
 
 PROG = "bench_grading.py"
@@ -60,12 +60,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
     args = parser.parse_args(argv)
     parser.require_at_least(args, 1, "games")
-    presets = [name.strip().lower() for name in args.presets.split(",")]
-    unknown = [name for name in presets if name not in PRESETS]
-    if unknown:
-        sys.exit(
-            report_error(PROG, f"unknown preset {unknown[0]!r}; choose from {', '.join(PRESETS)}")
-        )
+    presets = parser.entries(args.presets, PRESETS, "preset")
     print(f"CPU ms per graded move over {args.games} solver games per preset (seed {args.seed})")
     print(f"{'preset':<13}{'moves':>7}{'median':>9}{'p95':>9}")
     for name in presets:

@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.puzzles import Deduction, PuzzleTask, make_puzzle
-from common.cli import OneLineParser, report_error
+from common.cli import OneLineParser
 from mswp_gym.config import GameConfig
 from mswp_gym.presets import PRESETS
 
@@ -31,12 +31,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the first puzzle")
     args = parser.parse_args(argv)
     parser.require_at_least(args, 1, "count")
-    presets = [name.strip().lower() for name in args.presets.split(",")]
-    unknown = [name for name in presets if name not in PRESETS]
-    if unknown:
-        sys.exit(
-            report_error(PROG, f"unknown preset {unknown[0]!r}; choose from {', '.join(PRESETS)}")
-        )
+    presets = parser.entries(args.presets, PRESETS, "preset")
     print(f"{args.count} puzzles per preset and task (seed {args.seed}); class shares in %")
     print(f"{'preset':<13}{'task':<18}{'per s':>7}" + "".join(f"{d:>14}" for d in Deduction))
     for name in presets:

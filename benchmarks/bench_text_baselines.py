@@ -24,7 +24,7 @@ import agents
 import mswp_gym  # noqa: F401  (registers the env ids)
 from agents.episode import play_episode
 from agents.text_play import play_text_episode
-from common.cli import OneLineParser, report_error
+from common.cli import OneLineParser
 from common.stats import wilson_interval
 from mswp_gym.presets import PRESETS
 from mswp_gym.text.env import TextMinesweeperEnv
@@ -41,12 +41,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
     args = parser.parse_args(argv)
     parser.require_at_least(args, 1, "games")
-    presets = [name.strip().lower() for name in args.presets.split(",")]
-    unknown = [name for name in presets if name not in PRESETS]
-    if unknown:
-        sys.exit(
-            report_error(PROG, f"unknown preset {unknown[0]!r}; choose from {', '.join(PRESETS)}")
-        )
+    presets = parser.entries(args.presets, PRESETS, "preset")
     seeds = range(args.seed, args.seed + args.games)
     print(f"{args.games} games per agent and preset, seeds {seeds.start}..{seeds.stop - 1}, safe")
     print(

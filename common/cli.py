@@ -15,6 +15,7 @@ import importlib
 import os
 import signal
 import sys
+from collections.abc import Iterable
 from typing import NoReturn
 
 USAGE_ERROR = 2
@@ -41,6 +42,16 @@ class OneLineParser(argparse.ArgumentParser):
         """Print the one-line error and exit with status 2."""
         report_error(self.prog, f"{message} (see {self.prog} --help)")
         sys.exit(USAGE_ERROR)
+
+    def entries(self, text: str, allowed: Iterable[str], name: str) -> list[str]:
+        """The comma-separated entries of ``text`` (trimmed, lower case), each one of ``allowed``;
+        else one line naming the first unknown entry and the allowed ones, exit status 2."""
+        known = list(allowed)
+        found = [entry.strip().lower() for entry in text.split(",")]
+        unknown = [entry for entry in found if entry not in known]
+        if unknown:
+            self.error(f"unknown {name} {unknown[0]!r}; choose from {', '.join(known)}")
+        return found
 
     def require_at_least(self, args: argparse.Namespace, minimum: int, *names: str) -> None:
         """Refuse (one line, exit status 2) the first of the options ``names`` (attribute names of
