@@ -3,7 +3,8 @@ again, from its ``lineage.json``, and compare its evaluation with the recorded o
 
 A recipe takes hours; its first round takes minutes. The replay takes the recorded config with
 one round, no PPO steps and no final evaluation, checks that ``init`` still names the recorded
-parent, trains in ``--out`` and compares the first evaluation's wins. Only a run of imitation or
+parent (``--init`` gives the parent's file where the recorded path does not resolve), trains in
+``--out`` and compares the first evaluation's wins. Only a run of imitation or
 the bandit without a time budget replays exactly (with a budget the learning rate follows the
 wall clock), on the code of the lineage's commit (``git worktree add``) where the code changed.
 """
@@ -37,12 +38,13 @@ class Replay:
         return all(self.recorded.get(k) == self.replayed.get(k) for k in keys)
 
 
-def replay_settings(lineage: dict[str, Any], out: str) -> TrainSettings:
-    """The settings that replay the first round of ``lineage``'s run into ``out``.
+def replay_settings(lineage: dict[str, Any], out: str, init: str = "") -> TrainSettings:
+    """The settings that replay the first round of ``lineage``'s run into ``out``, from ``init``
+    (default: the recorded ``init``).
 
     Raises:
         ValueError: no first evaluation recorded, a run that cannot replay exactly, or an
-            ``init`` whose file is no longer the recorded parent (one line each).
+            ``init`` whose file is not the recorded parent (one line each).
     """
     if not lineage.get("first_evaluation"):
         raise ValueError("its lineage records no first evaluation to compare a replay with")
@@ -53,20 +55,20 @@ def replay_settings(lineage: dict[str, Any], out: str) -> TrainSettings:
             f"{settings.time_budget_minutes:g} minutes does not replay exactly; replays take "
             f"imitation or bandit runs without a budget"
         )
-    parent = lineage.get("parent_sha256")
-    if settings.init and file_sha256(resolve_checkpoint(settings.init)) != parent:
+    parent, init = lineage.get("parent_sha256"), init or settings.init
+    if init and file_sha256(resolve_checkpoint(init)) != parent:
         raise ValueError(
-            f"init {settings.init!r} is no longer the recorded parent (SHA-256 {parent}): give "
-            f"the parent's file"
+            f"init {init!r} is not the recorded parent (SHA-256 {parent}): give the parent's "
+            f"file with --init"
         )
     section = "bandit" if settings.algo == Algorithm.BANDIT else "imitation"
     changes: dict[str, Any] = {f"{section}.rounds": 1, "ppo.total_timesteps": 0}
     changes |= {"final_eval_games": 0, "sitting_minutes": 0.0, "eval_baselines": False}
-    changes |= {"resume": "", "out": out}
+    changes |= {"resume": "", "out": out, "init": init}
     return with_values(settings, changes).check()
 
 
-def replay_first_round(checkpoint: str, out: str) -> Replay:
+def replay_first_round(checkpoint: str, out: str, init: str = "") -> Replay:
     """Replay the first round of the run that made ``checkpoint`` (see the module docstring).
 
     Raises:
@@ -79,7 +81,7 @@ def replay_first_round(checkpoint: str, out: str) -> Replay:
     lineage = read_lineage(resolve_checkpoint(checkpoint))
     if lineage is None:
         raise ValueError(f"{checkpoint!r} holds no lineage.json")
-    run_dir = train(replay_settings(lineage, out))
+    run_dir = train(replay_settings(lineage, out, init))
     return Replay(lineage["first_evaluation"], read_state(run_dir).curve[0])
 
 
@@ -88,10 +90,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog=PROG, description=__doc__.splitlines()[0])
     parser.add_argument("checkpoint", help="a shipped name, a zip or a run folder")
     parser.add_argument("--out", default="", help="parent folder of the replay (default: temp)")
+    parser.add_argument("--init", default="", help="the parent's file (default: the recorded init)")
     args = parser.parse_args(argv)
     try:
         with tempfile.TemporaryDirectory() as scratch:
-            replay = replay_first_round(args.checkpoint, args.out or scratch)
+            replay = replay_first_round(args.checkpoint, args.out or scratch, args.init)
     except (ValueError, FileNotFoundError) as exc:
         return report_error(PROG, exc)
     shown = [f"{p['wins']}/{p['games']}" for p in (replay.recorded, replay.replayed)]

@@ -58,9 +58,20 @@ def test_replay__refuses_what_cannot_replay_exactly(
     with pytest.raises(ValueError, match="does not replay exactly"):
         replay_settings(budget, "out")
     moved = {**lineage, "config": {**lineage["config"], "init": "net:beginner"}}
-    with pytest.raises(ValueError, match="'net:beginner' is no longer the recorded parent"):
+    with pytest.raises(ValueError, match="'net:beginner' is not the recorded parent"):
         replay_settings({**moved, "parent_sha256": "0" * 64}, "out")
     with pytest.raises(ValueError, match="no first evaluation"):
         replay_settings({**lineage, "first_evaluation": None}, "out")
     assert main(["net:beginner"]) == 2  # shipped before lineage recorded a first evaluation
     assert "records no first evaluation" in capsys.readouterr().err
+
+
+def test_replay__the_shipped_rl_intermediate_first_round_matches_its_record(
+    tmp_path: Path,
+) -> None:
+    """The code now trains the first round of ``rl:intermediate``'s run as its commit did: the
+    same 113 of 200 wins from the shipped parent (one round of 1000 games, about a minute)."""
+    replay = replay_first_round("rl:intermediate", str(tmp_path))
+    assert replay.recorded["wins"] == 113 and replay.recorded["games"] == 200
+    assert replay.matches, (replay.recorded, replay.replayed)
+    assert replay.replayed["positions"] == replay.recorded["positions"]
