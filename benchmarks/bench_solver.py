@@ -21,6 +21,7 @@ import json
 import os
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any
@@ -205,23 +206,15 @@ LOSS_STAGES = (0.1, 0.5, 0.9)
 
 
 def loss_breakdown(results: list[GameResult]) -> dict[str, dict[str, int]]:
-    """Lost games counted by how the fatal move was chosen and by how far the game had got.
-
-    Returns:
-        ``{"by_move": {reason: count}, "by_stage": {"<10%": count, ...}}``.
-    """
-    by_move: dict[str, int] = {}
-    by_stage: dict[str, int] = {}
-    for result in results:
-        if result.won:
-            continue
-        by_move[result.losing_move or "?"] = by_move.get(result.losing_move or "?", 0) + 1
-        stage = next(
-            (f"<{round(100 * b)}%" for b in LOSS_STAGES if result.progress < b),
-            f">={round(100 * LOSS_STAGES[-1])}%",
-        )
-        by_stage[stage] = by_stage.get(stage, 0) + 1
-    return {"by_move": by_move, "by_stage": by_stage}
+    """Lost games counted by how the fatal move was chosen (``by_move``: reason -> count) and by
+    how far the game had got (``by_stage``: ``"<10%"``, ... -> count)."""
+    lost = [result for result in results if not result.won]
+    top = f">={round(100 * LOSS_STAGES[-1])}%"
+    stages = (
+        next((f"<{round(100 * b)}%" for b in LOSS_STAGES if r.progress < b), top) for r in lost
+    )
+    by_move = Counter(result.losing_move or "?" for result in lost)
+    return {"by_move": dict(by_move), "by_stage": dict(Counter(stages))}
 
 
 def main(argv: list[str] | None = None) -> None:
