@@ -33,7 +33,8 @@ from scipy.stats import t as student_t
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from common.stats import mean_interval  # noqa: E402 - after the path insert
+from common.cli import OneLineParser  # noqa: E402 - after the path insert
+from common.stats import mean_interval  # noqa: E402
 
 BOARDS = {"beginner": (9, 9, 10), "expert": (16, 30, 99)}
 
@@ -124,7 +125,7 @@ def compare(before: Path, after: Path, args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="bench_ab.py", description=__doc__.splitlines()[0])
     sides = parser.add_mutually_exclusive_group(required=True)
     sides.add_argument("--before", type=Path, help="a checkout of the repo")
     sides.add_argument("--against", help="a commit of this repo, unpacked as --before")
@@ -134,9 +135,7 @@ def main() -> None:
     parser.add_argument("--vector-steps", type=int, default=150)
     parser.add_argument("--batch", type=int, default=1024)
     args = parser.parse_args()
-    for name in ("rounds", "single_steps", "vector_steps", "batch"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
+    parser.require_at_least(args, 1, "rounds", "single_steps", "vector_steps", "batch")
     with tempfile.TemporaryDirectory() as folder:
         before = archive(args.against, Path(folder)) if args.against else args.before
         if before is None:

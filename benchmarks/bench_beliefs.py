@@ -11,16 +11,11 @@ time of this thread (``time.thread_time``), which other work on a busy machine d
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from benchkit import preset_options
 
 import mswp_gym  # noqa: F401  (registers the env ids)

@@ -11,12 +11,9 @@ work on a busy machine does not inflate) of each, in one process.
 
 from __future__ import annotations
 
-import sys
 import tempfile
 import time
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchkit import preset_options
 

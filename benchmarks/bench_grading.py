@@ -12,15 +12,10 @@ rule grades it, not the grader).
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from benchkit import preset_options
 
 import mswp_gym  # noqa: F401  (registers the env ids)

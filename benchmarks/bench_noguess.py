@@ -53,8 +53,7 @@ from mswp_gym.presets import PRESETS, Preset
 PROG = "bench_noguess.py"
 PARTS: tuple[str, ...] = ("proof", "timing", "bias", "bbbv")
 TOOLLIB_ENV = "MSWP_TOOLLIB_PYTHON"
-"""Environment variable naming the interpreter with ms-toollib (when --toollib-python is not
-given)."""
+"""The interpreter with ms-toollib when --toollib-python is not given."""
 BIAS_RULES: tuple[str, ...] = ("safe", "opening", "no-guess")
 
 TOOLLIB_SCRIPT = """
@@ -114,26 +113,17 @@ def layouts(rule: str, board: Preset, count: int, seed: int) -> Iterator[np.ndar
 
 
 def run_toollib(python: str, job: dict[str, Any]) -> dict[str, Any]:
-    """Run one :data:`TOOLLIB_SCRIPT` job in ``python``.
-
-    An interpreter that cannot be run or lacks ms-toollib ends the program: one line, exit
-    status 2.
-    """
+    """Run one :data:`TOOLLIB_SCRIPT` job in ``python``; one that cannot run it (no such
+    interpreter, no ms-toollib) ends the program: one line, exit status 2."""
     try:
-        done = subprocess.run(
-            [python, "-c", TOOLLIB_SCRIPT],
-            input=json.dumps(job),
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        command = [python, "-c", TOOLLIB_SCRIPT]
+        done = subprocess.run(command, input=json.dumps(job), capture_output=True, text=True)
     except OSError as error:
         sys.exit(report_error(PROG, f"--toollib-python {python!r} cannot be run: {error}"))
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
         sys.exit(report_error(PROG, f"--toollib-python {python!r} failed: {last}"))
-    result: dict[str, Any] = json.loads(done.stdout)
-    return result
+    return dict(json.loads(done.stdout))
 
 
 def _ms(seconds: Sequence[float]) -> tuple[str, str]:

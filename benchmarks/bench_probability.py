@@ -97,31 +97,18 @@ def random_positions(
         yield Sample(board.visible.copy(), mines)
 
 
-@dataclass
-class PlayLog:
-    """What the player met in the games that made a ``play`` class."""
-
-    moves: int = 0
-    approximate: int = 0
-    """Moves whose analysis by the player itself used the relaxation
-    (``explain()["approximate"]``)."""
-
-
 def play_positions(
-    rows: int,
-    cols: int,
-    mines: int,
-    count: int,
-    rng: np.random.Generator,
-    stride: int,
-    log: PlayLog,
-) -> list[Sample]:
-    """Every ``stride``-th position our solver player meets in seeded games (``safe`` first click in
-    the corner), until twice ``count`` are kept; ``count`` of them drawn at random."""
+    rows: int, cols: int, mines: int, count: int, rng: np.random.Generator
+) -> tuple[list[Sample], int, int]:
+    """Every position our solver player meets in seeded games (``safe`` first click in the corner;
+    every ``cells // 1000``-th on larger boards), until twice ``count`` are kept; ``count`` of them
+    drawn at random. Also the moves played, and on how many the player's own analysis used the
+    relaxation (``explain().approximate``)."""
     spec = GameSpec(rows=rows, cols=cols, mines=mines, first_click="safe")
     agent = SolverAgent(seed=0)
+    stride = max(1, rows * cols // 1000)
     seen: list[Sample] = []
-    game = 0
+    game = moves = approximate = 0
     while len(seen) < 2 * count:
         agent.reset(seed=game, spec=spec)
         hidden = np.full((rows, cols), HIDDEN, dtype=np.int8)
@@ -131,24 +118,22 @@ def play_positions(
         )
         board = Board(layout)
         board.reveal(*first)
-        moves = 0
+        played = 0
         while board.outcome == Outcome.PLAYING and len(seen) < 2 * count:
-            if moves % stride == 0:
+            if played % stride == 0:
                 seen.append(Sample(board.visible.copy(), mines))
             board.reveal(*divmod(int(agent.act(board.visible, ~board.revealed.ravel())), cols))
-            moves += 1
-            log.approximate += bool(agent.explain().approximate)
-        log.moves += moves
+            played += 1
+            approximate += bool(agent.explain().approximate)
+        moves += played
         game += 1
-    return [seen[index] for index in sorted(rng.choice(len(seen), count, replace=False).tolist())]
+    kept = sorted(rng.choice(len(seen), count, replace=False).tolist())
+    return [seen[index] for index in kept], moves, approximate
 
 
 def parse_class(name: str) -> tuple[str, tuple[int, ...]]:
-    """``random-8x8`` -> ("random", (8, 8)); ``play-16x30x99`` -> ("play", (16, 30, 99)).
-
-    Raises:
-        ValueError: not of either form (the message names it).
-    """
+    """``random-8x8`` -> ("random", (8, 8)); ``play-16x30x99`` -> ("play", (16, 30, 99));
+    ValueError naming ``name`` if it is neither form."""
     kind, _, size = name.partition("-")
     try:
         dims = tuple(int(x) for x in size.split("x"))
@@ -298,12 +283,10 @@ def main(argv: list[str] | None = None) -> None:
     totals = {"ours": 0.0, "theirs": 0.0}
     for name, kind, dims in classes:
         rng = np.random.default_rng([args.seed, *dims])
-        log = PlayLog()
         if kind == "random":
             samples = list(random_positions(dims[0], dims[1], args.positions, rng))
         else:
-            stride = max(1, dims[0] * dims[1] // 1000)
-            samples = play_positions(dims[0], dims[1], dims[2], args.positions, rng, stride, log)
+            samples, moves, approximate = play_positions(*dims, args.positions, rng)
         row = compare(samples, with_toollib=not args.ours_only, isolation=isolation)
         totals["ours"] += row["ours_total_s"]
         totals["theirs"] += row["theirs_total_s"]
@@ -317,8 +300,8 @@ def main(argv: list[str] | None = None) -> None:
         )
         if kind == "play":
             print(
-                f"{'':<20} the player's own analyses used the relaxation on {log.approximate} "
-                f"of {log.moves} moves",
+                f"{'':<20} the player's own analyses used the relaxation on {approximate} "
+                f"of {moves} moves",
                 flush=True,
             )
     print(f"total time: ours {totals['ours']:.2f} s, ms-toollib {totals['theirs']:.2f} s")

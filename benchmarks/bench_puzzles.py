@@ -9,12 +9,8 @@ with :func:`agents.puzzles.make_puzzle`; prints the puzzles per CPU second of th
 
 from __future__ import annotations
 
-import sys
 import time
 from collections import Counter
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchkit import preset_options
 

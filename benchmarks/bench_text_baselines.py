@@ -12,14 +12,9 @@ refused, and the CPU seconds of the text path.
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 
 import gymnasium as gym
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from benchkit import preset_options
 
 import agents

@@ -92,8 +92,7 @@ def run_baselines(
     saved = state.get("baselines")
     if isinstance(saved, dict) and saved:
         return {name: float(base["win_rate"]) for name, base in saved.items()}
-    rows, cols, mines = settings.board
-    spec = GameSpec(rows, cols, mines, settings.first_click)
+    spec = GameSpec(*settings.board, settings.first_click)
     rates = {}
     for name in ("logic", "solver"):
         result = evaluate_agent(name, spec, games)

@@ -24,6 +24,7 @@ import platform
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
+from unittest import mock
 
 import numpy as np
 from benchkit import repeat_for
@@ -82,7 +83,6 @@ def random_valid_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarr
 @contextlib.contextmanager
 def charged(totals: dict[str, float]) -> Iterator[None]:
     """Patch the functions of :data:`PARTS` to add their wall time to ``totals[part]``."""
-    saved: list[tuple[Any, str, Any]] = []
 
     def timed(fn: Callable[..., Any], part: str) -> Callable[..., Any]:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -94,17 +94,13 @@ def charged(totals: dict[str, float]) -> Iterator[None]:
 
         return wrapper
 
-    for part, targets in PARTS.items():
-        totals.setdefault(part, 0.0)
-        for owner, name in targets:
-            original = getattr(owner, name)
-            saved.append((owner, name, original))
-            setattr(owner, name, timed(original, part))
-    try:
+    with contextlib.ExitStack() as patches:
+        for part, targets in PARTS.items():
+            totals.setdefault(part, 0.0)
+            for owner, name in targets:
+                wrapper = timed(getattr(owner, name), part)
+                patches.enter_context(mock.patch.object(owner, name, wrapper))
         yield
-    finally:
-        for owner, name, original in reversed(saved):
-            setattr(owner, name, original)
 
 
 def run_vector(
@@ -164,12 +160,8 @@ def make_sb3_venv(kind: str, batch: int) -> Any:
 
     from mswp_gym.env import MinesweeperEnv
 
-    def make() -> MinesweeperEnv:
-        return MinesweeperEnv(preset="beginner")
-
-    if kind == "dummy":
-        return DummyVecEnv([make] * batch)
-    return SubprocVecEnv([make] * batch, start_method="fork")
+    makers = [lambda: MinesweeperEnv(preset="beginner")] * batch
+    return DummyVecEnv(makers) if kind == "dummy" else SubprocVecEnv(makers, start_method="fork")
 
 
 def run_sb3(kind: str, batch: int, budget: float, seed: int) -> dict[str, Any]:

@@ -1,11 +1,18 @@
-"""What several benchmark scripts share: the options of a per-preset script and a timed loop."""
+"""What several benchmark scripts share: the options of a per-preset script and a timed loop.
+
+Importing it puts this checkout first on ``sys.path``: a script that imports it (before the
+project's packages, as isort orders them) measures this checkout, whatever is installed.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from common.cli import OneLineParser
 from mswp_gym.presets import PRESETS

@@ -47,14 +47,8 @@ class NullEnv(gym.Env[np.ndarray, int]):
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         self._steps += 1
-        done = self._steps >= NULL_EPISODE_STEPS
-        return (
-            self._board.copy(),
-            0.0,
-            done,
-            False,
-            {"action_mask": self._mask.copy(), "steps": self._steps},
-        )
+        info = {"action_mask": self._mask.copy(), "steps": self._steps}
+        return self._board.copy(), 0.0, self._steps >= NULL_EPISODE_STEPS, False, info
 
 
 def _null(rows: int, cols: int, mines: int) -> gym.Env:
