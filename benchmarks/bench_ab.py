@@ -3,16 +3,13 @@
 Each measurement runs in a fresh interpreter that imports ``mswp_gym`` from one checkout, plays
 a uniformly random legal policy (the policy's cost included, as in the peers harness) and counts
 **CPU** seconds of that process (``time.process_time``), which a busy shared machine disturbs
-far less than wall time. The two checkouts alternate, round after round, and the script prints
-each round, the medians and this side's speed as a ratio to the other: the mean of the rounds'
-paired ratios with a 95% t-interval.
+far less than wall time. The two checkouts alternate, round after round; per loop and board the
+script prints both medians and after/before: the mean of the rounds' paired ratios with a 95%
+t-interval. ``--against COMMIT`` unpacks that commit's ``mswp_gym``
+(``git archive``) into a temporary folder and uses it as ``--before``.
 
     python benchmarks/bench_ab.py --against 204ba93 --rounds 10    # this tree against a commit
-    git worktree add ../before <commit>
-    python benchmarks/bench_ab.py --before ../before --after . --rounds 6
-
-``--against COMMIT`` unpacks that commit's ``mswp_gym`` (``git archive``) into a temporary folder
-and uses it as ``--before``.
+    python benchmarks/bench_ab.py --before ../before --after . --rounds 6    # two checkouts
 
 Loops: ``single`` (``gym.make("Minesweeper-v0", ...)``, one env) and ``vector``
 (``MinesweeperVectorEnv``, B boards, ``SAME_STEP`` autoreset), each on Beginner 9x9/10 and

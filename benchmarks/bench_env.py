@@ -7,16 +7,10 @@ Three loops over the *same* games (same seeds, same action sequences):
 * ``engine``: the bare board engine (generator + :class:`Board` + ``reveal``) replaying the
   recorded actions, with the same policy cost (reading the legal cells);
 
-so the env's own overhead shows as a ratio measured in one run. Run::
+so the env's own overhead shows as a ratio measured in one run (``peers_plugin_env.py`` puts the
+env beside the PyPI Minesweeper envs)::
 
     .venv/bin/python benchmarks/bench_env.py --seconds 5
-
-The peers harness (a checkout at ``$PEERS_DIR``, with its venv's python at ``$PEERS_PY``)
-compares against the PyPI Minesweeper envs in one run::
-
-    bash "$PEERS_DIR/setup.sh" && "$PEERS_PY" -m pip install -q gymnasium
-    "$PEERS_PY" "$PEERS_DIR/bench_envs.py" --no-batched \\
-        --plugin benchmarks/peers_plugin_env.py --configs beginner,expert
 """
 
 from __future__ import annotations

@@ -2,12 +2,11 @@
 
 SB3 rows are measured here (MaskablePPO, MlpPolicy, Beginner, 8 boards, one torch thread unless
 stated): raw VecEnv steps/s with random legal actions, then training steps/s (collect + update)
-on ``DummyVecEnv`` x8 and on the batched ``MinesweeperSB3VecEnv`` x8, and once more with torch's
-default thread count. The other rows run each recipe of ``examples/`` with a fixed budget in a
-child process and read the JSON summary it prints last (the recipe's own timing of its training
-loop, set-up excluded). A recipe runs under the first interpreter given that imports its
-library (RLlib and Tianshou pin packages this project's venv must not change, so they live in
-their own venv here)::
+on ``DummyVecEnv`` x8 and the batched ``MinesweeperSB3VecEnv`` x8, once more with torch's default
+threads. The other rows run each recipe of ``examples/`` (a fixed budget) in a child process and
+read the JSON summary it prints last (its timing of its training loop, set-up excluded), under
+the first interpreter given that imports its library (RLlib and Tianshou pin packages this venv
+must not change)::
 
     nice -n 10 .venv/bin/python benchmarks/bench_libraries.py --python OTHER_VENV/bin/python
 

@@ -6,9 +6,8 @@
 Four parts, each per preset (``--parts``, default all):
 
 - **proof**: ``--proof-boards`` games per preset through ``MinesweeperEnv(first_click="no-guess")``
-  (seeds ``0..N-1`` after ``--seed``), played with the solver's certain moves only: its first
-  click (``(2, 2)``), then only cells the exact analysis proves safe (mine probability exactly 0,
-  mine count known). Prints the games it could not finish without a guess: must be 0.
+  (seeds ``0..N-1`` after ``--seed``), played with :func:`play_certain`. Prints the games it could
+  not finish without a guess: must be 0.
 - **timing**: ``--timing-boards`` no-guess layouts per preset from the same random first clicks,
   by ``mswp_gym``'s generator and by ms-toollib's ``laymine_solvable`` (its ``(x0, y0)`` is our
   ``(row, col)``; its layouts also open at the click); median and p95 milliseconds per board,
@@ -18,9 +17,8 @@ Four parts, each per preset (``--parts``, default all):
 - **bbbv**: ``--bbbv-boards`` random (``safe``) layouts per preset: their 3BV from
   :mod:`mswp_gym.difficulty` against ms-toollib's ``cal_bbbv``; prints the boards that differ.
 
-ms-toollib is not a dependency of this project: timing and bbbv run it with the interpreter given
-by ``--toollib-python`` or the ``MSWP_TOOLLIB_PYTHON`` environment variable (a venv with
-``ms-toollib`` installed, e.g. the peers venv of ``shared/peers/setup.sh``).
+ms-toollib is not a dependency: timing and bbbv run it with the interpreter of ``--toollib-python``
+or ``$MSWP_TOOLLIB_PYTHON`` (a venv with ``ms-toollib``, e.g. the peers venv of its ``setup.sh``).
 """
 
 from __future__ import annotations
@@ -157,10 +155,8 @@ def timing(presets: Sequence[str], boards: int, seed: int, python: str) -> str:
         job = {"kind": "timing", "rows": board.rows, "cols": board.cols, "mines": board.mines}
         theirs = run_toollib(python, job | {"clicks": clicks})
         ratio = np.median(ours) / np.median(theirs["seconds"])
-        failed = str(theirs["failed"])
-        rows.append(
-            [name, str(boards), *_ms(ours), *_ms(theirs["seconds"]), f"{ratio:.2f}", failed]
-        )
+        cells = [*_ms(ours), *_ms(theirs["seconds"]), f"{ratio:.2f}", str(theirs["failed"])]
+        rows.append([name, str(boards), *cells])
     header = ["preset", "boards", "ours median", "ours p95", "toollib median", "toollib p95"]
     return format_table([*header, "median ratio", "toollib failed"], rows)
 

@@ -6,12 +6,10 @@
 On no-guess boards no game needs a guess, so every loss is reasoning an agent lacks: the table
 shows how much of it each agent captures. Per preset it runs ``python -m eval`` with
 ``--first-click no-guess --by 3bv`` (same seeds for every agent; each game's board is built
-around the agent's own first click) on the agents of :data:`AGENTS` plus the shipped networks of
-:func:`networks` (the preset's board network, the generalist, and on Beginner the network learned
-from reward alone), writes each preset's eval outputs under ``--out/<preset>``, then prints one
-table: win rate [95% Wilson] per agent and preset. The solver must win every game (it plays
-only certain moves until none is left, and on these boards one always is): the script exits 1
-if it does not.
+around the agent's own first click) on :data:`AGENTS` and the shipped :func:`networks`, writes
+each preset's eval outputs under ``--out/<preset>``, then prints win rate [95% Wilson] per agent
+and preset. The solver must win every game (it plays only certain moves until none is left, and
+on these boards one always is): the script exits 1 if it does not.
 """
 
 from __future__ import annotations

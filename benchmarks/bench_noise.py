@@ -50,17 +50,15 @@ class Setting:
     prob: float
 
 
-def settings(sweeps: list[str]) -> list[Setting]:
-    """The settings of the chosen sweeps."""
-    out: list[Setting] = []
-    if "p" in sweeps:
-        out += [Setting("p", 16, 16, 40, n, p) for n in NOISES for p in (0.25, 0.5, 0.75, 1.0)]
-    if "density" in sweeps:
-        out += [Setting("density", 16, 16, m, n, 1.0) for n in NOISES for m in (26, 51, 77)]
-    if "report" in sweeps:
-        out += [Setting("report", 30, 30, 300, n, 1.0) for n in NOISES]
-        out += [Setting("report", 30, 30, 300, "exact", 0.5)]
-    return out
+SWEEPS: dict[str, list[Setting]] = {
+    "p": [Setting("p", 16, 16, 40, n, p) for n in NOISES for p in (0.25, 0.5, 0.75, 1.0)],
+    "density": [Setting("density", 16, 16, m, n, 1.0) for n in NOISES for m in (26, 51, 77)],
+    "report": [
+        *(Setting("report", 30, 30, 300, n, 1.0) for n in NOISES),
+        Setting("report", 30, 30, 300, "exact", 0.5),
+    ],
+}
+"""The settings of each sweep."""
 
 
 def moves(setting: Setting, label: str, seed: int) -> Iterator[tuple[Any, dict[str, Any]]]:
@@ -135,21 +133,19 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="per setting: local and logic")
     parser.add_argument("--solver-games", type=int, default=8, help="per setting: the solver")
     parser.add_argument("--report-games", type=int, default=6, help="per agent on 30x30")
-    parser.add_argument("--sweep", nargs="+", default=["p", "density", "report"])
+    parser.add_argument("--sweep", nargs="+", choices=list(SWEEPS), default=list(SWEEPS))
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", default=None, help="write the results here")
     parser.add_argument("--plot", default=None, help="draw the p and density sweeps into this PNG")
     parser.add_argument(
-        "--soundness",
-        action="store_true",
-        help="instead: count wrong claims over --games (--solver-games) 9x9 games per case",
+        "--soundness", action="store_true", help="instead: games with a wrong claim (9x9/12)"
     )
     args = parser.parse_args()
     if args.soundness:
         soundness(args.games, args.solver_games)
         return
     jobs = []
-    for setting in settings(args.sweep):
+    for setting in (setting for sweep in args.sweep for setting in SWEEPS[sweep]):
         for label in AGENTS:
             n = args.solver_games if label == "solver" else args.games
             n = args.report_games if setting.sweep == "report" else n
@@ -170,8 +166,7 @@ def main() -> None:
         board = f"{setting.rows}x{setting.cols}/{setting.mines}"
         print(
             f"{setting.sweep:8} {board:10} {setting.noise:10} {setting.prob:5.2f} {label:7} "
-            f"{len(games):3d} "
-            f"{score.estimate:6.3f} [{score.low:5.3f},{score.high:5.3f}] "
+            f"{len(games):3d} {score.estimate:6.3f} [{score.low:5.3f},{score.high:5.3f}] "
             f"{win.estimate:6.3f} [{win.low:5.3f},{win.high:5.3f}] {seconds:7.2f}"
         )
         rows.append(

@@ -23,7 +23,6 @@ its process: ``--isolate-toollib GB:SECONDS`` runs each of its calls in a child 
 limits; a call past either counts in ``tlib fail`` and is left out of the differences and timings
 (its times then come from a fresh process each: compare speed on runs without it).
 
-    "$PEERS_PY" benchmarks/bench_probability.py --positions 1000
     "$PEERS_PY" benchmarks/bench_probability.py --classes play-100x100x2000 --positions 200
     .venv/bin/python benchmarks/bench_probability.py --ours-only --classes random-30x30 \
         --positions 250 --seed 5
@@ -33,6 +32,7 @@ limits; a call past either counts in ``tlib fail`` and is left out of the differ
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import resource
@@ -146,8 +146,7 @@ def parse_class(name: str) -> tuple[str, tuple[int, ...]]:
 
 @dataclass(frozen=True)
 class Isolation:
-    """Run each ms-toollib call in a child process under these limits (its worst random 30x30
-    positions need 12-21 GB and minutes; one failed allocation aborts the whole process)."""
+    """Run each ms-toollib call in a child process under these limits (``--isolate-toollib``)."""
 
     memory_gb: float
     timeout_s: float
@@ -186,15 +185,11 @@ def toollib_probabilities(
     child.start()
     send.close()
     found = None
-    if receive.poll(isolation.timeout_s):
-        try:
-            found = receive.recv()
-        except EOFError:  # the child died without an answer (a failed allocation aborts it)
-            found = None
+    with contextlib.suppress(EOFError):  # the child died without an answer (its memory ran out)
+        found = receive.recv() if receive.poll(isolation.timeout_s) else None
     child.join(1.0)
-    if child.is_alive():
-        child.kill()
-        child.join()
+    child.kill()  # a no-op where it has exited
+    child.join()
     return found if found is not None else (None, float("nan"))
 
 

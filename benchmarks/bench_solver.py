@@ -228,12 +228,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.require_at_least(args, 1, "games", "workers")
     parser.require_at_least(args, 0, "start")
     agents_ = args.agent or ["solver"]
-    rules = [rule for rule in args.rules.split(",") if rule]
+    rules = parser.entries(args.rules, FirstClick.drawn(), "first-click rule")
     try:
         boards = [parse_board(name) for name in filter(None, args.boards.split(","))]
         for rule in rules:
-            if rule not in FirstClick.drawn():
-                raise ValueError(f"--rules: {rule!r} is not one of {', '.join(FirstClick.drawn())}")
             for rows, cols, mines in boards:  # an impossible board: the env's own one line
                 GameConfig(rows=rows, cols=cols, mines=mines, first_click=rule)
         for agent in agents_:

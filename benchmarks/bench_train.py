@@ -193,10 +193,9 @@ def main() -> None:
     model = load_model(args.checkpoint)
     policy = model.policy
     assert isinstance(policy, BoardPolicy)
-    rows, cols, mines = policy.board
-    spec = GameSpec(rows, cols, mines, "safe")
+    spec = GameSpec(*policy.board, "safe")
     print(
-        f"checkpoint {args.checkpoint}: {rows}x{cols}/{mines}, first click safe, seeds "
+        f"checkpoint {args.checkpoint}: {spec.board}, first click safe, seeds "
         f"{eval_seeds(1)[0]}..+{args.games - 1}"
     )
     batched = evaluate_net(

@@ -46,10 +46,7 @@ PARTS: dict[str, list[tuple[Any, str]]] = {
         (vector_module, "place_mines"),
         (batch_board_module, "batch_neighbour_counts"),
     ],
-    "flood fill": [
-        (batch_board_module, "flood_bigint"),
-        (batch_board_module, "flood_dense"),
-    ],
+    "flood fill": [(batch_board_module, "flood_bigint"), (batch_board_module, "flood_dense")],
     "masks": [(vector_module, "batch_action_mask")],
     "encoding": [(vector_module, "encode")],
     "info": [(MinesweeperVectorEnv, "_info")],
@@ -104,7 +101,7 @@ def charged(totals: dict[str, float]) -> Iterator[None]:
 
 
 def run_vector(
-    board: str, batch: int, budget: float, warmup: float, seed: int, breakdown: bool, obs_mode: str
+    board: str, batch: int, budget: float, warmup: float, seed: int, obs_mode: str, breakdown: bool
 ) -> dict[str, Any]:
     """Steps/s of B boards of the preset ``board`` under the random valid policy; optionally the
     time per part."""
@@ -150,8 +147,7 @@ def run_resets(board: str, batch: int, budget: float, seed: int) -> float:
 
 
 def make_sb3_venv(kind: str, batch: int) -> Any:
-    """``ours`` (the batched adapter), ``dummy`` or ``subproc`` (SB3 over B single envs), on
-    Beginner."""
+    """Beginner as ``ours`` (the batched adapter), ``dummy`` or ``subproc`` (SB3, B single envs)."""
     if kind == "ours":
         from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
 
@@ -224,9 +220,10 @@ def main(argv: list[str] | None = None) -> None:
     meta |= {"autoreset_mode": "SameStep", "first_click": "safe"}
     results: dict[str, Any] = {"meta": meta, "vector": {}, "sb3": {}, "train": {}}
     for name in parser.entries(args.boards, PRESETS, "preset"):
-        print(f"[vector] {name} B={args.batch} ...", flush=True)
+        board = PRESETS[name]
+        print(f"[vector] {name} {board.rows}x{board.cols}/{board.mines} B={args.batch}", flush=True)
         row = run_vector(
-            name, args.batch, args.budget, args.warmup, args.seed, False, args.obs_mode
+            name, args.batch, args.budget, args.warmup, args.seed, args.obs_mode, False
         )
         row["resets_per_s"] = run_resets(name, args.batch, 1.0, args.seed)
         print(
@@ -236,7 +233,7 @@ def main(argv: list[str] | None = None) -> None:
             flush=True,
         )
         if not args.no_breakdown:
-            timed = run_vector(name, args.batch, args.budget, 0.2, args.seed, True, args.obs_mode)
+            timed = run_vector(name, args.batch, args.budget, 0.2, args.seed, args.obs_mode, True)
             row["breakdown_steps_per_s"] = timed["steps_per_s"]
             parts = row["ms_per_call_by_part"] = timed["ms_per_call_by_part"]
             print(

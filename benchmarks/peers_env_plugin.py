@@ -1,5 +1,4 @@
-"""Plugs the batched ``MinesweeperVectorEnv`` into the peers harness's ``bench_envs.py`` (batched
-rows).
+"""The batched ``MinesweeperVectorEnv`` in the peers harness's ``bench_envs.py`` (batched rows).
 
 The harness times a ``Batched`` factory ``(rows, cols, mines, B, K, seed) -> (init, chunk)``:
 ``chunk`` advances all B boards by K steps (a uniformly random legal action per board, auto-reset)

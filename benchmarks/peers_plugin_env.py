@@ -1,7 +1,10 @@
 """Plugs ``Minesweeper-v0`` into the peers harness's ``bench_envs.py`` (single-env rows).
 
-The peers venv needs gymnasium (``"$PEERS_PY" -m pip install gymnasium``); this repo is put
-on ``sys.path`` so nothing is installed from it.
+The peers venv needs gymnasium; this repo is put on ``sys.path`` so nothing is installed from it::
+
+    bash "$PEERS_DIR/setup.sh" && "$PEERS_PY" -m pip install -q gymnasium
+    "$PEERS_PY" "$PEERS_DIR/bench_envs.py" --no-batched \\
+        --plugin benchmarks/peers_plugin_env.py --configs beginner,expert
 
 ``null-env`` is a floor, not a peer: an env with our spaces, Gymnasium's default wrappers, a fresh
 observation and info dict per step, and no game at all (every step ends the episode after five
