@@ -3,16 +3,13 @@
 Each measurement runs in a fresh interpreter that imports ``mswp_gym`` from one checkout, plays
 a uniformly random legal policy (the policy's cost included, as in the peers harness) and counts
 **CPU** seconds of that process (``time.process_time``), which a busy shared machine disturbs
-far less than wall time. The two checkouts alternate, round after round, and the script prints
-each round, the medians and this side's speed as a ratio to the other: the mean of the rounds'
-paired ratios with a 95% t-interval.
+far less than wall time. The two checkouts alternate, round after round; per loop and board the
+script prints both medians and after/before: the mean of the rounds' paired ratios with a 95%
+t-interval. ``--against COMMIT`` unpacks that commit's ``mswp_gym``
+(``git archive``) into a temporary folder and uses it as ``--before``.
 
     python benchmarks/bench_ab.py --against 204ba93 --rounds 10    # this tree against a commit
-    git worktree add ../before <commit>
-    python benchmarks/bench_ab.py --before ../before --after . --rounds 6
-
-``--against COMMIT`` unpacks that commit's ``mswp_gym`` (``git archive``) into a temporary folder
-and uses it as ``--before``.
+    python benchmarks/bench_ab.py --before ../before --after . --rounds 6    # two checkouts
 
 Loops: ``single`` (``gym.make("Minesweeper-v0", ...)``, one env) and ``vector``
 (``MinesweeperVectorEnv``, B boards, ``SAME_STEP`` autoreset), each on Beginner 9x9/10 and
@@ -33,7 +30,8 @@ from scipy.stats import t as student_t
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from common.stats import mean_interval  # noqa: E402 - after the path insert
+from common.cli import OneLineParser  # noqa: E402 - after the path insert
+from common.stats import mean_interval  # noqa: E402
 
 BOARDS = {"beginner": (9, 9, 10), "expert": (16, 30, 99)}
 
@@ -124,7 +122,7 @@ def compare(before: Path, after: Path, args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="bench_ab.py", description=__doc__.splitlines()[0])
     sides = parser.add_mutually_exclusive_group(required=True)
     sides.add_argument("--before", type=Path, help="a checkout of the repo")
     sides.add_argument("--against", help="a commit of this repo, unpacked as --before")
@@ -134,9 +132,7 @@ def main() -> None:
     parser.add_argument("--vector-steps", type=int, default=150)
     parser.add_argument("--batch", type=int, default=1024)
     args = parser.parse_args()
-    for name in ("rounds", "single_steps", "vector_steps", "batch"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
+    parser.require_at_least(args, 1, "rounds", "single_steps", "vector_steps", "batch")
     with tempfile.TemporaryDirectory() as folder:
         before = archive(args.against, Path(folder)) if args.against else args.before
         if before is None:

@@ -4,33 +4,24 @@
 
 The exact solver plays ``--games`` seeded games per preset (first click safe) in
 ``ExactBeliefs(env)`` (:mod:`agents.beliefs`); every ``step`` is timed with and without the
-wrapper (the bare env's step is timed inside it), so the difference is what the exact
-probabilities add. Prints, per preset, the steps timed and the median and p95 milliseconds per
-step of the bare env, of the wrapped env and of the difference: CPU time of this thread
-(``time.thread_time``), which other work on a busy machine does not inflate.
+wrapper (the bare env's step is timed inside it). Prints, per preset, the steps timed and the
+median and p95 milliseconds per step of the bare env, the wrapped env and their difference: CPU
+time of this thread (``time.thread_time``), which other work on a busy machine does not inflate.
 """
 
 from __future__ import annotations
 
-import sys
 import time
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchkit import preset_options
 
 import mswp_gym  # noqa: F401  (registers the env ids)
 from agents.beliefs import ExactBeliefs
 from agents.solver import SolverAgent
-from common.cli import OneLineParser
 from mswp_gym.encoding import board_from_observation
-from mswp_gym.presets import PRESETS
-
-PROG = "bench_beliefs.py"
 
 
 class _TimedStep(gym.Wrapper[Any, Any, Any, Any]):
@@ -47,26 +38,9 @@ class _TimedStep(gym.Wrapper[Any, Any, Any, Any]):
         return result
 
 
-@dataclass(frozen=True)
-class StepCost:
-    """Milliseconds per step of one preset: the bare env and the wrapped one."""
-
-    preset: str
-    bare: np.ndarray  # (steps,) float64 ms
-    wrapped: np.ndarray  # (steps,) float64 ms
-
-    def line(self) -> str:
-        """One table row: median and p95 of bare, wrapped and their difference."""
-        added = self.wrapped - self.bare
-        cells = [
-            f"{np.median(a):.3f} / {np.percentile(a, 95):.3f}"
-            for a in (self.bare, self.wrapped, added)
-        ]
-        return f"{self.preset:<13}{len(self.bare):>7}  " + "  ".join(f"{c:>17}" for c in cells)
-
-
-def step_costs(preset: str, games: int, seed: int) -> StepCost:
-    """Time every step of ``games`` solver games on ``preset`` with and without the wrapper."""
+def step_costs(preset: str, games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """CPU milliseconds of every step of ``games`` solver games on ``preset``, ``(steps,)`` each:
+    the bare env's and the wrapped env's."""
     timed = _TimedStep(gym.make(f"Minesweeper-{preset.capitalize()}-v0"))
     env = ExactBeliefs(timed)
     agent = SolverAgent()
@@ -83,24 +57,23 @@ def step_costs(preset: str, games: int, seed: int) -> StepCost:
             wrapped.append(1e3 * (time.thread_time() - started))
             bare.append(1e3 * timed.last)
             done = terminated or truncated
-    return StepCost(preset, np.array(bare), np.array(wrapped))
+    return np.array(bare), np.array(wrapped)
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=50, help="games per preset (default 50)")
-    parser.add_argument("--presets", default=",".join(PRESETS), help="comma-separated presets")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
-    args = parser.parse_args(argv)
-    parser.require_at_least(args, 1, "games")
-    presets = parser.entries(args.presets, PRESETS, "preset")
+    args, presets = preset_options(__file__, __doc__, argv)
     print(
         f"CPU ms per step, median / p95, over {args.games} solver games per preset "
         f"(seed {args.seed})"
     )
     print(f"{'preset':<13}{'steps':>7}  {'bare env':>17}  {'with beliefs':>17}  {'added':>17}")
     for name in presets:
-        print(step_costs(name, args.games, args.seed).line(), flush=True)
+        bare, wrapped = step_costs(name, args.games, args.seed)
+        cells = [
+            f"{np.median(ms):.3f} / {np.percentile(ms, 95):.3f}"
+            for ms in (bare, wrapped, wrapped - bare)
+        ]
+        print(f"{name:<13}{len(bare):>7}  " + "  ".join(f"{c:>17}" for c in cells), flush=True)
 
 
 if __name__ == "__main__":

@@ -11,28 +11,17 @@ work on a busy machine does not inflate) of each, in one process.
 
 from __future__ import annotations
 
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchkit import preset_options
 
-from common.cli import OneLineParser
-from mswp_gym.presets import PRESETS
 from train.shards import ShardPlan, parse_board, write_shard
-
-PROG = "bench_dataset.py"
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=50, help="games per preset (default 50)")
-    parser.add_argument("--presets", default=",".join(PRESETS), help="comma-separated presets")
-    parser.add_argument("--seed", type=int, default=0, help="the shards' seed (default 0)")
-    args = parser.parse_args(argv)
-    parser.require_at_least(args, 1, "games")
-    presets = parser.entries(args.presets, PRESETS, "preset")
+    args, presets = preset_options(__file__, __doc__, argv)
     print(f"one shard of {args.games} solver games per preset (seed {args.seed})")
     print(f"{'preset':<13}{'positions':>10}{'seconds':>9}{'positions/s':>13}{'per CPU second':>17}")
     with tempfile.TemporaryDirectory() as folder:

@@ -7,51 +7,35 @@ Three loops over the *same* games (same seeds, same action sequences):
 * ``engine``: the bare board engine (generator + :class:`Board` + ``reveal``) replaying the
   recorded actions, with the same policy cost (reading the legal cells);
 
-so the env's own overhead shows as a ratio measured in one run. Run::
+so the env's own overhead shows as a ratio measured in one run (``peers_plugin_env.py`` puts the
+env beside the PyPI Minesweeper envs)::
 
     .venv/bin/python benchmarks/bench_env.py --seconds 5
-
-The peers harness (a checkout at ``$PEERS_DIR``, with its venv's python at ``$PEERS_PY``)
-compares against the PyPI Minesweeper envs in one run::
-
-    bash "$PEERS_DIR/setup.sh" && "$PEERS_PY" -m pip install -q gymnasium
-    "$PEERS_PY" "$PEERS_DIR/bench_envs.py" --no-batched \\
-        --plugin benchmarks/peers_plugin_env.py --configs beginner,expert
 """
 
 from __future__ import annotations
 
-import argparse
 import random
 import time
-from dataclasses import dataclass
 
 import gymnasium as gym
 import numpy as np
 from gymnasium.utils import seeding
 
 import mswp_gym
+from common.cli import OneLineParser
 from mswp_gym.board import Board
 from mswp_gym.constants import HIDDEN
 from mswp_gym.generators import make_generator
+from mswp_gym.presets import PRESETS, Preset
 
-BOARDS = {"beginner": (9, 9, 10), "expert": (16, 30, 99)}
-
-
-@dataclass
-class Trace:
-    """The games one loop played: each episode's seed and actions."""
-
-    episodes: list[tuple[int, list[int]]]
-
-    @property
-    def steps(self) -> int:
-        return sum(len(actions) for _, actions in self.episodes)
+Trace = list[tuple[int, list[int]]]
+"""The games one loop played: each episode's seed and actions."""
 
 
 def play_env(env: gym.Env, seconds: float) -> tuple[Trace, float]:
     """Random valid policy for ``seconds``; returns the games played and the time they took."""
-    episodes: list[tuple[int, list[int]]] = []
+    episodes: Trace = []
     seed = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -68,13 +52,13 @@ def play_env(env: gym.Env, seconds: float) -> tuple[Trace, float]:
                 done = terminated or truncated
             episodes.append((seed, actions))
             seed += 1
-    return Trace(episodes), time.perf_counter() - start
+    return episodes, time.perf_counter() - start
 
 
 def replay_env(env: gym.Env, trace: Trace) -> float:
     """Replay ``trace`` on ``env`` with the same policy cost; returns the time."""
     start = time.perf_counter()
-    for seed, actions in trace.episodes:
+    for seed, actions in trace:
         policy = random.Random(seed)
         _obs, info = env.reset(seed=seed)
         for action in actions:
@@ -84,11 +68,12 @@ def replay_env(env: gym.Env, trace: Trace) -> float:
     return time.perf_counter() - start
 
 
-def replay_engine(rows: int, cols: int, mines: int, trace: Trace) -> float:
+def replay_engine(preset: Preset, trace: Trace) -> float:
     """Replay ``trace`` on the bare engine (same layouts: the env's seeding); returns the time."""
+    rows, cols, mines = preset.rows, preset.cols, preset.mines
     generator = make_generator("safe")
     start = time.perf_counter()
-    for seed, actions in trace.episodes:
+    for seed, actions in trace:
         policy = random.Random(seed)
         rng, _ = seeding.np_random(seed)
         board: Board | None = None
@@ -105,25 +90,22 @@ def replay_engine(rows: int, cols: int, mines: int, trace: Trace) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = OneLineParser(prog="bench_env.py", description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="measured seconds per board")
-    parser.add_argument(
-        "--boards", default="beginner,expert", help="comma-separated: beginner,expert"
-    )
+    parser.add_argument("--boards", default="beginner,expert", help="comma-separated presets")
     args = parser.parse_args()
     print(f"mswp-gym {mswp_gym.__version__}, numpy {np.__version__}, gymnasium {gym.__version__}")
     print(
         f"{'board':<10} {'loop':<10} {'steps':>8} {'steps/s':>10} {'ep_len':>7} {'vs engine':>10}"
     )
-    for name in args.boards.split(","):
-        rows, cols, mines = BOARDS[name]
+    for name in parser.entries(args.boards, PRESETS, "preset"):
         env = gym.make(f"Minesweeper-{name.capitalize()}-v0")
         play_env(env, 0.5)  # warm-up
         trace, wrapped_s = play_env(env, args.seconds)
         unwrapped_s = replay_env(env.unwrapped, trace)
-        engine_s = replay_engine(rows, cols, mines, trace)
-        steps = trace.steps
-        ep_len = steps / len(trace.episodes)
+        engine_s = replay_engine(PRESETS[name], trace)
+        steps = sum(len(actions) for _, actions in trace)
+        ep_len = steps / len(trace)
         for loop, seconds in (
             ("gym.make", wrapped_s),
             ("unwrapped", unwrapped_s),

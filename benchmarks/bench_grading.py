@@ -12,22 +12,15 @@ rule grades it, not the grader).
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchkit import preset_options
 
 import mswp_gym  # noqa: F401  (registers the env ids)
 from agents.grading import ExactGrader
 from agents.solver import SolverAgent
-from common.cli import OneLineParser
-from mswp_gym.presets import PRESETS
-
-PROG = "bench_grading.py"
 
 
 def grade_costs(preset: str, games: int, seed: int) -> np.ndarray:
@@ -54,13 +47,7 @@ def grade_costs(preset: str, games: int, seed: int) -> np.ndarray:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=50, help="games per preset (default 50)")
-    parser.add_argument("--presets", default=",".join(PRESETS), help="comma-separated presets")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
-    args = parser.parse_args(argv)
-    parser.require_at_least(args, 1, "games")
-    presets = parser.entries(args.presets, PRESETS, "preset")
+    args, presets = preset_options(__file__, __doc__, argv)
     print(f"CPU ms per graded move over {args.games} solver games per preset (seed {args.seed})")
     print(f"{'preset':<13}{'moves':>7}{'median':>9}{'p95':>9}")
     for name in presets:

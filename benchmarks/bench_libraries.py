@@ -2,12 +2,11 @@
 
 SB3 rows are measured here (MaskablePPO, MlpPolicy, Beginner, 8 boards, one torch thread unless
 stated): raw VecEnv steps/s with random legal actions, then training steps/s (collect + update)
-on ``DummyVecEnv`` x8 and on the batched ``MinesweeperSB3VecEnv`` x8, and once more with torch's
-default thread count. The other rows run each recipe of ``examples/`` with a fixed budget in a
-child process and read the JSON summary it prints last (the recipe's own timing of its training
-loop, set-up excluded). A recipe runs under the first interpreter given that imports its
-library (RLlib and Tianshou pin packages this project's venv must not change, so they live in
-their own venv here)::
+on ``DummyVecEnv`` x8 and the batched ``MinesweeperSB3VecEnv`` x8, once more with torch's default
+threads. The other rows run each recipe of ``examples/`` (a fixed budget) in a child process and
+read the JSON summary it prints last (its timing of its training loop, set-up excluded), under
+the first interpreter given that imports its library (RLlib and Tianshou pin packages this venv
+must not change)::
 
     nice -n 10 .venv/bin/python benchmarks/bench_libraries.py --python OTHER_VENV/bin/python
 
@@ -23,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,44 +35,39 @@ import mswp_gym
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_THREADS = torch.get_num_threads()
 
-RECIPES: list[tuple[str, str, str, str, list[str]]] = [
-    # (row label, vector env, module to import, example file, arguments)
-    (
+RECIPES: dict[str, tuple[str, str, str, str]] = {
+    # example file: (row label, vector env, module to import, arguments)
+    "cleanrl_masked_ppo.py": (
         "CleanRL-style masked PPO",
         "MinesweeperVectorEnv x64 (SAME_STEP)",
         "torch",
-        "cleanrl_masked_ppo.py",
-        ["--total-timesteps", "16384"],
+        "--total-timesteps 16384",
     ),
-    (
+    "rl_zoo3_ppo_mask.py": (
         "rl_zoo3 + MaskablePPO (ppo_mask)",
         "SB3 DummyVecEnv x8",
         "rl_zoo3",
-        "rl_zoo3_ppo_mask.py",
-        ["--env", "Minesweeper-v0", "-n", "20480", "--num-threads", "1", "--eval-freq", "-1"],
+        "--env Minesweeper-v0 -n 20480 --num-threads 1 --eval-freq -1",
     ),
-    (
+    "torchrl_masked_ppo.py": (
         "TorchRL masked PPO",
         "single env, Collector",
         "torchrl",
-        "torchrl_masked_ppo.py",
-        ["--frames", "8000"],
+        "--frames 8000",
     ),
-    (
+    "tianshou_masked_dqn.py": (
         "Tianshou 2 DQN (obs mask)",
         "Tianshou DummyVectorEnv x8",
         "tianshou",
-        "tianshou_masked_dqn.py",
-        ["--steps", "10000"],
+        "--steps 10000",
     ),
-    (
+    "rllib_action_mask.py": (
         "RLlib PPO (ActionMaskingTorchRLModule)",
         "RLlib EnvRunner, 1 env",
         "ray.rllib.algorithms.ppo",
-        "rllib_action_mask.py",
-        ["--iterations", "5"],
+        "--iterations 5",
     ),
-]
+}
 
 
 def random_legal_steps(venv: Any, steps: int) -> float:
@@ -106,40 +101,18 @@ def sb3_rows(raw_steps: int, ppo_steps: int) -> list[tuple[str, str, float]]:
 
     from mswp_gym.vector.sb3_vec import MinesweeperSB3VecEnv
 
-    def dummy() -> DummyVecEnv:
-        return DummyVecEnv([lambda: gym.make("Minesweeper-v0") for _ in range(8)])
-
-    def native() -> MinesweeperSB3VecEnv:
-        return MinesweeperSB3VecEnv(8, rows=9, cols=9, mines=10)
-
+    venvs: dict[str, Callable[[], Any]] = {
+        "DummyVecEnv x8": lambda: DummyVecEnv([lambda: gym.make("Minesweeper-v0")] * 8),
+        "MinesweeperSB3VecEnv x8": lambda: MinesweeperSB3VecEnv(8, rows=9, cols=9, mines=10),
+    }
     torch.set_num_threads(1)
-    return [
-        (
-            "SB3 VecEnv, random legal actions",
-            "DummyVecEnv x8",
-            random_legal_steps(dummy(), raw_steps),
-        ),
-        (
-            "SB3 VecEnv, random legal actions",
-            "MinesweeperSB3VecEnv x8",
-            random_legal_steps(native(), raw_steps),
-        ),
-        (
-            "sb3-contrib MaskablePPO, 1 torch thread",
-            "DummyVecEnv x8",
-            maskable_ppo_steps(dummy(), ppo_steps, 1),
-        ),
-        (
-            "sb3-contrib MaskablePPO, 1 torch thread",
-            "MinesweeperSB3VecEnv x8",
-            maskable_ppo_steps(native(), ppo_steps, 1),
-        ),
-        (
-            f"sb3-contrib MaskablePPO, {DEFAULT_THREADS} torch threads (default)",
-            "MinesweeperSB3VecEnv x8",
-            maskable_ppo_steps(native(), ppo_steps, DEFAULT_THREADS),
-        ),
-    ]
+    raw, ppo = "SB3 VecEnv, random legal actions", "sb3-contrib MaskablePPO, 1 torch thread"
+    rows = [(raw, name, random_legal_steps(make(), raw_steps)) for name, make in venvs.items()]
+    rows += [(ppo, name, maskable_ppo_steps(make(), ppo_steps, 1)) for name, make in venvs.items()]
+    threads = f"sb3-contrib MaskablePPO, {DEFAULT_THREADS} torch threads (default)"
+    native = "MinesweeperSB3VecEnv x8"
+    rows.append((threads, native, maskable_ppo_steps(venvs[native](), ppo_steps, DEFAULT_THREADS)))
+    return rows
 
 
 def imports(python: str, module: str) -> bool:
@@ -169,10 +142,7 @@ def main() -> None:
     """Measure everything and print the Markdown table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--python",
-        action="append",
-        default=[],
-        help="another interpreter to try for recipes this one cannot import",
+        "--python", action="append", default=[], help="a python for recipes this one cannot import"
     )
     parser.add_argument("--raw-steps", type=int, default=40_000)
     parser.add_argument("--ppo-steps", type=int, default=8_192)
@@ -182,12 +152,12 @@ def main() -> None:
         (label, venv, f"{sps:,.0f}")
         for label, venv, sps in sb3_rows(args.raw_steps, args.ppo_steps)
     ]
-    for label, venv, module, example, recipe_args in RECIPES:
+    for example, (label, venv, module, recipe_args) in RECIPES.items():
         python = next((p for p in pythons if imports(p, module)), None)
         if python is None:
             rows.append((label, venv, f"not measured: {module} not importable"))
             continue
-        summary = run_recipe(python, example, recipe_args)
+        summary = run_recipe(python, example, recipe_args.split())
         rows.append((label, venv, f"{summary['steps_per_s']:,.0f} ({summary['steps']} steps)"))
         print(f"# {example} via {python}: {json.dumps(summary)}", flush=True)
     print("| library | vector env | env steps/s |")

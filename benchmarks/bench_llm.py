@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from argparse import RawTextHelpFormatter
 from dataclasses import replace
 from pathlib import Path
 
@@ -28,17 +29,11 @@ from eval.settings import build_settings
 
 def main(argv: list[str] | None = None) -> None:
     """Time the same evaluation at each number in flight."""
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
-    )
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=RawTextHelpFormatter)
     parser.add_argument("--preset", default="beginner", help="preset (default beginner)")
     parser.add_argument("--games", type=int, default=64, help="games (default 64)")
-    parser.add_argument(
-        "--in-flight", type=int, nargs="+", default=[1, 16], help="requests in flight to time"
-    )
-    parser.add_argument(
-        "--delay", type=float, default=0.1, help="seconds the endpoint takes per reply (0.1)"
-    )
+    parser.add_argument("--in-flight", type=int, nargs="+", default=[1, 16], help="counts to time")
+    parser.add_argument("--delay", type=float, default=0.1, help="seconds per reply (0.1)")
     args = parser.parse_args(argv)
     settings = tuple(build_settings([args.preset], None, None, None, None, "safe", False))
     baseline = None
@@ -57,10 +52,8 @@ def main(argv: list[str] | None = None) -> None:
             result = run(config, skip_validation=True)
             seconds = time.perf_counter() - start
             rows = [r.without_timing() for r in result.records]
-            same = (
-                "reference" if baseline is None else ("same" if rows == baseline else "DIFFERENT")
-            )
             baseline = rows if baseline is None else baseline
+            same = "reference" if rows is baseline else "same" if rows == baseline else "DIFFERENT"
             wins = sum(r.won for r in result.records)
             print(
                 f"in flight {in_flight:>3}: {args.games / seconds * 60:8.1f} games/min, "

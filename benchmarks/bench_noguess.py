@@ -6,9 +6,8 @@
 Four parts, each per preset (``--parts``, default all):
 
 - **proof**: ``--proof-boards`` games per preset through ``MinesweeperEnv(first_click="no-guess")``
-  (seeds ``0..N-1`` after ``--seed``), played with the solver's certain moves only: its first
-  click (``(2, 2)``), then only cells the exact analysis proves safe (mine probability exactly 0,
-  mine count known). Prints the games it could not finish without a guess: must be 0.
+  (seeds ``0..N-1`` after ``--seed``), played with :func:`play_certain`. Prints the games it could
+  not finish without a guess: must be 0.
 - **timing**: ``--timing-boards`` no-guess layouts per preset from the same random first clicks,
   by ``mswp_gym``'s generator and by ms-toollib's ``laymine_solvable`` (its ``(x0, y0)`` is our
   ``(row, col)``; its layouts also open at the click); median and p95 milliseconds per board,
@@ -18,20 +17,18 @@ Four parts, each per preset (``--parts``, default all):
 - **bbbv**: ``--bbbv-boards`` random (``safe``) layouts per preset: their 3BV from
   :mod:`mswp_gym.difficulty` against ms-toollib's ``cal_bbbv``; prints the boards that differ.
 
-ms-toollib is not a dependency of this project: timing and bbbv run it with the interpreter given
-by ``--toollib-python`` or the ``MSWP_TOOLLIB_PYTHON`` environment variable (a venv with
-``ms-toollib`` installed, e.g. the peers venv of ``shared/peers/setup.sh``).
+ms-toollib is not a dependency: timing and bbbv run it with the interpreter of ``--toollib-python``
+or ``$MSWP_TOOLLIB_PYTHON`` (a venv with ``ms-toollib``, e.g. the peers venv of its ``setup.sh``).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +37,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agents.solver.agent import SolverAgent, rule_first_click
+from common.cli import OneLineParser, report_error
 from common.stats import mean_interval
 from eval.report import format_table
 from mswp_gym.board import Board
@@ -48,12 +46,12 @@ from mswp_gym.constants import HIDDEN
 from mswp_gym.difficulty import difficulty
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.generators import make_generator
-from mswp_gym.presets import PRESETS
+from mswp_gym.presets import PRESETS, Preset
 
+PROG = "bench_noguess.py"
 PARTS: tuple[str, ...] = ("proof", "timing", "bias", "bbbv")
 TOOLLIB_ENV = "MSWP_TOOLLIB_PYTHON"
-"""Environment variable naming the interpreter with ms-toollib (when --toollib-python is not
-given)."""
+"""The interpreter with ms-toollib when --toollib-python is not given."""
 BIAS_RULES: tuple[str, ...] = ("safe", "opening", "no-guess")
 
 TOOLLIB_SCRIPT = """
@@ -72,10 +70,6 @@ else:
     print(json.dumps({"bbbv": [ms_toollib.cal_bbbv(board) for board in job["boards"]]}))
 """
 """Run by the ms-toollib interpreter: one job from stdin, its figures as JSON on stdout."""
-
-
-class BadInput(ValueError):
-    """A bad command-line value (one line, exit status 2)."""
 
 
 def play_certain(env: MinesweeperEnv, seed: int) -> bool:
@@ -102,32 +96,32 @@ def play_certain(env: MinesweeperEnv, seed: int) -> bool:
 
 def random_clicks(rows: int, cols: int, count: int, seed: int) -> list[Cell]:
     """``count`` first clicks drawn uniformly over the board (seeded)."""
-    rng = np.random.default_rng(seed)
-    cells = rng.integers(rows * cols, size=count)
+    cells = np.random.default_rng(seed).integers(rows * cols, size=count)
     return [(int(c) // cols, int(c) % cols) for c in cells]
 
 
-def run_toollib(python: str, job: dict[str, Any]) -> dict[str, Any]:
-    """Run one :data:`TOOLLIB_SCRIPT` job in ``python``.
-
-    Raises:
-        BadInput: the interpreter cannot be run or lacks ms-toollib.
-    """
-    try:
-        done = subprocess.run(
-            [python, "-c", TOOLLIB_SCRIPT],
-            input=json.dumps(job),
-            capture_output=True,
-            text=True,
-            check=False,
+def layouts(rule: str, board: Preset, count: int, seed: int) -> Iterator[np.ndarray]:
+    """``count`` layouts of ``board`` under ``rule``: layout ``i`` is drawn with the seed
+    ``[seed, i]`` around the ``i``-th first click of :func:`random_clicks` (as :func:`timing`'s)."""
+    generator = make_generator(rule)
+    for i, click in enumerate(random_clicks(board.rows, board.cols, count, seed)):
+        yield generator.layout(
+            board.rows, board.cols, board.mines, np.random.default_rng([seed, i]), click
         )
+
+
+def run_toollib(python: str, job: dict[str, Any]) -> dict[str, Any]:
+    """Run one :data:`TOOLLIB_SCRIPT` job in ``python``; one that cannot run it (no such
+    interpreter, no ms-toollib) ends the program: one line, exit status 2."""
+    try:
+        command = [python, "-c", TOOLLIB_SCRIPT]
+        done = subprocess.run(command, input=json.dumps(job), capture_output=True, text=True)
     except OSError as error:
-        raise BadInput(f"--toollib-python {python!r} cannot be run: {error}") from None
+        sys.exit(report_error(PROG, f"--toollib-python {python!r} cannot be run: {error}"))
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise BadInput(f"--toollib-python {python!r} failed: {last}")
-    result: dict[str, Any] = json.loads(done.stdout)
-    return result
+        sys.exit(report_error(PROG, f"--toollib-python {python!r} failed: {last}"))
+    return dict(json.loads(done.stdout))
 
 
 def _ms(seconds: Sequence[float]) -> tuple[str, str]:
@@ -152,22 +146,17 @@ def timing(presets: Sequence[str], boards: int, seed: int, python: str) -> str:
     for name in presets:
         board = PRESETS[name]
         clicks = random_clicks(board.rows, board.cols, boards, seed)
-        theirs = run_toollib(
-            python,
-            {"kind": "timing", "rows": board.rows, "cols": board.cols, "mines": board.mines}
-            | {"clicks": clicks},
-        )
         ours = []
         for i, click in enumerate(clicks):
             rng = np.random.default_rng([seed, i])
             start = time.perf_counter()
             generator.layout(board.rows, board.cols, board.mines, rng, click)
             ours.append(time.perf_counter() - start)
+        job = {"kind": "timing", "rows": board.rows, "cols": board.cols, "mines": board.mines}
+        theirs = run_toollib(python, job | {"clicks": clicks})
         ratio = np.median(ours) / np.median(theirs["seconds"])
-        failed = str(theirs["failed"])
-        rows.append(
-            [name, str(boards), *_ms(ours), *_ms(theirs["seconds"]), f"{ratio:.2f}", failed]
-        )
+        cells = [*_ms(ours), *_ms(theirs["seconds"]), f"{ratio:.2f}", str(theirs["failed"])]
+        rows.append([name, str(boards), *cells])
     header = ["preset", "boards", "ours median", "ours p95", "toollib median", "toollib p95"]
     return format_table([*header, "median ratio", "toollib failed"], rows)
 
@@ -176,59 +165,32 @@ def bias(presets: Sequence[str], boards: int, seed: int) -> str:
     """The bias part's table: mean 3BV and openings per board under each rule."""
     rows = []
     for name in presets:
-        board = PRESETS[name]
-        clicks = random_clicks(board.rows, board.cols, boards, seed)
         for rule in BIAS_RULES:
-            generator = make_generator(rule)
-            found = [
-                difficulty(
-                    generator.layout(
-                        board.rows, board.cols, board.mines, np.random.default_rng([seed, i]), c
-                    )
-                )
-                for i, c in enumerate(clicks)
+            found = [difficulty(m) for m in layouts(rule, PRESETS[name], boards, seed)]
+            means = [
+                mean_interval([getattr(f, key) for f in found]) for key in ("bbbv", "openings")
             ]
-            bbbv = mean_interval([f.bbbv for f in found])
-            openings = mean_interval([f.openings for f in found])
-            rows.append(
-                [
-                    name,
-                    rule,
-                    str(boards),
-                    f"{bbbv.estimate:.2f} [{bbbv.low:.2f}, {bbbv.high:.2f}]",
-                    f"{openings.estimate:.2f} [{openings.low:.2f}, {openings.high:.2f}]",
-                ]
-            )
+            cells = [f"{m.estimate:.2f} [{m.low:.2f}, {m.high:.2f}]" for m in means]
+            rows.append([name, rule, str(boards), *cells])
     return format_table(["preset", "rule", "boards", "mean 3BV [95%]", "openings [95%]"], rows)
 
 
 def bbbv_check(presets: Sequence[str], boards: int, seed: int, python: str) -> str:
     """The bbbv part's table: boards whose 3BV differs from ms-toollib's ``cal_bbbv``."""
-    generator = make_generator("safe")
     rows = []
     for name in presets:
-        board = PRESETS[name]
-        layouts = [
-            generator.layout(
-                board.rows, board.cols, board.mines, np.random.default_rng([seed, i]), c
-            )
-            for i, c in enumerate(random_clicks(board.rows, board.cols, boards, seed))
-        ]
-        pictures = [np.where(m, -1, Board(m).counts).tolist() for m in layouts]
+        mines = list(layouts("safe", PRESETS[name], boards, seed))
+        pictures = [np.where(m, -1, Board(m).counts).tolist() for m in mines]
         theirs = run_toollib(python, {"kind": "bbbv", "boards": pictures})["bbbv"]
-        ours = [difficulty(m).bbbv for m in layouts]
+        ours = [difficulty(m).bbbv for m in mines]
         differ = sum(a != b for a, b in zip(ours, theirs, strict=True))
         rows.append([name, str(boards), str(differ), f"{np.mean(ours):.2f}"])
     return format_table(["preset", "boards", "3BV differs", "mean 3BV"], rows)
 
 
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    """The options, checked.
-
-    Raises:
-        BadInput: a bad part, preset or count, or no ms-toollib interpreter for a part needing it.
-    """
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: list[str] | None = None) -> None:
+    """Run the chosen parts and print their tables; bad input is one line, exit status 2."""
+    parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
     parser.add_argument("--parts", default=",".join(PARTS), help=f"of {', '.join(PARTS)}")
     parser.add_argument("--presets", default=",".join(PRESETS), help="comma-separated presets")
     parser.add_argument("--proof-boards", type=int, default=10_000, help="games per preset")
@@ -242,32 +204,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help=f"interpreter with ms-toollib (default: ${TOOLLIB_ENV})",
     )
     args = parser.parse_args(argv)
-    args.parts = [p.strip() for p in args.parts.split(",")]
-    args.presets = [p.strip() for p in args.presets.split(",")]
-    for part in args.parts:
-        if part not in PARTS:
-            raise BadInput(f"--parts: unknown part {part!r}; choose from {', '.join(PARTS)}")
-    for name in args.presets:
-        if name not in PRESETS:
-            raise BadInput(f"--presets: unknown preset {name!r}; choose from {', '.join(PRESETS)}")
-    for option in ("proof_boards", "timing_boards", "bias_boards", "bbbv_boards"):
-        if getattr(args, option) < 1:
-            flag = "--" + option.replace("_", "-")
-            raise BadInput(f"{flag} must be an integer >= 1, got {getattr(args, option)}")
-    if args.seed < 0:
-        raise BadInput(f"--seed must be an integer >= 0, got {args.seed}")
-    if {"timing", "bbbv"} & set(args.parts) and not args.toollib_python:
-        raise BadInput(
+    parts = parser.entries(args.parts, PARTS, "part")
+    presets = parser.entries(args.presets, PRESETS, "preset")
+    parser.require_at_least(args, 1, "proof_boards", "timing_boards", "bias_boards", "bbbv_boards")
+    parser.require_at_least(args, 0, "seed")
+    seed, python = args.seed, args.toollib_python
+    if {"timing", "bbbv"} & set(parts) and not python:
+        parser.error(
             f"the timing and bbbv parts run ms-toollib: give --toollib-python or set {TOOLLIB_ENV}"
         )
-    return args
-
-
-def run(argv: list[str] | None = None) -> None:
-    """Run the chosen parts and print their tables."""
-    args = parse_args(argv)
-    seed, presets, python = args.seed, args.presets, args.toollib_python
-    for part in args.parts:
+    for part in parts:
         if part == "proof":
             table = proof(presets, args.proof_boards, seed)
         elif part == "timing":
@@ -277,15 +223,6 @@ def run(argv: list[str] | None = None) -> None:
         else:
             table = bbbv_check(presets, args.bbbv_boards, seed, python)
         print(f"== {part} ==\n{table}\n", flush=True)
-
-
-def main(argv: list[str] | None = None) -> None:
-    """:func:`run`, with a bad value as one line on stderr and exit status 2."""
-    try:
-        run(argv)
-    except BadInput as error:
-        print(f"bench_noguess.py: error: {error}", file=sys.stderr)
-        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":

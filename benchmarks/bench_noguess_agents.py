@@ -6,17 +6,14 @@
 On no-guess boards no game needs a guess, so every loss is reasoning an agent lacks: the table
 shows how much of it each agent captures. Per preset it runs ``python -m eval`` with
 ``--first-click no-guess --by 3bv`` (same seeds for every agent; each game's board is built
-around the agent's own first click) on the agents of :data:`AGENTS` plus the shipped networks of
-:func:`networks` (the preset's board network, the generalist, and on Beginner the network learned
-from reward alone), writes each preset's eval outputs under ``--out/<preset>``, then prints one
-table: win rate [95% Wilson] per agent and preset. The solver must win every game (it plays
-only certain moves until none is left, and on these boards one always is): the script exits 1
-if it does not.
+around the agent's own first click) on :data:`AGENTS` and the shipped :func:`networks`, writes
+each preset's eval outputs under ``--out/<preset>``, then prints win rate [95% Wilson] per agent
+and preset. The solver must win every game (it plays only certain moves until none is left, and
+on these boards one always is): the script exits 1 if it does not.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import tempfile
@@ -24,18 +21,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from common.cli import OneLineParser
+from eval.bench import percent
 from eval.cli import main as eval_main
 from eval.report import format_table
 from mswp_gym.presets import PRESETS
 
-AGENTS: tuple[str, ...] = (
-    "random",
-    "local",
-    "logic",
-    "logic:sentence-max",
-    "logic:global",
-    "solver",
-)
+AGENTS = ("random", "local", "logic", "logic:sentence-max", "logic:global", "solver")
 """The rule-based agents, in table order."""
 
 
@@ -48,7 +40,7 @@ def networks(preset: str) -> list[str]:
 
 def run(argv: list[str] | None = None) -> int:
     """Evaluate every agent on every preset, print the payoff table; the exit status."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = OneLineParser(prog="bench_noguess_agents.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--presets", default=",".join(PRESETS), help="comma-separated presets")
     parser.add_argument("--games", type=int, default=1000, help="games per agent and preset")
     parser.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
@@ -56,10 +48,7 @@ def run(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="eval outputs per preset here")
     parser.add_argument("--no-networks", action="store_true", help="rule-based agents only")
     args = parser.parse_args(argv)
-    presets = [p.strip() for p in args.presets.split(",")]
-    for name in presets:
-        if name not in PRESETS:
-            parser.error(f"--presets: unknown preset {name!r}; choose from {', '.join(PRESETS)}")
+    presets = parser.entries(args.presets, PRESETS, "preset")
     out = args.out if args.out is not None else Path(tempfile.mkdtemp(prefix="noguess_"))
     rows, solver_lost = [], []
     for name in presets:
@@ -74,16 +63,7 @@ def run(argv: list[str] | None = None) -> int:
             return status
         summaries = json.loads((out / name / "results.json").read_text())["summaries"]
         for s in summaries:
-            rate = s["win_rate"]
-            rows.append(
-                [
-                    name,
-                    s["agent"],
-                    str(s["games"]),
-                    f"{100 * rate['estimate']:.1f}% [{100 * rate['low']:.1f}, "
-                    f"{100 * rate['high']:.1f}]",
-                ]
-            )
+            rows.append([name, s["agent"], str(s["games"]), percent(s["win_rate"])])
             if s["agent"] == "solver" and s["wins"] != s["games"]:
                 solver_lost.append(f"{name}: {s['games'] - s['wins']} of {s['games']}")
     print("\n== payoff table: no-guess boards ==")

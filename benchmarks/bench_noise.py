@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -49,23 +50,20 @@ class Setting:
     prob: float
 
 
-def settings(sweeps: list[str]) -> list[Setting]:
-    """The settings of the chosen sweeps."""
-    out: list[Setting] = []
-    if "p" in sweeps:
-        out += [Setting("p", 16, 16, 40, n, p) for n in NOISES for p in (0.25, 0.5, 0.75, 1.0)]
-    if "density" in sweeps:
-        out += [Setting("density", 16, 16, m, n, 1.0) for n in NOISES for m in (26, 51, 77)]
-    if "report" in sweeps:
-        out += [Setting("report", 30, 30, 300, n, 1.0) for n in NOISES]
-        out += [Setting("report", 30, 30, 300, "exact", 0.5)]
-    return out
+SWEEPS: dict[str, list[Setting]] = {
+    "p": [Setting("p", 16, 16, 40, n, p) for n in NOISES for p in (0.25, 0.5, 0.75, 1.0)],
+    "density": [Setting("density", 16, 16, m, n, 1.0) for n in NOISES for m in (26, 51, 77)],
+    "report": [
+        *(Setting("report", 30, 30, 300, n, 1.0) for n in NOISES),
+        Setting("report", 30, 30, 300, "exact", 0.5),
+    ],
+}
+"""The settings of each sweep."""
 
 
-def play(job: tuple[Setting, str, int]) -> tuple[Setting, str, int, float, bool, float]:
-    """One seeded game: ``(setting, agent, seed, score, won, seconds)``."""
-    setting, label, seed = job
-    name, kwargs = AGENTS[label]
+def moves(setting: Setting, label: str, seed: int) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """One seeded game of ``setting`` by the agent ``label``: after each move, the agent and the
+    env's info."""
     env = MinesweeperEnv(
         setting.rows,
         setting.cols,
@@ -75,21 +73,29 @@ def play(job: tuple[Setting, str, int]) -> tuple[Setting, str, int, float, bool,
         clue_noise=setting.noise,
         clue_reveal_prob=setting.prob,
     )
+    name, kwargs = AGENTS[label]
     agent = agents.make(name, seed=seed, **kwargs)
-    start = time.perf_counter()
     obs, info = env.reset(seed=seed)
     agent.reset(seed, env.game_spec)
     done = False
     while not done:
         obs, _r, terminated, truncated, info = env.step(agent.act(obs, env.action_masks()))
         done = terminated or truncated
-    score = float(info["mines_found"] / setting.mines)
+        yield agent, info
+
+
+def play(job: tuple[Setting, str, int]) -> tuple[Setting, str, int, float, bool, float]:
+    """One seeded game: ``(setting, agent, seed, score, won, seconds)`` (set-up included)."""
+    setting, label, seed = job
+    start = time.perf_counter()
+    *_, (_agent, info) = moves(setting, label, seed)
+    won = bool(info["mines_exploded"] == 0)
     return (
         setting,
         label,
         seed,
-        score,
-        bool(info["mines_exploded"] == 0),
+        info["mines_found"] / setting.mines,
+        won,
         time.perf_counter() - start,
     )
 
@@ -102,40 +108,21 @@ def soundness(games: int, solver_games: int) -> None:
     """
     for noise in NOISES:
         for prob in (1.0, 0.5):
-            for label, (name, kwargs) in AGENTS.items():
+            for label in AGENTS:
                 n = solver_games if label == "solver" else games
-                wrong = moves = 0
+                wrong = moves_seen = 0
                 for seed in range(1000, 1000 + n):
-                    env = MinesweeperEnv(
-                        9,
-                        9,
-                        12,
-                        first_click="any",
-                        score_mode=True,
-                        clue_noise=noise,
-                        clue_reveal_prob=prob,
-                    )
-                    agent = agents.make(name, seed=seed, **kwargs)
-                    obs, info = env.reset(seed=seed)
-                    agent.reset(seed, env.game_spec)
-                    claims = []
-                    done = False
-                    while not done:
-                        obs, _r, terminated, truncated, info = env.step(
-                            agent.act(obs, env.action_masks())
-                        )
-                        explained = agent.explain()
-                        claims.append((set(explained.safe), set(explained.mines)))
-                        done = terminated or truncated
-                    layout = info["layout"]
-                    moves += len(claims)
+                    setting = Setting("soundness", 9, 9, 12, noise, prob)
+                    game = [(agent.explain(), info) for agent, info in moves(setting, label, seed)]
+                    layout = game[-1][1]["layout"]
+                    moves_seen += len(game)
                     wrong += any(
-                        any(layout[c] for c in safe) or not all(layout[c] for c in mines)
-                        for safe, mines in claims
+                        any(layout[c] for c in seen.safe) or not all(layout[c] for c in seen.mines)
+                        for seen, _ in game
                     )
                 print(
-                    f"soundness {noise:10} p={prob:4.2f} {label:7} games {n:4d} moves {moves:6d} "
-                    f"games with a wrong claim {wrong}",
+                    f"soundness {noise:10} p={prob:4.2f} {label:7} games {n:4d} "
+                    f"moves {moves_seen:6d} games with a wrong claim {wrong}",
                     flush=True,
                 )
 
@@ -143,36 +130,25 @@ def soundness(games: int, solver_games: int) -> None:
 def main() -> None:
     """Run the sweeps and print one line per setting and agent."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument(
-        "--games", type=int, default=20, help="games per setting for local and logic"
-    )
-    parser.add_argument(
-        "--solver-games", type=int, default=8, help="games per setting for the solver"
-    )
-    parser.add_argument(
-        "--report-games", type=int, default=6, help="games per agent on the 30x30 board"
-    )
-    parser.add_argument("--sweep", nargs="+", default=["p", "density", "report"])
+    parser.add_argument("--games", type=int, default=20, help="per setting: local and logic")
+    parser.add_argument("--solver-games", type=int, default=8, help="per setting: the solver")
+    parser.add_argument("--report-games", type=int, default=6, help="per agent on 30x30")
+    parser.add_argument("--sweep", nargs="+", choices=list(SWEEPS), default=list(SWEEPS))
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", default=None, help="write the results here")
     parser.add_argument("--plot", default=None, help="draw the p and density sweeps into this PNG")
     parser.add_argument(
-        "--soundness",
-        action="store_true",
-        help="instead: count wrong claims over --games (--solver-games) 9x9 games per case",
+        "--soundness", action="store_true", help="instead: games with a wrong claim (9x9/12)"
     )
     args = parser.parse_args()
     if args.soundness:
         soundness(args.games, args.solver_games)
         return
     jobs = []
-    for setting in settings(args.sweep):
+    for setting in (setting for sweep in args.sweep for setting in SWEEPS[sweep]):
         for label in AGENTS:
-            n = (
-                args.report_games
-                if setting.sweep == "report"
-                else (args.solver_games if label == "solver" else args.games)
-            )
+            n = args.solver_games if label == "solver" else args.games
+            n = args.report_games if setting.sweep == "report" else n
             jobs += [(setting, label, seed) for seed in range(n)]
     results: dict[tuple[Setting, str], list[tuple[float, bool, float]]] = {}
     with ProcessPoolExecutor(args.workers) as pool:
@@ -190,8 +166,7 @@ def main() -> None:
         board = f"{setting.rows}x{setting.cols}/{setting.mines}"
         print(
             f"{setting.sweep:8} {board:10} {setting.noise:10} {setting.prob:5.2f} {label:7} "
-            f"{len(games):3d} "
-            f"{score.estimate:6.3f} [{score.low:5.3f},{score.high:5.3f}] "
+            f"{len(games):3d} {score.estimate:6.3f} [{score.low:5.3f},{score.high:5.3f}] "
             f"{win.estimate:6.3f} [{win.low:5.3f},{win.high:5.3f}] {seconds:7.2f}"
         )
         rows.append(

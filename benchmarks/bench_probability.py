@@ -1,49 +1,38 @@
 """Our exact mine probabilities against ms-toollib's ``cal_probability_onboard``, per position.
 
-ms-toollib (a Rust Minesweeper library) is not a project dependency: it lives in the peers venv
-made by the peers harness's ``setup.sh`` (its python is ``$PEERS_PY`` below). This script runs
-there and puts this worktree on ``sys.path`` for our solver (which needs numpy and, through
-``mswp_gym``, gymnasium; the peers venv has both).
+ms-toollib is not a project dependency: this script runs in the peers harness's venv (its python
+is ``$PEERS_PY`` below; it has numpy and gymnasium) and puts this checkout on ``sys.path``.
 
 Positions, per size class:
 
-* ``random``: a layout at a density drawn uniformly from ``[0.12, 0.31]``; random safe cells are
-  revealed (each reveal floods zeros, as in play) until a drawn fraction of the safe cells is open;
-  the game is never over (some safe cell stays hidden).
-* ``play``: the boards our own solver player sees before its moves in seeded games (first click in
-  the corner with the ``safe`` rule; every position on boards up to 1,000 cells, every
-  ``cells // 1000``-th on larger ones), sampled down to the requested count. The script also prints
-  on how many of those games' moves the player's own analysis used the relaxation.
+* ``random-ROWSxCOLS``: a layout at a density drawn uniformly from ``[0.12, 0.31]``, random safe
+  cells revealed (flooding zeros, as in play) until a drawn share of the safe cells is open; the
+  game is never over.
+* ``play-ROWSxCOLSxMINES``: the boards our solver player sees before its moves in seeded games
+  (``safe`` first click; every position on boards up to 1,000 cells, every ``cells // 1000``-th on
+  larger ones), sampled down to the count; it also prints on how many of those games' moves the
+  player's own analysis used the relaxation.
 
-For each position both engines give the mine probability of every hidden cell (ms-toollib's board
-codes: 10 hidden, 0-8 clues; it also returns values for revealed cells, which are not compared). The
-script prints, per class: positions, the worst absolute difference, how many exceed 1e-9, how often
-our relaxation fired (``Analysis.approximate``), and both engines' total and median time per
-position (each engine timed on its own call only, on the same positions, alternating, in one run:
-compare the two columns, not figures across runs on a shared machine).
+Both engines give the mine probability of every hidden cell. Per class: positions, the worst
+absolute difference, how many exceed 1e-9, how often our relaxation fired
+(``Analysis.approximate``), and each engine's total, median and worst time per position (its own
+call only, the two alternating on the same positions: compare columns, not runs).
 
 ms-toollib's worst random 30x30 positions need 12-21 GB and minutes, and a failed allocation aborts
-its whole process. ``--isolate-toollib GB:SECONDS`` runs each of its calls in a child process
-under those limits: a call past either counts in the ``tlib fail`` column and is left out of the
-differences and of its timings. Its times then come from a fresh process each (after a warm-up
-call), so compare speed on runs without it.
+its process: ``--isolate-toollib GB:SECONDS`` runs each of its calls in a child process under those
+limits; a call past either counts in ``tlib fail`` and is left out of the differences and timings
+(its times then come from a fresh process each: compare speed on runs without it).
 
-Example::
-
-    "$PEERS_PY" benchmarks/bench_probability.py --positions 1000
-    "$PEERS_PY" benchmarks/bench_probability.py --classes play-100x100x2000 \
-        --positions 200
-    # ours alone (no ms-toollib columns) on the densest random boards, a block of 250 positions
+    "$PEERS_PY" benchmarks/bench_probability.py --classes play-100x100x2000 --positions 200
     .venv/bin/python benchmarks/bench_probability.py --ours-only --classes random-30x30 \
         --positions 250 --seed 5
-    # both engines on that class, ms-toollib limited to 16 GB and 10 minutes a position
     "$PEERS_PY" benchmarks/bench_probability.py --classes random-30x30 \
         --positions 250 --seed 5 --isolate-toollib 16:600
 """
 
 from __future__ import annotations
 
-import argparse
+import contextlib
 import multiprocessing
 import os
 import resource
@@ -60,6 +49,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from agents.solver import SolverAgent
 from agents.solver.probability import analyse
+from common.cli import OneLineParser
 from mswp_gym.board import Board
 from mswp_gym.constants import HIDDEN, Outcome
 from mswp_gym.generators import make_generator
@@ -107,31 +97,18 @@ def random_positions(
         yield Sample(board.visible.copy(), mines)
 
 
-@dataclass
-class PlayLog:
-    """What the player met in the games that made a ``play`` class."""
-
-    moves: int = 0
-    approximate: int = 0
-    """Moves whose analysis by the player itself used the relaxation
-    (``explain()["approximate"]``)."""
-
-
 def play_positions(
-    rows: int,
-    cols: int,
-    mines: int,
-    count: int,
-    rng: np.random.Generator,
-    stride: int,
-    log: PlayLog,
-) -> list[Sample]:
-    """Every ``stride``-th position our solver player meets in seeded games (``safe`` first click in
-    the corner), until twice ``count`` are kept; ``count`` of them drawn at random."""
+    rows: int, cols: int, mines: int, count: int, rng: np.random.Generator
+) -> tuple[list[Sample], int, int]:
+    """Every position our solver player meets in seeded games (``safe`` first click in the corner;
+    every ``cells // 1000``-th on larger boards), until twice ``count`` are kept; ``count`` of them
+    drawn at random. Also the moves played, and on how many the player's own analysis used the
+    relaxation (``explain().approximate``)."""
     spec = GameSpec(rows=rows, cols=cols, mines=mines, first_click="safe")
     agent = SolverAgent(seed=0)
+    stride = max(1, rows * cols // 1000)
     seen: list[Sample] = []
-    game = 0
+    game = moves = approximate = 0
     while len(seen) < 2 * count:
         agent.reset(seed=game, spec=spec)
         hidden = np.full((rows, cols), HIDDEN, dtype=np.int8)
@@ -141,24 +118,22 @@ def play_positions(
         )
         board = Board(layout)
         board.reveal(*first)
-        moves = 0
+        played = 0
         while board.outcome == Outcome.PLAYING and len(seen) < 2 * count:
-            if moves % stride == 0:
+            if played % stride == 0:
                 seen.append(Sample(board.visible.copy(), mines))
             board.reveal(*divmod(int(agent.act(board.visible, ~board.revealed.ravel())), cols))
-            moves += 1
-            log.approximate += bool(agent.explain().approximate)
-        log.moves += moves
+            played += 1
+            approximate += bool(agent.explain().approximate)
+        moves += played
         game += 1
-    return [seen[index] for index in sorted(rng.choice(len(seen), count, replace=False).tolist())]
+    kept = sorted(rng.choice(len(seen), count, replace=False).tolist())
+    return [seen[index] for index in kept], moves, approximate
 
 
 def parse_class(name: str) -> tuple[str, tuple[int, ...]]:
-    """``random-8x8`` -> ("random", (8, 8)); ``play-16x30x99`` -> ("play", (16, 30, 99)).
-
-    Raises:
-        ValueError: not of either form (the message names it).
-    """
+    """``random-8x8`` -> ("random", (8, 8)); ``play-16x30x99`` -> ("play", (16, 30, 99));
+    ValueError naming ``name`` if it is neither form."""
     kind, _, size = name.partition("-")
     try:
         dims = tuple(int(x) for x in size.split("x"))
@@ -171,8 +146,7 @@ def parse_class(name: str) -> tuple[str, tuple[int, ...]]:
 
 @dataclass(frozen=True)
 class Isolation:
-    """Run each ms-toollib call in a child process under these limits (its worst random 30x30
-    positions need 12-21 GB and minutes; one failed allocation aborts the whole process)."""
+    """Run each ms-toollib call in a child process under these limits (``--isolate-toollib``)."""
 
     memory_gb: float
     timeout_s: float
@@ -211,15 +185,11 @@ def toollib_probabilities(
     child.start()
     send.close()
     found = None
-    if receive.poll(isolation.timeout_s):
-        try:
-            found = receive.recv()
-        except EOFError:  # the child died without an answer (a failed allocation aborts it)
-            found = None
+    with contextlib.suppress(EOFError):  # the child died without an answer (its memory ran out)
+        found = receive.recv() if receive.poll(isolation.timeout_s) else None
     child.join(1.0)
-    if child.is_alive():
-        child.kill()
-        child.join()
+    child.kill()  # a no-op where it has exited
+    child.join()
     return found if found is not None else (None, float("nan"))
 
 
@@ -274,22 +244,13 @@ def compare(
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = OneLineParser(prog="bench_probability.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--classes", default=DEFAULT_CLASSES, help="comma list of size classes")
     parser.add_argument("--positions", type=int, default=1000, help="positions per class")
     parser.add_argument("--seed", type=int, default=20261123)
+    parser.add_argument("--ours-only", action="store_true", help="our engine alone (no ms-toollib)")
     parser.add_argument(
-        "--ours-only",
-        action="store_true",
-        help="time our engine alone (ms-toollib needs 12-21 GB on the worst random 30x30 "
-        "positions): its columns and the differences print as nan",
-    )
-    parser.add_argument(
-        "--isolate-toollib",
-        metavar="GB:SECONDS",
-        help="run each ms-toollib call in a child process limited to GB of address space and "
-        "SECONDS; calls past either count as failed (column 'tlib fail') and are left out of "
-        "its timings and the differences",
+        "--isolate-toollib", metavar="GB:SECONDS", help="each ms-toollib call in a limited child"
     )
     args = parser.parse_args(argv)
     isolation = None
@@ -303,8 +264,7 @@ def main(argv: list[str] | None = None) -> None:
                 f"--isolate-toollib must be GB:SECONDS, both above 0, got {args.isolate_toollib!r}"
             )
         isolation = Isolation(memory_gb, timeout_s)
-    if args.positions < 1:
-        parser.error(f"--positions must be at least 1, got {args.positions}")
+    parser.require_at_least(args, 1, "positions")
     try:
         classes = [(name, *parse_class(name)) for name in args.classes.split(",")]
     except ValueError as error:
@@ -318,12 +278,10 @@ def main(argv: list[str] | None = None) -> None:
     totals = {"ours": 0.0, "theirs": 0.0}
     for name, kind, dims in classes:
         rng = np.random.default_rng([args.seed, *dims])
-        log = PlayLog()
         if kind == "random":
             samples = list(random_positions(dims[0], dims[1], args.positions, rng))
         else:
-            stride = max(1, dims[0] * dims[1] // 1000)
-            samples = play_positions(dims[0], dims[1], dims[2], args.positions, rng, stride, log)
+            samples, moves, approximate = play_positions(*dims, args.positions, rng)
         row = compare(samples, with_toollib=not args.ours_only, isolation=isolation)
         totals["ours"] += row["ours_total_s"]
         totals["theirs"] += row["theirs_total_s"]
@@ -337,8 +295,8 @@ def main(argv: list[str] | None = None) -> None:
         )
         if kind == "play":
             print(
-                f"{'':<20} the player's own analyses used the relaxation on {log.approximate} "
-                f"of {log.moves} moves",
+                f"{'':<20} the player's own analyses used the relaxation on {approximate} "
+                f"of {moves} moves",
                 flush=True,
             )
     print(f"total time: ours {totals['ours']:.2f} s, ms-toollib {totals['theirs']:.2f} s")

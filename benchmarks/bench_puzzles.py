@@ -9,29 +9,19 @@ with :func:`agents.puzzles.make_puzzle`; prints the puzzles per CPU second of th
 
 from __future__ import annotations
 
-import sys
 import time
 from collections import Counter
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchkit import preset_options
 
 from agents.puzzles import Deduction, PuzzleTask, make_puzzle
-from common.cli import OneLineParser
 from mswp_gym.config import GameConfig
-from mswp_gym.presets import PRESETS
-
-PROG = "bench_puzzles.py"
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    parser.add_argument("--count", type=int, default=1000, help="puzzles per preset and task")
-    parser.add_argument("--presets", default="beginner,intermediate", help="comma-separated")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first puzzle")
-    args = parser.parse_args(argv)
-    parser.require_at_least(args, 1, "count")
-    presets = parser.entries(args.presets, PRESETS, "preset")
+    args, presets = preset_options(
+        __file__, __doc__, argv, "count", 1000, presets="beginner,intermediate"
+    )
     print(f"{args.count} puzzles per preset and task (seed {args.seed}); class shares in %")
     print(f"{'preset':<13}{'task':<18}{'per s':>7}" + "".join(f"{d:>14}" for d in Deduction))
     for name in presets:

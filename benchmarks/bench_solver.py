@@ -17,10 +17,12 @@ Examples::
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any
@@ -33,9 +35,13 @@ from common.atomic import write_text_atomic
 from common.cli import OneLineParser, report_error
 from common.stats import wilson_bounds
 from eval.agent_specs import parse_agent_spec
+from mswp_gym.board import Board
 from mswp_gym.choices import FirstClick
 from mswp_gym.config import GameConfig
+from mswp_gym.constants import HIDDEN, Outcome
+from mswp_gym.generators import make_generator
 from mswp_gym.presets import PRESETS
+from mswp_gym.spec import GameSpec
 from mswp_gym.spec import parse_board as board_spec
 
 DEFAULT_SEED = 20261123
@@ -61,27 +67,19 @@ class GameResult:
 
 
 def parse_board(text: str) -> tuple[int, int, int]:
-    """A preset name or ``ROWSxCOLS/MINES`` (:func:`mswp_gym.spec.parse_board`).
-
-    Raises:
-        ValueError: neither.
-    """
-    if text in PRESETS:
-        return PRESETS[text].rows, PRESETS[text].cols, PRESETS[text].mines
+    """A preset name or ``ROWSxCOLS/MINES`` (:func:`mswp_gym.spec.parse_board`); ValueError
+    naming both forms otherwise."""
     try:
-        spec = board_spec(text)
+        board = PRESETS[text] if text in PRESETS else board_spec(text)
     except ValueError as error:
         raise ValueError(f"{error}, or one of {', '.join(PRESETS)}") from None
-    return spec.rows, spec.cols, spec.mines
+    return board.rows, board.cols, board.mines
 
 
 def parse_agent(text: str) -> tuple[str, dict[str, Any]]:
     """An agent spec as ``python -m eval`` reads one (:func:`eval.agent_specs.parse_agent_spec`):
-    ``name`` or ``name:KEY=VALUE[:KEY=VALUE...]``, values parsed as bool, int, float or text.
-
-    Raises:
-        ValueError: a malformed spec.
-    """
+    ``name`` or ``name:KEY=VALUE[:KEY=VALUE...]``, values parsed as bool, int, float or text;
+    ValueError if malformed."""
     spec = parse_agent_spec(text)
     return spec.make_name, spec.kwargs
 
@@ -101,44 +99,30 @@ def play_game(
     agent: Any, rows: int, cols: int, mines: int, rule: str, seed: int, index: int
 ) -> GameResult:
     """Play game ``index`` of the seeded series to its end (first click included)."""
-    from mswp_gym.board import Board
-    from mswp_gym.constants import Outcome
-    from mswp_gym.generators import make_generator
-    from mswp_gym.spec import GameSpec
-
-    spec = GameSpec(rows=rows, cols=cols, mines=mines, first_click=rule)
     start = time.perf_counter()
-    agent.reset(seed=index, spec=spec)
-    hidden = np.full((rows, cols), -1, dtype=np.int8)
-    full_mask = np.ones(rows * cols, dtype=bool)
-    spent = 0.0
-    tic = time.perf_counter()
-    first = divmod(int(agent.act(hidden, full_mask)), cols)
-    spent += time.perf_counter() - tic
-    layout_rng = np.random.default_rng(np.random.SeedSequence([seed, index]))
-    layout = make_generator(rule).layout(rows, cols, mines, layout_rng, first)
-    board = Board(layout)
-    board.reveal(*first)
-    moves = 1
-    while board.outcome == Outcome.PLAYING:
-        mask = ~board.revealed.ravel()
+    agent.reset(seed=index, spec=GameSpec(rows=rows, cols=cols, mines=mines, first_click=rule))
+    board: Board | None = None
+    visible, mask = np.full((rows, cols), HIDDEN, dtype=np.int8), np.ones(rows * cols, dtype=bool)
+    spent, moves = 0.0, 0
+    while board is None or board.outcome == Outcome.PLAYING:
         tic = time.perf_counter()
-        action = int(agent.act(board.visible, mask))
+        cell = divmod(int(agent.act(visible, mask)), cols)
         spent += time.perf_counter() - tic
         moves += 1
-        board.reveal(*divmod(action, cols))
+        if board is None:  # the layout is laid around the first click
+            layout_rng = np.random.default_rng(np.random.SeedSequence([seed, index]))
+            board = Board(make_generator(rule).layout(rows, cols, mines, layout_rng, cell))
+        board.reveal(*cell)
+        visible, mask = board.visible, ~board.revealed.ravel()
     won = board.outcome == Outcome.WON
-    losing_move = ""
-    if not won and hasattr(agent, "explain"):
-        move = agent.explain().move
-        losing_move = "" if move is None else str(move.reason)
+    move = agent.explain().move if not won and hasattr(agent, "explain") else None
     return GameResult(
         won=won,
         progress=board.safe_revealed / board.safe_total,
         seconds=time.perf_counter() - start,
         agent_seconds=spent,
         moves=moves,
-        losing_move=losing_move,
+        losing_move="" if move is None else str(move.reason),
     )
 
 
@@ -205,23 +189,15 @@ LOSS_STAGES = (0.1, 0.5, 0.9)
 
 
 def loss_breakdown(results: list[GameResult]) -> dict[str, dict[str, int]]:
-    """Lost games counted by how the fatal move was chosen and by how far the game had got.
-
-    Returns:
-        ``{"by_move": {reason: count}, "by_stage": {"<10%": count, ...}}``.
-    """
-    by_move: dict[str, int] = {}
-    by_stage: dict[str, int] = {}
-    for result in results:
-        if result.won:
-            continue
-        by_move[result.losing_move or "?"] = by_move.get(result.losing_move or "?", 0) + 1
-        stage = next(
-            (f"<{round(100 * b)}%" for b in LOSS_STAGES if result.progress < b),
-            f">={round(100 * LOSS_STAGES[-1])}%",
-        )
-        by_stage[stage] = by_stage.get(stage, 0) + 1
-    return {"by_move": by_move, "by_stage": by_stage}
+    """Lost games counted by how the fatal move was chosen (``by_move``: reason -> count) and by
+    how far the game had got (``by_stage``: ``"<10%"``, ... -> count)."""
+    lost = [result for result in results if not result.won]
+    top = f">={round(100 * LOSS_STAGES[-1])}%"
+    stages = (
+        next((f"<{round(100 * b)}%" for b in LOSS_STAGES if r.progress < b), top) for r in lost
+    )
+    by_move = Counter(result.losing_move or "?" for result in lost)
+    return {"by_move": dict(by_move), "by_stage": dict(Counter(stages))}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -230,9 +206,7 @@ def main(argv: list[str] | None = None) -> None:
         prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
-        "--boards",
-        default="beginner,intermediate,expert",
-        help="comma list of presets or ROWSxCOLS/MINES",
+        "--boards", default=",".join(PRESETS), help="comma list of presets or ROWSxCOLS/MINES"
     )
     parser.add_argument("--rules", default="safe,opening", help="comma list of first-click rules")
     parser.add_argument(
@@ -248,20 +222,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--json", default="", help="write the results to this file")
     parser.add_argument(
-        "--losses",
-        action="store_true",
-        help="also print the lost games by fatal move and by stage (share of safe cells revealed)",
+        "--losses", action="store_true", help="also the losses by fatal move and by stage"
     )
     args = parser.parse_args(argv)
     parser.require_at_least(args, 1, "games", "workers")
     parser.require_at_least(args, 0, "start")
     agents_ = args.agent or ["solver"]
-    rules = [rule for rule in args.rules.split(",") if rule]
+    rules = parser.entries(args.rules, FirstClick.drawn(), "first-click rule")
     try:
         boards = [parse_board(name) for name in filter(None, args.boards.split(","))]
         for rule in rules:
-            if rule not in FirstClick.drawn():
-                raise ValueError(f"--rules: {rule!r} is not one of {', '.join(FirstClick.drawn())}")
             for rows, cols, mines in boards:  # an impossible board: the env's own one line
                 GameConfig(rows=rows, cols=cols, mines=mines, first_click=rule)
         for agent in agents_:
@@ -272,29 +242,25 @@ def main(argv: list[str] | None = None) -> None:
     except ValueError as error:
         sys.exit(report_error(PROG, error))
     rows_out = []
-    for agent in agents_:
-        for rows, cols, mines in boards:
-            for rule in rules:
-                summary = run_series(
-                    agent, rows, cols, mines, rule, args.games, args.seed, args.workers, args.start
-                )
-                rows_out.append(summary)
-                low, high = summary["wilson95"]
-                print(
-                    f"{agent:<22} {summary['board']:<10} {rule:<8} N={summary['games']:<6} "
-                    f"win {100 * summary['win_rate']:5.1f}% [{100 * low:.1f}, {100 * high:.1f}]  "
-                    f"{summary['agent_ms_per_game']:7.1f} ms/game (agent)  "
-                    f"{summary['agent_ms_per_move']:6.2f} ms/move  "
-                    f"progress {summary['progress']:.3f}  "
-                    f"wall {summary['wall_s']:.0f}s",
-                    flush=True,
-                )
-                if args.losses:
-                    print(
-                        f"    losses by move {summary['losses']['by_move']}  "
-                        f"by stage {summary['losses']['by_stage']}",
-                        flush=True,
-                    )
+    for agent, (rows, cols, mines), rule in itertools.product(agents_, boards, rules):
+        summary = run_series(
+            agent, rows, cols, mines, rule, args.games, args.seed, args.workers, args.start
+        )
+        rows_out.append(summary)
+        low, high = summary["wilson95"]
+        print(
+            f"{agent:<22} {summary['board']:<10} {rule:<8} N={summary['games']:<6} "
+            f"win {100 * summary['win_rate']:5.1f}% [{100 * low:.1f}, {100 * high:.1f}]  "
+            f"{summary['agent_ms_per_game']:7.1f} ms/game (agent)  "
+            f"{summary['agent_ms_per_move']:6.2f} ms/move  progress {summary['progress']:.3f}  "
+            f"wall {summary['wall_s']:.0f}s",
+            flush=True,
+        )
+        if args.losses:
+            losses = summary["losses"]
+            print(
+                f"    losses by move {losses['by_move']}  by stage {losses['by_stage']}", flush=True
+            )
     if args.json:
         os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
         write_text_atomic(

@@ -12,36 +12,24 @@ refused, and the CPU seconds of the text path.
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 
 import gymnasium as gym
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchkit import preset_options
 
 import agents
 import mswp_gym  # noqa: F401  (registers the env ids)
 from agents.episode import play_episode
 from agents.text_play import play_text_episode
-from common.cli import OneLineParser
 from common.stats import wilson_interval
-from mswp_gym.presets import PRESETS
 from mswp_gym.text.env import TextMinesweeperEnv
 from mswp_gym.text.protocol import TextRules
 
-PROG = "bench_text_baselines.py"
 AGENTS = {"logic:global": ("logic", {"guess": "global"}), "solver": ("solver", {})}
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=500, help="games per agent and preset")
-    parser.add_argument("--presets", default="beginner", help="comma-separated presets")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
-    args = parser.parse_args(argv)
-    parser.require_at_least(args, 1, "games")
-    presets = parser.entries(args.presets, PRESETS, "preset")
+    args, presets = preset_options(__file__, __doc__, argv, default=500, presets="beginner")
     seeds = range(args.seed, args.seed + args.games)
     print(f"{args.games} games per agent and preset, seeds {seeds.start}..{seeds.stop - 1}, safe")
     print(

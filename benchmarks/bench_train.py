@@ -21,18 +21,17 @@ from pathlib import Path
 import torch as th
 
 from common.atomic import atomic_path
+from mswp_gym.spec import GameSpec
 from train.checkpoint import SHIPPED_BEGINNER, load_model, resolve_checkpoint
 from train.evaluate import WinRate, eval_seeds, evaluate_agent, evaluate_net, make_env
 from train.policy import BoardPolicy
 from train.settings import TrainSettings, saved_settings
 
 
-def agent_win_rate(checkpoint: str, rows: int, cols: int, mines: int, games: int) -> WinRate:
+def agent_win_rate(checkpoint: str, spec: GameSpec, games: int) -> WinRate:
     """The same games through the agent interface (``agents.make("ppo:PATH")``)."""
     import agents
-    from mswp_gym.spec import GameSpec
 
-    spec = GameSpec(rows, cols, mines, "safe")
     agent = agents.make(f"ppo:{checkpoint}")
     env = make_env(spec)
     start = time.perf_counter()
@@ -93,10 +92,7 @@ def run_baselines(
     saved = state.get("baselines")
     if isinstance(saved, dict) and saved:
         return {name: float(base["win_rate"]) for name, base in saved.items()}
-    from mswp_gym.spec import GameSpec
-
-    rows, cols, mines = settings.board
-    spec = GameSpec(rows, cols, mines, settings.first_click)
+    spec = GameSpec(*settings.board, settings.first_click)
     rates = {}
     for name in ("logic", "solver"):
         result = evaluate_agent(name, spec, games)
@@ -146,9 +142,7 @@ def plot_curve(
     else:
         data = [float(r["positions"]) / 1000 for r in rows]
         data_label, learner = "labelled positions seen (thousands)", "learned (DAgger)"
-    rate = [float(r["win_rate"]) for r in rows]
-    low = [float(r["low95"]) for r in rows]
-    high = [float(r["high95"]) for r in rows]
+    rate, low, high = ([float(r[key]) for r in rows] for key in ("win_rate", "low95", "high95"))
     games = int(rows[0]["games"]) if rows else 0
     baselines = run_baselines(state, settings, games) if games else {}
     figure, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
@@ -160,22 +154,16 @@ def plot_curve(
         axis.fill_between(x, low, high, alpha=0.25)
         for name, style in (("solver", "--"), ("logic", ":")):
             if name in baselines:
-                axis.axhline(
-                    baselines[name],
-                    ls=style,
-                    color="grey",
-                    label=f"{name} ({baselines[name]:.1%}, same seeds)",
-                )
+                line = f"{name} ({baselines[name]:.1%}, same seeds)"
+                axis.axhline(baselines[name], ls=style, color="grey", label=line)
         if target is not None:
             axis.axhline(target, color="red", lw=0.8, label=f"goal {target:.1%}")
         axis.set_xlabel(label)
         axis.grid(alpha=0.3)
     axes[0].set_ylabel(f"win rate ({games or '?'} fixed-seed games per point, 95% band)")
     axes[0].legend(loc="lower right", fontsize=8)
-    rows_, cols_, mines_ = settings.board
-    figure.suptitle(
-        f"{state['name']}: {rows_}x{cols_}/{mines_}, first click {settings.first_click}"
-    )
+    spec = GameSpec(*settings.board, settings.first_click)
+    figure.suptitle(f"{state['name']}: {spec.board}, first click {settings.first_click}")
     figure.tight_layout()
     png.parent.mkdir(parents=True, exist_ok=True)
     with atomic_path(png) as temporary:
@@ -188,28 +176,16 @@ def main() -> None:
     parser.add_argument(
         "--checkpoint",
         default=str(SHIPPED_BEGINNER),
-        help="a checkpoint zip, a run folder or a shipped name (beginner, ...)",
+        help="a checkpoint, run folder or shipped name",
     )
     parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument(
-        "--agent-games",
-        type=int,
-        default=None,
-        help="games through the agent interface (default: --games)",
-    )
+    parser.add_argument("--agent-games", type=int, help="through the agent interface (--games)")
     parser.add_argument("--baselines", action="store_true", help="also logic and solver")
     parser.add_argument("--run", type=Path, default=None, help="run folder for the curve")
-    parser.add_argument(
-        "--png",
-        type=Path,
-        default=None,
-        help="where to write the curve (default: curve.png in the --run folder)",
-    )
+    parser.add_argument("--png", type=Path, help="where to write the curve (RUN/curve.png)")
     parser.add_argument("--target", type=float, default=None, help="a goal line on the curve")
     parser.add_argument(
-        "--machine",
-        default="shared 2-core CPU",
-        help="where the run trained, for the curve's wall-time axis",
+        "--machine", default="shared 2-core CPU", help="where the run trained (the curve's axis)"
     )
     args = parser.parse_args()
     th.set_num_threads(1)
@@ -217,12 +193,9 @@ def main() -> None:
     model = load_model(args.checkpoint)
     policy = model.policy
     assert isinstance(policy, BoardPolicy)
-    rows, cols, mines = policy.board
-    from mswp_gym.spec import GameSpec
-
-    spec = GameSpec(rows, cols, mines, "safe")
+    spec = GameSpec(*policy.board, "safe")
     print(
-        f"checkpoint {args.checkpoint}: {rows}x{cols}/{mines}, first click safe, seeds "
+        f"checkpoint {args.checkpoint}: {spec.board}, first click safe, seeds "
         f"{eval_seeds(1)[0]}..+{args.games - 1}"
     )
     batched = evaluate_net(
@@ -231,7 +204,7 @@ def main() -> None:
     print(batched)
     agent_games = args.games if args.agent_games is None else args.agent_games
     if agent_games:
-        one_by_one = agent_win_rate(args.checkpoint, rows, cols, mines, agent_games)
+        one_by_one = agent_win_rate(args.checkpoint, spec, agent_games)
         print(one_by_one)
         if agent_games == args.games and one_by_one.wins != batched.wins:
             raise SystemExit("batched and agent evaluations disagree")

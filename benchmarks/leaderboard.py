@@ -50,11 +50,8 @@ LAYOUT: list[tuple[str, dict[str, str], str]] = [
 
 
 def load_figures(folder: Path = ROWS) -> dict[tuple[str, str], dict[str, Any]]:
-    """``(agent, cell) -> win_rate`` from every test-set row in ``folder`` (the baselines' too).
-
-    Raises:
-        ValueError: a row on another seed set, or two rows with different figures for one cell.
-    """
+    """``(agent, cell) -> win_rate`` from every test-set row in ``folder`` (the baselines' too);
+    ValueError for a row on another seed set, or two rows with different figures for one cell."""
     figures: dict[tuple[str, str], dict[str, Any]] = {}
     for path in sorted(folder.glob("*.json")):
         row = json.loads(path.read_text())

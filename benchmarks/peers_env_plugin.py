@@ -1,20 +1,18 @@
-"""Plugs the batched ``MinesweeperVectorEnv`` into the peers harness's ``bench_envs.py`` (batched
-rows).
+"""The batched ``MinesweeperVectorEnv`` in the peers harness's ``bench_envs.py`` (batched rows).
 
 The harness times a ``Batched`` factory ``(rows, cols, mines, B, K, seed) -> (init, chunk)``:
-``chunk`` advances all B boards by K steps with a uniformly random legal action per board and
-auto-reset, and returns the number of episodes finished. Here a chunk is K calls of
-``env.step`` on a ``MinesweeperVectorEnv(autoreset_mode=SAME_STEP)``, the same select-based
-auto-reset as the JAX rows, with the actions drawn by ``bench_vector.random_valid_actions``
-from ``env.action_masks()`` (the policy's cost counts, as for every row). Rules: first click
-safe (mines laid at the first click), flood fill; ``mswp-gym-vector-any`` lays the mines at
-reset instead (the first click may be a mine), as jumanji does. No batched reset-only figure
-(it is JAX-only in the harness); ``bench_vector.py`` prints fresh boards/s.
+``chunk`` advances all B boards by K steps (a uniformly random legal action per board, auto-reset)
+and returns the episodes finished. Here a chunk is K calls of ``env.step`` on a
+``MinesweeperVectorEnv(autoreset_mode=SAME_STEP)``, the select-based auto-reset of the JAX rows,
+with actions from ``bench_vector.random_valid_actions`` (the policy's cost counts, as for every
+row). Rules: first click safe, flood fill; ``mswp-gym-vector-any`` lays the mines at reset instead
+(the first click may be a mine), as jumanji does. No batched reset-only figure (JAX-only in the
+harness); ``bench_vector.py`` prints fresh boards/s.
 
     # PEERS_DIR: a checkout of the peers harness; PEERS_PY: the python of its venv
     bash "$PEERS_DIR/setup.sh" && "$PEERS_PY" -m pip install gymnasium
-    cd "$PEERS_DIR" && nice -n 10 "$PEERS_PY" bench_envs.py --no-single \
-        --only jumanji,mswp-gym-vector --plugin "$OLDPWD/benchmarks/peers_env_plugin.py" \
+    cd "$PEERS_DIR" && nice -n 10 "$PEERS_PY" bench_envs.py --no-single \\
+        --only jumanji,mswp-gym-vector --plugin "$OLDPWD/benchmarks/peers_env_plugin.py" \\
         --out peers_vector.json
 
 Run as a script (same venv) it times jumanji's batched row and ours in alternating short
@@ -25,8 +23,10 @@ segments, so that load drift on a shared machine hits both sides alike:
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ sys.path.insert(0, str(HERE))
 
 import numpy as np
 from bench_vector import random_valid_actions
+from benchkit import repeat_for
 
 from common.atomic import write_text_atomic
 from mswp_gym.vector import MinesweeperVectorEnv
@@ -87,12 +88,6 @@ def _vector_batched(
     return init, chunk
 
 
-def _vector_batched_any(
-    rows: int, cols: int, mines: int, batch: int, k_steps: int, seed: int
-) -> tuple[Any, Any]:
-    return _vector_batched(rows, cols, mines, batch, k_steps, seed, first_click="any")
-
-
 BATCHED = {
     "mswp-gym-vector": bench_envs.Batched(
         _vector_batched,
@@ -101,12 +96,26 @@ BATCHED = {
         note="numpy MinesweeperVectorEnv, SAME_STEP autoreset, first click safe, flood fill",
     ),
     "mswp-gym-vector-any": bench_envs.Batched(
-        _vector_batched_any,
+        functools.partial(_vector_batched, first_click="any"),
         lambda r, c, m: (r, c, m),
         "mswp-gym",
         note="as mswp-gym-vector, but mines laid at reset (first click may hit one), like jumanji",
     ),
 }
+
+
+def _stepper(factory: Any, rows: int, cols: int, mines: int, *sizes: int) -> Callable[[], None]:
+    """One timed chunk of ``factory``'s batched row per call (``sizes``: B, K and the seed); the
+    first, compiling chunk runs here."""
+    init, chunk = factory(rows, cols, mines, *sizes)[:2]
+    carry = [init()]
+
+    def advance() -> None:
+        carry[0], done = chunk(carry[0])
+        done.block_until_ready()
+
+    advance()
+    return advance
 
 
 def interleaved(
@@ -115,44 +124,28 @@ def interleaved(
     """Jumanji's batched row and ours, alternating short segments, so load drift hits both.
 
     Each round times ``segment`` seconds of jumanji then of ours (the order flips every round),
-    exactly as ``bench_envs.run_batched`` times a chunk. Returns pooled steps/s per side, the
-    per-round ratios and their median.
+    a chunk at a time as ``bench_envs.run_batched`` times one. Returns pooled steps/s per side,
+    the per-round ratios and their median.
     """
-    import time
-
     out: dict[str, Any] = {}
     for config in configs:
         rows, cols, mines = bench_envs.CONFIGS[config]
-        sides: dict[str, list[Any]] = {}
-        for name, factory in (
-            ("jumanji", bench_envs._jumanji_batched),
-            ("mswp-gym-vector", _vector_batched),
-        ):
-            fns = factory(rows, cols, mines, batch, k_steps, seed)
-            carry = fns[0]()
-            carry, done = fns[1](carry)  # compile / warm up
-            done.block_until_ready()
-            sides[name] = [fns[1], carry]
+        sides = {
+            name: _stepper(factory, rows, cols, mines, batch, k_steps, seed)
+            for name, factory in (
+                ("jumanji", bench_envs._jumanji_batched),
+                ("mswp-gym-vector", _vector_batched),
+            )
+        }
         totals = {name: [0, 0.0] for name in sides}
         ratios = []
         for r in range(rounds):
-            order = list(sides) if r % 2 == 0 else list(reversed(sides))
             rates = {}
-            for name in order:
-                chunk, carry = sides[name]
-                n = 0
-                start = time.perf_counter()
-                while True:
-                    carry, done = chunk(carry)
-                    done.block_until_ready()
-                    n += 1
-                    elapsed = time.perf_counter() - start
-                    if elapsed >= segment:
-                        break
-                sides[name][1] = carry
-                totals[name][0] += n * batch * k_steps
+            for name in list(sides) if r % 2 == 0 else list(reversed(sides)):
+                calls, elapsed = repeat_for(segment, sides[name])
+                totals[name][0] += calls * batch * k_steps
                 totals[name][1] += elapsed
-                rates[name] = n * batch * k_steps / elapsed
+                rates[name] = calls * batch * k_steps / elapsed
             ratios.append(rates["mswp-gym-vector"] / rates["jumanji"])
         pooled = {name: steps / wall for name, (steps, wall) in totals.items()}
         out[config] = {
@@ -186,13 +179,7 @@ if __name__ == "__main__":
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="")
     args = parser.parse_args()
-    result = interleaved(
-        [c for c in args.configs.split(",") if c],
-        args.batch,
-        args.k_steps,
-        args.rounds,
-        args.segment,
-        args.seed,
-    )
+    configs = [c for c in args.configs.split(",") if c]
+    result = interleaved(configs, args.batch, args.k_steps, args.rounds, args.segment, args.seed)
     if args.out:
         write_text_atomic(args.out, json.dumps(result, indent=2))

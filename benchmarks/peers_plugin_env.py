@@ -1,7 +1,10 @@
 """Plugs ``Minesweeper-v0`` into the peers harness's ``bench_envs.py`` (single-env rows).
 
-The peers venv needs gymnasium (``"$PEERS_PY" -m pip install gymnasium``); this repo is put
-on ``sys.path`` so nothing is installed from it.
+The peers venv needs gymnasium; this repo is put on ``sys.path`` so nothing is installed from it::
+
+    bash "$PEERS_DIR/setup.sh" && "$PEERS_PY" -m pip install -q gymnasium
+    "$PEERS_PY" "$PEERS_DIR/bench_envs.py" --no-batched \\
+        --plugin benchmarks/peers_plugin_env.py --configs beginner,expert
 
 ``null-env`` is a floor, not a peer: an env with our spaces, Gymnasium's default wrappers, a fresh
 observation and info dict per step, and no game at all (every step ends the episode after five
@@ -47,14 +50,8 @@ class NullEnv(gym.Env[np.ndarray, int]):
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         self._steps += 1
-        done = self._steps >= NULL_EPISODE_STEPS
-        return (
-            self._board.copy(),
-            0.0,
-            done,
-            False,
-            {"action_mask": self._mask.copy(), "steps": self._steps},
-        )
+        info = {"action_mask": self._mask.copy(), "steps": self._steps}
+        return self._board.copy(), 0.0, self._steps >= NULL_EPISODE_STEPS, False, info
 
 
 def _null(rows: int, cols: int, mines: int) -> gym.Env:

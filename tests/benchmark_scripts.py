@@ -14,6 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"
 RESEARCH = ROOT / "research"
+sys.path.insert(0, str(BENCHMARKS))  # as when a script runs: its shared module, benchkit
 
 
 def script_path(name: str) -> Path:

@@ -46,7 +46,7 @@ def test_compare__an_isolated_call_that_fails_is_counted_and_left_out(
     [
         (["--classes", "random-8"], "bad class 'random-8'"),
         (["--classes", "play-0x3x1"], "bad class 'play-0x3x1'"),
-        (["--positions", "0"], "--positions must be at least 1, got 0"),
+        (["--positions", "0"], "--positions must be >= 1, got 0"),
         (["--isolate-toollib", "4"], "--isolate-toollib must be GB:SECONDS"),
         (["--isolate-toollib", "0:10"], "--isolate-toollib must be GB:SECONDS"),
     ],

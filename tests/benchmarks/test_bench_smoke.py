@@ -104,6 +104,7 @@ def test_peers_env_plugin__without_the_harness_is_one_line(monkeypatch: pytest.M
 
 def test_bench_ab__an_unknown_commit_is_refused_with_exit_2() -> None:
     lines = bad_input_lines_in_a_process("bench_ab", ["--against", "no-such-commit"])
-    assert (
-        lines[-1] == "bench_ab.py: error: --against 'no-such-commit' is not a commit of this repo"
-    )
+    assert lines == [
+        "bench_ab.py: error: --against 'no-such-commit' is not a commit of this repo "
+        "(see bench_ab.py --help)"
+    ]

@@ -42,7 +42,10 @@ def test_bench_solver__options_reach_the_agent(
             "--agent 'solver:endgame_layouts=x': endgame_layouts='x' must be an integer >= 0",
         ),
         (["--agent", "solver:bogus=1"], "--agent 'solver:bogus=1': SolverAgent.__init__() got"),
-        (["--rules", "safe,bogus"], "--rules: 'bogus' is not one of any, safe, opening"),
+        (
+            ["--rules", "safe,bogus"],
+            "unknown first-click rule 'bogus'; choose from any, safe, opening",
+        ),
         (["--boards", "3x3"], "bad board '3x3'; expected ROWSxCOLS/MINES"),
         (["--boards", "3x3/20", "--rules", "safe"], "mines=20 leaves no safe cell on a 3x3 board"),
         (["--games", "0"], "--games must be >= 1, got 0"),

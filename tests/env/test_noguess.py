@@ -158,11 +158,11 @@ def test_cli__a_board_no_guess_cannot_deal_is_one_line_exit_2_nothing_created(
 
 def test_bench_noguess__bad_input_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert bad_input_lines("bench_noguess", ["--parts", "proof,speed"], capsys) == [
-        "bench_noguess.py: error: --parts: unknown part 'speed'; choose from proof, timing, "
-        "bias, bbbv"
+        "bench_noguess.py: error: unknown part 'speed'; choose from proof, timing, bias, bbbv "
+        "(see bench_noguess.py --help)"
     ]
     (line,) = bad_input_lines("bench_noguess", ["--proof-boards", "0"], capsys)
-    assert "--proof-boards must be an integer >= 1, got 0" in line
+    assert "--proof-boards must be >= 1, got 0" in line
 
 
 def test_bench_noguess__proof_and_bias_parts_run(capsys: pytest.CaptureFixture[str]) -> None:
