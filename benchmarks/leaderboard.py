@@ -17,7 +17,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from common.atomic import write_text_atomic
-from eval.bench import BASELINES, CELLS, PRESETS, markdown, percent
+from eval.bench import BASELINES, CELLS, PRESETS, percent
 
 ROOT = Path(__file__).resolve().parents[1]
 ROWS = ROOT / "results" / "bench"
@@ -120,14 +120,43 @@ def page(figures: dict[tuple[str, str], dict[str, Any]]) -> str:
             for c in CELLS
         ]
         lines.append(f"| `{agent}` | " + " | ".join(cells) + " |")
-    lines += ["", "## The rows", ""]
-    for path in sorted(ROWS.glob("*.json")):
-        lines += [markdown(json.loads(path.read_text())), ""]
+    rows = [json.loads(path.read_text()) for path in sorted(ROWS.glob("*.json"))]
+    lines += ["", "## The rows", "", *row_lines(rows), ""]
     anchors = json.loads((ROWS / "record" / "anchors.json").read_text())
     lines += ["## Anchors from the literature (not measured here; their own rules)", ""]
     lines += ["| source | rules | figures |", "| --- | --- | --- |"]
     lines += [f"| {a['source']} | {a['rules']} | {a['figures']} |" for a in anchors]
     return "\n".join(lines) + "\n"
+
+
+def row_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """Every row's cells in one table (``mswp-bench``'s own Markdown, condensed), then where each
+    row comes from: protocol, seed set, package version and commit, the agent's SHA-256."""
+    lines = [
+        "Each cell beside the baselines on the same seeds; a / b: games only the agent / only the",
+        "baseline won, exact McNemar p.",
+        "",
+        "| agent | cell | first click | N | win rate | vs logic:global | vs solver |",
+        "| --- | --- | --- | ---: | --- | --- | --- |",
+    ]
+    for row in rows:
+        for c in row["cells"]:
+            first = c["first_click"]
+            cells = [f"`{row['agent']}`", c["cell"], f"{first['cell']} ({first['share']:.0%})"]
+            cells += [f"{c['win_rate']['games']:,}", percent(c["win_rate"])]
+            for baseline in BASELINES:
+                test = c[baseline]["mcnemar"]
+                pair = f"{test['a_only']} / {test['b_only']}, p {test['p_value']:.2g}"
+                cells.append("" if baseline == row["agent"] else pair)
+            lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", "| agent | protocol | seed set (base seed) | mswp-gym at | SHA-256 |"]
+    lines.append("| --- | --- | --- | --- | --- |")
+    for row in rows:
+        seeds = f"`{row['seed_set']}` ({row['base_seed']})"
+        version = f"{row['package_version']} `{row['commit']}`"
+        sha = f"`{row['sha256']}`" if row["sha256"] else ""
+        lines.append(f"| `{row['agent']}` | {row['protocol']} | {seeds} | {version} | {sha} |")
+    return lines
 
 
 def outputs() -> dict[Path, str]:
