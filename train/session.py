@@ -154,9 +154,8 @@ class Run:
         }
         state.curve.append({**point, **extra})
         buffer = io.StringIO(newline="")
-        writer = csv.DictWriter(
-            buffer, list(point), extrasaction="ignore"
-        )  # extras: state.json only
+        # The extras go to state.json only.
+        writer = csv.DictWriter(buffer, list(point), extrasaction="ignore")
         writer.writeheader()
         writer.writerows(state.curve)
         write_text_atomic(self.run_dir / "curve.csv", buffer.getvalue())
