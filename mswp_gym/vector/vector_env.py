@@ -166,9 +166,7 @@ class MinesweeperVectorEnv(ConfigAttributes, VectorEnv):
             # make_vec passes the registered step limit under Gymnasium's name.
             resolve_max_steps(max_episode_steps, 1, 1)
             max_steps = game.get("max_steps", "auto")
-            if not (isinstance(max_steps, str) and max_steps == "auto") and (
-                max_steps != max_episode_steps
-            ):
+            if max_steps not in ("auto", max_episode_steps):
                 raise ValueError(
                     f"max_steps={max_steps} and max_episode_steps={max_episode_steps} disagree; "
                     "give one"
@@ -185,11 +183,6 @@ class MinesweeperVectorEnv(ConfigAttributes, VectorEnv):
         check_batch_cells(int(num_envs), config.rows * config.cols)
         if fixed_layouts is None and config.layout is not None:
             fixed_layouts = config.layout[None]
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"unknown render_mode {render_mode!r}; choose one of "
-                f"{', '.join(self.metadata['render_modes'])}"
-            )
         try:
             mode = AutoresetMode(autoreset_mode)
         except ValueError:
@@ -213,7 +206,6 @@ class MinesweeperVectorEnv(ConfigAttributes, VectorEnv):
         self._same_step = mode == AutoresetMode.SAME_STEP
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         self.placement = placement
-        self._n_actions = self._cells * (2 if self.flag_actions else 1)
         self.single_action_space = spaces.Discrete(self._n_actions)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.single_observation_space = observation_space(
