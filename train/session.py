@@ -20,13 +20,7 @@ from tqdm import tqdm
 from common.atomic import write_text_atomic
 from mswp_gym.choices import FirstClick
 from mswp_gym.spec import GameSpec
-from train.checkpoint import (
-    commit,
-    run_lineage,
-    save_model_atomic,
-    save_runtime,
-    write_lineage,
-)
+from train.checkpoint import commit, run_lineage, save_model_atomic, save_runtime, write_lineage
 from train.evaluate import WinRate, evaluate_agent, evaluate_net
 from train.generalist import parse_boards
 from train.policy import BoardPolicy

@@ -138,7 +138,6 @@ def analyse_reveal(
     value: int,
     total_mines: int,
     cache: RegionCache,
-    node_budget: int = DEFAULT_NODE_BUDGET,
 ) -> Analysis:
     """The analysis of ``base``'s position after ``cell`` is revealed safe showing ``value``.
 
@@ -191,7 +190,7 @@ def analyse_reveal(
         base.visible_mines,
         total_mines,
         cache,
-        node_budget,
+        DEFAULT_NODE_BUDGET,
         changed,
     )
 
@@ -202,7 +201,6 @@ def analyse_assuming(
     safe: tuple[int, ...],
     total_mines: int,
     cache: RegionCache,
-    node_budget: int = DEFAULT_NODE_BUDGET,
 ) -> Analysis:
     """The analysis of ``base``'s position restricted to the layouts with mines on ``mines`` and
     none on ``safe`` (all undecided unknown cells of ``base``).
@@ -224,7 +222,7 @@ def analyse_assuming(
         base.visible_mines,
         total_mines,
         cache,
-        node_budget,
+        DEFAULT_NODE_BUDGET,
         list(range(first, len(constraints))),
     )
 
