@@ -442,8 +442,6 @@ def _combine_exact(
 ) -> _Combined:
     """:func:`_combine` on exact integers: every count is a Python int and each probability one
     correctly rounded division, so certainty is exact by construction (a count is 0 or all)."""
-    if not regions and 0 <= mines_left <= off_cells:  # nothing on the frontier: one binomial
-        return _combine_off_only(off_cells, mines_left)
     offset = sum(region.min_mines for region in regions)
     prefix: list[list[int]] = [[1]]
     for region in regions:
@@ -493,24 +491,6 @@ def _combine_exact(
         off_probability=off_probability,
         off_state=off_state,
         log_layouts=math.log(total),
-    )
-
-
-def _combine_off_only(off_cells: int, mines_left: int) -> _Combined:
-    """:func:`_combine_exact` with no frontier: ``mines_left`` mines among ``off_cells`` cells."""
-    off_probability, off_state = 0.0, 0
-    if off_cells:
-        if mines_left == 0:
-            off_state = -1
-        elif mines_left == off_cells:
-            off_state = 1
-        else:
-            off_probability = mines_left / off_cells
-    return _Combined(
-        groups=[],
-        off_probability=off_probability,
-        off_state=off_state,
-        log_layouts=math.log(math.comb(off_cells, mines_left)),
     )
 
 
