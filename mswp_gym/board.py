@@ -183,7 +183,6 @@ class Board:
     # ---------------------------------------------------------------- queries
     @property
     def shape(self) -> tuple[int, int]:
-        """``(rows, cols)``."""
         return self.rows, self.cols
 
     @property
