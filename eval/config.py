@@ -49,12 +49,10 @@ class EvalConfig:
             raise ValueError("no agents to evaluate")
         if not self.settings:
             raise ValueError("no board settings to evaluate")
-        if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
-            raise ValueError(f"games must be an integer >= 1, got {self.games!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed must be an integer >= 0, got {self.seed!r}")
-        if isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 1:
-            raise ValueError(f"workers must be an integer >= 1, got {self.workers!r}")
+        for name, least in (("games", 1), ("seed", 0), ("workers", 1)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise ValueError(f"{name} must be an integer >= {least}, got {value!r}")
         pairs = len(self.agents) * len(self.settings)
         if self.games * pairs > MAX_GAMES:
             raise ValueError(

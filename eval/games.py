@@ -93,7 +93,6 @@ class GameRecord:
         return [f.name for f in fields(cls)]
 
     def as_dict(self) -> dict[str, Any]:
-        """The row as a dict."""
         return asdict(self)
 
     @classmethod

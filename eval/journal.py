@@ -101,7 +101,6 @@ class GameLog:
         os.fsync(self._handle.fileno())
 
     def close(self) -> None:
-        """Close the file."""
         if self._handle is not None:
             self._handle.close()
             self._handle = None

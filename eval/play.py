@@ -11,7 +11,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from common.cli import INTERRUPTED, report_error
-from eval.gui.options import PlayOptions, agent_cycle, parse_options
+from eval.gui.options import PlayOptions, parse_options
 
 if TYPE_CHECKING:
     from eval.gui.app import PlayApp
@@ -27,7 +27,7 @@ def open_app(options: PlayOptions) -> PlayApp:
             (all found before the window opens).
         RuntimeError: the window cannot be opened (no display: use ``--headless``).
     """
-    from eval.gui.choices import board_setups, build_agent
+    from eval.gui.choices import agent_specs, board_setups, build_agent
     from eval.gui.session import GameSession, make_env
 
     make_env(options.board).close()  # a bad size, count or rule fails here, before pygame starts
@@ -36,7 +36,7 @@ def open_app(options: PlayOptions) -> PlayApp:
         0 <= options.hover[0] < rows and 0 <= options.hover[1] < cols
     ):
         raise ValueError(f"--hover cell {options.hover} is off the {rows}x{cols} board")
-    specs = agent_cycle(options)
+    specs = agent_specs(options.agent)  # the chosen agent first
     session = GameSession(options.board, build_agent(specs[0]), options.seed)
 
     from eval.gui.app import Overlays, PlayApp

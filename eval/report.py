@@ -59,10 +59,6 @@ def _pct(interval: Interval) -> str:
     )
 
 
-def _num(interval: Interval, digits: int = 1) -> str:
-    return f"{interval.estimate:.{digits}f} [{interval.low:.{digits}f}, {interval.high:.{digits}f}]"
-
-
 def agent_table(
     summaries: Sequence[AgentSummary], score_mode: bool, guessers: Collection[str] = ()
 ) -> str:
@@ -98,7 +94,9 @@ def agent_table(
             row[-2:] = ["-", "-"]
         if score_mode:
             assert s.mines_found is not None and s.score is not None
-            row += [_num(s.mines_found), f"{100 * s.score.estimate:.1f}%"]
+            found = s.mines_found
+            row += [f"{found.estimate:.1f} [{found.low:.1f}, {found.high:.1f}]"]
+            row += [f"{100 * s.score.estimate:.1f}%"]
         rows.append(row)
     return format_table(header, rows)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from eval.pairing import COUPLED_RULES, DEFAULT_PAIRING, PAIRINGS, CoupledFirstClick
 from mswp_gym.choices import FirstClick
-from mswp_gym.config import GameConfig
+from mswp_gym.config import GameConfig, resolve_mine_count
 from mswp_gym.presets import preset
 from mswp_gym.spec import GameSpec
 
@@ -73,17 +73,6 @@ def parse_float_list(text: str, what: str) -> list[float]:
     return values
 
 
-def mines_for_density(rows: int, cols: int, density: float) -> int:
-    """``round(density * rows * cols)``.
-
-    Raises:
-        ValueError: ``density`` outside ``[0, 1)`` (the env's range).
-    """
-    if not 0 <= density < 1:
-        raise ValueError(f"--density must be in [0, 1), got {density!r}")
-    return round(density * rows * cols)
-
-
 def build_settings(
     presets: list[str] | None,
     rows: int | None,
@@ -107,7 +96,7 @@ def build_settings(
     _check_board_arguments(presets, rows, cols, mines, densities)
     settings: list[Setting] = []
     for name, r, c, m in _boards(presets, rows, cols, mines):
-        counts = [mines_for_density(r, c, d) for d in densities] if densities else [m]
+        counts = [resolve_mine_count(r, c, None, d) for d in densities] if densities else [m]
         for count in counts:
             assert count is not None
             rule = FirstClick(first_click)

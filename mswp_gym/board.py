@@ -183,7 +183,6 @@ class Board:
     # ---------------------------------------------------------------- queries
     @property
     def shape(self) -> tuple[int, int]:
-        """``(rows, cols)``."""
         return self.rows, self.cols
 
     @property
@@ -213,7 +212,8 @@ class Board:
         """
         state = parse_picture(picture)
         board = cls(state.mines, score_mode=score_mode)
-        for row, col in zip(*np.nonzero(state.revealed & ~state.mines), strict=True):
+        safe_cells = state.revealed & ~state.mines
+        for row, col in zip(*np.nonzero(safe_cells), strict=True):
             expected = state.digits[row, col]
             actual = board.counts[row, col]
             if expected >= 0 and expected != actual:
@@ -221,7 +221,6 @@ class Board:
                     f"picture shows {expected} at ({row}, {col}) "
                     f"but the mines around it make {actual}"
                 )
-        safe_cells = state.revealed & ~state.mines
         board.revealed |= safe_cells
         board.visible[safe_cells] = board.counts[safe_cells]
         board.safe_revealed = int(safe_cells.sum())

@@ -238,7 +238,6 @@ class GameConfig:
     # ------------------------------------------------------------ derived
     @property
     def cells(self) -> int:
-        """``rows * cols``."""
         return self.rows * self.cols
 
     @property

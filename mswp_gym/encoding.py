@@ -44,27 +44,17 @@ def observation_space(obs_mode: str, rows: int, cols: int, n_actions: int) -> sp
     )
 
 
-def to_channels(visible: np.ndarray) -> np.ndarray:
-    """One-hot planes ``(C, rows, cols)`` float32 of a visible board (or ``(B, C, rows, cols)``
-    of a batch ``(B, rows, cols)``)."""
-    planes: np.ndarray = (visible[:, None] if visible.ndim == 3 else visible[None]) == _CODES_3D
-    return planes.astype(np.float32)
-
-
-def revealed_plane(visible: np.ndarray) -> np.ndarray:
-    """int8 plane: 1 where the cell's content is known to the player."""
-    return is_revealed(visible).view(np.int8)
-
-
 def encode(obs_mode: str, visible: np.ndarray, mask: np.ndarray) -> Any:
-    """The ``obs_mode`` observation of ``visible`` (copied: later moves never change it)."""
+    """The ``obs_mode`` observation of ``visible`` (copied: later moves never change it), of one
+    board ``(rows, cols)`` or of a batch ``(B, rows, cols)``."""
     if obs_mode == "board":
         return visible.copy()
     if obs_mode == "channels":
-        return to_channels(visible)
+        planes: np.ndarray = (visible[:, None] if visible.ndim == 3 else visible[None]) == _CODES_3D
+        return planes.astype(np.float32)
     return {
         "board": visible.copy(),
-        "revealed": revealed_plane(visible),
+        "revealed": is_revealed(visible).view(np.int8),
         "action_mask": mask.copy(),
     }
 

@@ -63,7 +63,34 @@ def game_config(
     return config
 
 
-class MinesweeperEnv(gym.Env[Any, int]):
+class ConfigAttributes:
+    """What the single and the vector env read from their :class:`GameConfig`, as attributes."""
+
+    metadata: dict[str, Any]
+
+    def _take_config(self, config: GameConfig, render_mode: str | None) -> None:
+        """Set the attributes, refusing a ``render_mode`` that ``metadata`` does not list."""
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"unknown render_mode {render_mode!r}; choose one of "
+                f"{', '.join(self.metadata['render_modes'])}"
+            )
+        self.config = config
+        self.generator: Generator = config.generator
+        self.clues = config.clues
+        self.rows, self.cols, self.mines = config.rows, config.cols, config.mines
+        self.game_spec = config.spec
+        self.rewards: RewardConfig = config.rewards
+        self.obs_mode = config.obs_mode
+        self.flag_actions = config.flag_actions
+        self.score_mode = config.score_mode
+        self.render_mode = render_mode
+        self.max_steps = config.step_limit
+        self._cells = self.rows * self.cols
+        self._n_actions = config.n_actions
+
+
+class MinesweeperEnv(ConfigAttributes, gym.Env[Any, int]):
     """Minesweeper.
 
     ## Description
@@ -150,24 +177,7 @@ class MinesweeperEnv(gym.Env[Any, int]):
         config = game_config(config, board, game)
         if render_mode == "human" and not pygame_available():
             raise ImportError(f"render_mode='human' is unavailable: {INSTALL_HINT}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"unknown render_mode {render_mode!r}; choose one of "
-                f"{', '.join(self.metadata['render_modes'])}"
-            )
-        self.config = config
-        self.generator: Generator = config.generator
-        self.clues = config.clues
-        self.rows, self.cols, self.mines = config.rows, config.cols, config.mines
-        self.game_spec = config.spec
-        self.rewards: RewardConfig = config.rewards
-        self.obs_mode = config.obs_mode
-        self.flag_actions = config.flag_actions
-        self.score_mode = config.score_mode
-        self.render_mode = render_mode
-        self.max_steps = config.step_limit
-        self._cells = self.rows * self.cols
-        self._n_actions = config.n_actions
+        self._take_config(config, render_mode)
         self.action_space = spaces.Discrete(self._n_actions)  # type: ignore[assignment]  # Env types it Space[ActType]
         self.observation_space = observation_space(
             self.obs_mode, self.rows, self.cols, self._n_actions

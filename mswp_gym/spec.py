@@ -63,7 +63,6 @@ class GameSpec:
 
     @property
     def cells(self) -> int:
-        """``rows * cols``."""
         return self.rows * self.cols
 
     @property

@@ -18,7 +18,7 @@ import numpy as np
 import torch as th
 
 from agents import registry
-from agents.base import Explanation, SeededAgent
+from agents.base import Explanation, SeededAgent, reveal_mask
 from agents.solver.agent import rule_first_click
 from mswp_gym.cells import to_index
 from mswp_gym.choices import parse_choice
@@ -163,9 +163,7 @@ class PolicyAgent(SeededAgent):
                 f"observation of shape {board.shape}"
             )
         cells = self.rows * self.cols
-        legal = np.asarray(action_mask).ravel()[:cells].astype(bool)
-        if legal.shape[0] != cells or not legal.any():
-            raise ValueError(f"no legal reveal action in a mask of shape {np.shape(action_mask)}")
+        legal = reveal_mask(action_mask, self.rows, self.cols)
         with th.no_grad():
             board_tensor = th.as_tensor(board[None], dtype=th.float32, device=self.device)
             logits = averaged_logits(self.net, board_tensor, self.mines, self._views).cpu()

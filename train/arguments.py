@@ -312,17 +312,6 @@ def help_defaults(argv: list[str] | None) -> tuple[TrainSettings | None, str]:
     return shown_settings, "defaults" if known.board else f"preset {known.preset}"
 
 
-def flat_table(values: Mapping[str, Any]) -> dict[str, Any]:
-    """A recipe's nested values by their flat names (``SECTION.FIELD`` for a section's)."""
-    flat: dict[str, Any] = {}
-    for key, value in values.items():
-        if isinstance(value, Mapping):
-            flat |= {f"{key}.{name}": item for name, item in value.items()}
-        else:
-            flat[key] = value
-    return flat
-
-
 def settings_from_args(argv: list[str] | None = None) -> TrainSettings:
     """Parse ``argv`` into checked settings (see the module docstring for precedence).
 
@@ -371,7 +360,10 @@ def settings_from_args(argv: list[str] | None = None) -> TrainSettings:
             shown_dropped = ", ".join(dropped)
             print(f"--algo {algo} over a recipe of algo {recipe_algo}: dropped {shown_dropped}")
     settings = with_values(from_nested(values), given)
-    check_sections_read(settings, flat_table(values), " (from the recipe)")
+    tables = {
+        f"{k}.{n}": v for k, t in values.items() if isinstance(t, Mapping) for n, v in t.items()
+    }
+    check_sections_read(settings, tables, " (from the recipe)")
     check_sections_read(settings, given, "")
     if board:
         settings = with_values(settings, board_values(board, settings.first_click.value))

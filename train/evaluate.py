@@ -35,7 +35,6 @@ class WinRate:
 
     @property
     def rate(self) -> float:
-        """``wins / games``."""
         return self.wins / self.games if self.games else 0.0
 
     @property

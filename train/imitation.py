@@ -21,13 +21,14 @@ from torch.nn import functional
 
 from common.lifetime import die_with_parent
 from common.workers import connect_ray, ignore_sigint, sigint_blocked, stop_pool
+from mswp_gym.choices import parse_choice
 from mswp_gym.spec import GameSpec
 from train.dataset import ARRAYS, MOVE_NONE, PositionSet
 from train.generalist import split_games
 from train.network import MINE_HEAD, MOVE_HEAD, OPENING_HEAD, CellNet
 from train.precision import Precision, autocast
 from train.rollout import RolloutConfig, collect_positions
-from train.settings import TrainSettings
+from train.settings import Backend, TrainSettings
 
 _Result = TypeVar("_Result")
 
@@ -48,9 +49,6 @@ def _collect_job(
     return collect_positions(net, spec, games, np.random.default_rng(seed), config)
 
 
-COLLECTION_BACKENDS: tuple[str, ...] = ("local", "ray")
-
-
 class Collector:
     """Runs :func:`collect_positions` split into ``workers`` jobs, on local processes or Ray.
 
@@ -68,12 +66,8 @@ class Collector:
     def __init__(
         self, workers: int, backend: str = "local", ray_address: str | None = None
     ) -> None:
-        if backend not in COLLECTION_BACKENDS:
-            raise ValueError(
-                f"unknown backend {backend!r}; choose one of {', '.join(COLLECTION_BACKENDS)}"
-            )
         self.workers = workers
-        self.backend = backend
+        self.backend = parse_choice(Backend, backend, "backend")
         self._pool: ProcessPoolExecutor | None = None
         self._remote: dict[Callable[..., Any], Any] = {}
         if backend == "ray":

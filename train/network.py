@@ -99,11 +99,6 @@ def safety_scores(cell_logits: th.Tensor, opening_weight: float) -> th.Tensor:
     return (log_safe + opening_weight * opening).flatten(1)
 
 
-def has_move_head(cell_logits: th.Tensor) -> bool:
-    """Whether ``(B, channels, rows, cols)`` cell logits carry the move channel."""
-    return int(cell_logits.shape[1]) > MOVE_HEAD
-
-
 def action_scores(cell_logits: th.Tensor, opening_weight: float) -> th.Tensor:
     """The per-cell action scores ``(B, rows*cols)`` a network plays by (the policy's action logits
     before the temperature; the caller masks illegal cells).
@@ -111,7 +106,7 @@ def action_scores(cell_logits: th.Tensor, opening_weight: float) -> th.Tensor:
     A network with a move head plays its move logits (it imitates the expert's moves, guesses
     included); one without plays :func:`safety_scores`.
     """
-    if has_move_head(cell_logits):
+    if int(cell_logits.shape[1]) > MOVE_HEAD:  # the logits carry the move channel
         return cell_logits[:, MOVE_HEAD].flatten(1)
     return safety_scores(cell_logits, opening_weight)
 

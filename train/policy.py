@@ -187,7 +187,6 @@ class BoardPolicy(MaskableActorCriticPolicy):
         self.move_head = bool(move_head)
         kwargs.setdefault("features_extractor_class", BoardFeatures)
         kwargs["ortho_init"] = False
-        kwargs.pop("net_arch", None)
         rows, cols = board_shape(observation_space)
         if not isinstance(action_space, gym.spaces.Discrete) or int(action_space.n) != rows * cols:
             raise ValueError(

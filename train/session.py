@@ -20,13 +20,7 @@ from tqdm import tqdm
 from common.atomic import write_text_atomic
 from mswp_gym.choices import FirstClick
 from mswp_gym.spec import GameSpec
-from train.checkpoint import (
-    commit,
-    run_lineage,
-    save_model_atomic,
-    save_runtime,
-    write_lineage,
-)
+from train.checkpoint import commit, run_lineage, save_model_atomic, save_runtime, write_lineage
 from train.evaluate import WinRate, evaluate_agent, evaluate_net
 from train.generalist import parse_boards
 from train.policy import BoardPolicy
@@ -154,9 +148,8 @@ class Run:
         }
         state.curve.append({**point, **extra})
         buffer = io.StringIO(newline="")
-        writer = csv.DictWriter(
-            buffer, list(point), extrasaction="ignore"
-        )  # extras: state.json only
+        # The extras go to state.json only.
+        writer = csv.DictWriter(buffer, list(point), extrasaction="ignore")
         writer.writeheader()
         writer.writerows(state.curve)
         write_text_atomic(self.run_dir / "curve.csv", buffer.getvalue())

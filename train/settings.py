@@ -385,14 +385,6 @@ class TrainSettings(Checked):
         return asdict(self)
 
 
-SECTION_TYPES: dict[Section, type[Checked]] = {
-    Section.IMITATION: ImitationSettings,
-    Section.BANDIT: BanditSettings,
-    Section.PPO: PPOSettings,
-}
-"""Each section's dataclass."""
-
-
 _FIELD_TYPES: dict[type, dict[str, Any]] = {}
 
 
@@ -404,6 +396,8 @@ def field_types(kind: type) -> dict[str, Any]:
     return _FIELD_TYPES[kind]
 
 
+SECTION_TYPES: dict[Section, type[Checked]] = {s: field_types(TrainSettings)[s] for s in Section}
+"""Each section's dataclass (the type of its field in :class:`TrainSettings`)."""
 SECTION_NAMES: tuple[str, ...] = tuple(Section)
 COMMON_TYPES: dict[str, Any] = {
     name: kind for name, kind in field_types(TrainSettings).items() if name not in SECTION_NAMES

@@ -20,10 +20,9 @@ from agents.logic.cs50 import check_clue, undetermined_neighbours
 from agents.logic.indexed import InconsistentKnowledge
 from agents.logic.sentence_index import CellSet, SentenceIndex
 from mswp_gym.cells import Cell
+from mswp_gym.choices import ClueNoise, parse_choice
 
 Bounds = tuple[int, int]
-
-NOISE_MODELS: tuple[str, ...] = ("exact", "optimistic", "cautious")
 
 
 def clue_bounds(noise: str, shown: int, cells: int) -> Bounds:
@@ -40,7 +39,7 @@ def clue_bounds(noise: str, shown: int, cells: int) -> Bounds:
         return max(shown, 0), cells
     if noise == "cautious":
         return 0, min(shown, cells)
-    raise ValueError(f"unknown clue noise {noise!r}; expected one of {NOISE_MODELS}")
+    raise ValueError(f"unknown clue noise {noise!r}; choose one of {', '.join(ClueNoise)}")
 
 
 class BoundedKnowledge:
@@ -64,13 +63,11 @@ class BoundedKnowledge:
         noise: str = "exact",
         rng: np.random.Generator | int | None = None,
     ) -> None:
-        if noise not in NOISE_MODELS:
-            raise ValueError(f"unknown clue noise {noise!r}; expected one of {NOISE_MODELS}")
+        self.noise = parse_choice(ClueNoise, noise, "clue noise")
         if height < 1 or width < 1:
             raise ValueError(f"board size must be at least 1x1, got {height}x{width}")
         self.height = height
         self.width = width
-        self.noise = noise
         self.rng = np.random.default_rng(rng)
         self.moves_made: set[Cell] = set()
         self.mines: set[Cell] = set()

@@ -8,7 +8,8 @@ faster. ``make_safe_move`` returns the smallest safe cell in row-major order and
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import itertools
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -65,20 +66,6 @@ class Sentence:
             self.cells.remove(cell)
 
 
-def all_cells(height: int, width: int) -> Iterator[Cell]:
-    """Every cell of a ``height x width`` board in row-major order."""
-    for i in range(height):
-        for j in range(width):
-            yield (i, j)
-
-
-def check_board_size(height: int, width: int) -> None:
-    """Raise ValueError unless both sides are positive integers."""
-    for name, value in (("height", height), ("width", width)):
-        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
-
-
 def check_clue(cell: Cell, count: int, height: int, width: int) -> None:
     """Raise ValueError unless ``cell`` is on the ``height x width`` board and ``count`` in 0..8."""
     if not (0 <= cell[0] < height and 0 <= cell[1] < width):
@@ -110,7 +97,9 @@ class MoveChoices:
     def __init__(
         self, height: int = 8, width: int = 8, rng: np.random.Generator | int | None = None
     ) -> None:
-        check_board_size(height, width)
+        for name, value in (("height", height), ("width", width)):
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
         self.height = height
         self.width = width
         self.moves_made: set[Cell] = set()
@@ -130,7 +119,7 @@ class MoveChoices:
         """A random cell neither played nor known to be a mine, else None."""
         candidates = [
             cell
-            for cell in all_cells(self.height, self.width)
+            for cell in itertools.product(range(self.height), range(self.width))
             if cell not in self.moves_made and cell not in self.mines
         ]
         if not candidates:

@@ -66,10 +66,6 @@ class IndexedMinesweeperAI(MoveChoices):
         """How many sentences the knowledge holds (all non-empty, no duplicates)."""
         return len(self._sentences)
 
-    def __len__(self) -> int:
-        """Number of sentences held."""
-        return len(self._sentences)
-
     def mark_mine(self, cell: Cell) -> None:
         """Record ``cell`` as a mine and take it out of every sentence (conclusions wait for
         :meth:`infer`)."""

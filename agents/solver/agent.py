@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Explanation, MoveNote, MoveReason, SeededAgent
+from agents.base import Explanation, MoveNote, MoveReason, SeededAgent, reveal_mask
 from agents.solver.deduce import Contradiction, deduce
 from agents.solver.endgame import (
     DEFAULT_ENDGAME_LAYOUTS,
@@ -262,12 +262,7 @@ class SolverAgent(SeededAgent):
         board = _board_of(observation).copy()
         rows, cols = self.board_size(board)
         self._require_spec()
-        mask = np.asarray(action_mask).ravel()
-        if mask.shape[0] < rows * cols:
-            raise ValueError(f"action mask of length {mask.shape[0]} is shorter than {rows}x{cols}")
-        legal = mask[: rows * cols].astype(bool)
-        if not legal.any():
-            raise ValueError("the action mask allows no reveal")
+        legal = reveal_mask(action_mask, rows, cols)
         self._board = board
         self._analysis = None
         return board, legal

@@ -67,7 +67,7 @@ def deduce(
     return Deduction(
         safe=frozenset(c for c, m in settled.items() if not m),
         mines=frozenset(c for c, m in settled.items() if m),
-        constraints=_unique(remaining),
+        constraints=tuple(dict.fromkeys(remaining)),  # two clues may now say the same
     )
 
 
@@ -259,9 +259,3 @@ def _pairwise_pass(
                         settle(cell, False)
                     found = True
     return found
-
-
-def _unique(constraints: tuple[Constraint, ...]) -> tuple[Constraint, ...]:
-    """Drop duplicate constraints (two clues that now see the same cells and need the same
-    count)."""
-    return tuple(dict.fromkeys(constraints))  # first occurrences, in order

@@ -138,7 +138,6 @@ def analyse_reveal(
     value: int,
     total_mines: int,
     cache: RegionCache,
-    node_budget: int = DEFAULT_NODE_BUDGET,
 ) -> Analysis:
     """The analysis of ``base``'s position after ``cell`` is revealed safe showing ``value``.
 
@@ -191,7 +190,7 @@ def analyse_reveal(
         base.visible_mines,
         total_mines,
         cache,
-        node_budget,
+        DEFAULT_NODE_BUDGET,
         changed,
     )
 
@@ -202,7 +201,6 @@ def analyse_assuming(
     safe: tuple[int, ...],
     total_mines: int,
     cache: RegionCache,
-    node_budget: int = DEFAULT_NODE_BUDGET,
 ) -> Analysis:
     """The analysis of ``base``'s position restricted to the layouts with mines on ``mines`` and
     none on ``safe`` (all undecided unknown cells of ``base``).
@@ -224,7 +222,7 @@ def analyse_assuming(
         base.visible_mines,
         total_mines,
         cache,
-        node_budget,
+        DEFAULT_NODE_BUDGET,
         list(range(first, len(constraints))),
     )
 
@@ -444,8 +442,6 @@ def _combine_exact(
 ) -> _Combined:
     """:func:`_combine` on exact integers: every count is a Python int and each probability one
     correctly rounded division, so certainty is exact by construction (a count is 0 or all)."""
-    if not regions and 0 <= mines_left <= off_cells:  # nothing on the frontier: one binomial
-        return _combine_off_only(off_cells, mines_left)
     offset = sum(region.min_mines for region in regions)
     prefix: list[list[int]] = [[1]]
     for region in regions:
@@ -495,24 +491,6 @@ def _combine_exact(
         off_probability=off_probability,
         off_state=off_state,
         log_layouts=math.log(total),
-    )
-
-
-def _combine_off_only(off_cells: int, mines_left: int) -> _Combined:
-    """:func:`_combine_exact` with no frontier: ``mines_left`` mines among ``off_cells`` cells."""
-    off_probability, off_state = 0.0, 0
-    if off_cells:
-        if mines_left == 0:
-            off_state = -1
-        elif mines_left == off_cells:
-            off_state = 1
-        else:
-            off_probability = mines_left / off_cells
-    return _Combined(
-        groups=[],
-        off_probability=off_probability,
-        off_state=off_state,
-        log_layouts=math.log(math.comb(off_cells, mines_left)),
     )
 
 

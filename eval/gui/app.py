@@ -579,5 +579,4 @@ class PlayApp:
             raise OSError(f"cannot save the screenshot {str(path)!r}: {err}") from None
 
     def close(self) -> None:
-        """Close the window."""
         self.pygame.display.quit()

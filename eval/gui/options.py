@@ -15,7 +15,7 @@ from common.atomic import check_output_file
 from common.cli import OneLineParser
 from eval.agent_specs import AgentSpec, parse_agent_spec
 from eval.gui.app import DEFAULT_SPEED, HEAT_MODES
-from eval.gui.choices import BoardSetup, agent_specs, preset_setup
+from eval.gui.choices import BoardSetup, preset_setup
 from mswp_gym.cells import parse_cell
 from mswp_gym.choices import FirstClick
 from mswp_gym.config import resolve_mine_count
@@ -161,21 +161,15 @@ def agent_from_args(args: argparse.Namespace) -> AgentSpec:
     """
     if args.guess is None:
         return parse_agent_spec(args.agent or DEFAULT_AGENT)
-    check_guess(args.guess)
+    if args.guess not in GUESS_POLICIES:
+        allowed = ", ".join(GUESS_POLICIES)
+        raise ValueError(f"--guess {args.guess!r} is not a guess policy; choose one of {allowed}")
     spec = parse_agent_spec(args.agent or "logic")
     if spec.make_name != "logic" or spec.options:
         raise ValueError(
             f"--guess {args.guess!r} applies to the plain 'logic' agent, not {args.agent!r}"
         )
     return parse_agent_spec(f"logic:{args.guess}")
-
-
-def check_guess(policy: str) -> None:
-    """Raise a ValueError naming ``policy`` and the allowed ones unless it is a guess policy."""
-    if policy not in GUESS_POLICIES:
-        raise ValueError(
-            f"--guess {policy!r} is not a guess policy; choose one of {', '.join(GUESS_POLICIES)}"
-        )
 
 
 def parse_options(argv: list[str] | None = None) -> PlayOptions:
@@ -200,8 +194,3 @@ def parse_options(argv: list[str] | None = None) -> PlayOptions:
     as_given = {name: getattr(args, name) for name in AS_GIVEN}
     board, agent = board_from_args(args), agent_from_args(args).text
     return PlayOptions(board, agent, seed, autoplay, hover=hover, **as_given)
-
-
-def agent_cycle(options: PlayOptions) -> list[AgentSpec]:
-    """The agents the window offers, the chosen one first."""
-    return agent_specs(options.agent)

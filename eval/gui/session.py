@@ -20,8 +20,6 @@ from mswp_gym.constants import FLAGGED, HIDDEN, FirstClick, Outcome, is_clue
 from mswp_gym.env import MinesweeperEnv
 from mswp_gym.spec import GameSpec
 
-"""Rules under which the first reveal can never hit a mine."""
-
 
 @dataclass
 class MoveCounts:

@@ -39,7 +39,6 @@ class HumanViewer:
         self.clock.tick(fps)
 
     def close(self) -> None:
-        """Close the window."""
         if self.screen is not None:
             self.pygame.display.quit()
             self.screen = None

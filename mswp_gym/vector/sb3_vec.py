@@ -146,7 +146,6 @@ class MinesweeperSB3VecEnv(VecEnv):
         return obs, rewards.astype(np.float32), dones, infos
 
     def close(self) -> None:
-        """Close the batched env."""
         self.venv.close()
 
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:

@@ -20,13 +20,12 @@ from mswp_gym.choices import BatchFlood, FirstClick, Placement, parse_choice
 from mswp_gym.config import GameConfig, resolve_max_steps
 from mswp_gym.constants import HIDDEN, Outcome
 from mswp_gym.encoding import encode, observation_space
-from mswp_gym.env import MinesweeperEnv, game_config
-from mswp_gym.generators import STOCK_GENERATORS, Generator, layout_values
+from mswp_gym.env import ConfigAttributes, MinesweeperEnv, game_config
+from mswp_gym.generators import STOCK_GENERATORS, layout_values
 from mswp_gym.inputs import check_actions, check_seed, is_integer
 from mswp_gym.masks import batch_action_mask
 from mswp_gym.render.rgb import render_rgb
 from mswp_gym.render.text import render_ansi
-from mswp_gym.rewards import RewardConfig
 from mswp_gym.vector.batch_board import BatchBoards
 from mswp_gym.vector.batch_place import block_table, place_mines
 from mswp_gym.vector.batch_rng import seeds_to_uint64, stream_keys
@@ -35,11 +34,6 @@ CLUE_STREAM = 0xC1E5
 """Third word of the seed of a board's clue-draw stream (batched placement, uncertain clues)."""
 PER_BOARD: frozenset[str] = frozenset({"action_masks", "render", "visible"})
 """Names :meth:`MinesweeperVectorEnv.call` splits into one result per board."""
-AUTORESET_MODES: tuple[AutoresetMode, ...] = (
-    AutoresetMode.NEXT_STEP,
-    AutoresetMode.SAME_STEP,
-    AutoresetMode.DISABLED,
-)
 
 
 def _equal(a: Any, b: Any) -> bool:
@@ -83,13 +77,7 @@ class BoardTruth:
     placed: np.ndarray
 
 
-def _placement(config: GameConfig, asked: Placement) -> Placement:
-    """``asked``, except for ``no-guess`` boards: the batched engine cannot place those, so they
-    are placed board by board with the single env's generator."""
-    return Placement.GENERATOR if config.first_click == FirstClick.NO_GUESS else asked
-
-
-class MinesweeperVectorEnv(VectorEnv):
+class MinesweeperVectorEnv(ConfigAttributes, VectorEnv):
     """Minesweeper, ``num_envs`` boards at once.
 
     ## Description
@@ -178,9 +166,7 @@ class MinesweeperVectorEnv(VectorEnv):
             # make_vec passes the registered step limit under Gymnasium's name.
             resolve_max_steps(max_episode_steps, 1, 1)
             max_steps = game.get("max_steps", "auto")
-            if not (isinstance(max_steps, str) and max_steps == "auto") and (
-                max_steps != max_episode_steps
-            ):
+            if max_steps not in ("auto", max_episode_steps):
                 raise ValueError(
                     f"max_steps={max_steps} and max_episode_steps={max_episode_steps} disagree; "
                     "give one"
@@ -197,46 +183,29 @@ class MinesweeperVectorEnv(VectorEnv):
         check_batch_cells(int(num_envs), config.rows * config.cols)
         if fixed_layouts is None and config.layout is not None:
             fixed_layouts = config.layout[None]
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"unknown render_mode {render_mode!r}; choose one of "
-                f"{', '.join(self.metadata['render_modes'])}"
-            )
         try:
             mode = AutoresetMode(autoreset_mode)
         except ValueError:
             raise ValueError(
                 f"unknown autoreset_mode {autoreset_mode!r}; choose one of "
-                f"{', '.join(m.value for m in AUTORESET_MODES)}"
+                f"{', '.join(m.value for m in AutoresetMode)}"
             ) from None
-        placement = _placement(config, parse_choice(Placement, placement, "placement"))
-        if flood is not None:
-            flood = parse_choice(BatchFlood, flood, "flood method")
-
+        placement = parse_choice(Placement, placement, "placement")
+        if config.first_click == FirstClick.NO_GUESS:
+            # The batched engine cannot place these: board by board, with the single env's.
+            placement = Placement.GENERATOR
         if placement == Placement.BATCHED and not isinstance(config.generator, STOCK_GENERATORS):
             raise ValueError(
                 f"an injected generator ({type(config.generator).__name__}) needs "
                 "placement='generator'; the batched placement draws its own layouts"
             )
-        self.config = config
-        self.generator: Generator = config.generator
+        self._take_config(config, render_mode)
         self.rule = config.first_click
-        self.clues = config.clues
         self.num_envs = int(num_envs)
-        self.rows, self.cols, self.mines = config.rows, config.cols, config.mines
-        self.game_spec = config.spec
-        self.rewards: RewardConfig = config.rewards
-        self.obs_mode = config.obs_mode
-        self.flag_actions = config.flag_actions
-        self.score_mode = config.score_mode
-        self.render_mode = render_mode
-        self.max_steps = config.step_limit
         self.autoreset_mode = mode
         self._same_step = mode == AutoresetMode.SAME_STEP
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         self.placement = placement
-        self._cells = self.rows * self.cols
-        self._n_actions = self._cells * (2 if self.flag_actions else 1)
         self.single_action_space = spaces.Discrete(self._n_actions)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.single_observation_space = observation_space(

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Explanation, MoveNote, MoveReason, guess_candidates
+from agents.base import Explanation, MoveNote, MoveReason, guess_candidates, reveal_mask
 from agents.logic.bounded import BoundedKnowledge
 from agents.observe import ObservationFeeder
 from agents.solver import SolverAgent
@@ -71,9 +71,7 @@ class NoisySolverAgent(SolverAgent):
             return super().act(observation, action_mask)
         board = np.asarray(observation)
         rows, cols = self.board_size(board)
-        mask = np.asarray(action_mask).ravel()[: rows * cols].astype(bool)
-        if not mask.any():
-            raise ValueError("the action mask allows no reveal")
+        mask = reveal_mask(action_mask, rows, cols)
         analysis = self._analyse(board)
         safe = [c for c in sorted(analysis.safe) if mask[c]]
         if safe:
