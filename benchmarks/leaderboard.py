@@ -17,7 +17,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from common.atomic import write_text_atomic
-from eval.bench import BASELINES, CELLS, PRESETS, percent
+from eval.bench import BASELINES, CELLS, PRESETS, cell_texts, percent
 
 ROOT = Path(__file__).resolve().parents[1]
 ROWS = ROOT / "results" / "bench"
@@ -136,19 +136,12 @@ def row_lines(rows: list[dict[str, Any]]) -> list[str]:
         "Each cell beside the baselines on the same seeds; a / b: games only the agent / only the",
         "baseline won, exact McNemar p.",
         "",
-        "| agent | cell | first click | N | win rate | vs logic:global | vs solver |",
+        "| agent | cell | first click | N | win rate | logic:global | solver |",
         "| --- | --- | --- | ---: | --- | --- | --- |",
     ]
     for row in rows:
         for c in row["cells"]:
-            first = c["first_click"]
-            cells = [f"`{row['agent']}`", c["cell"], f"{first['cell']} ({first['share']:.0%})"]
-            cells += [f"{c['win_rate']['games']:,}", percent(c["win_rate"])]
-            for baseline in BASELINES:
-                test = c[baseline]["mcnemar"]
-                pair = f"{test['a_only']} / {test['b_only']}, p {test['p_value']:.2g}"
-                cells.append("" if baseline == row["agent"] else pair)
-            lines.append("| " + " | ".join(cells) + " |")
+            lines.append(f"| `{row['agent']}` | {c['cell']} | " + " | ".join(cell_texts(c)) + " |")
     lines += ["", "| agent | protocol | seed set (base seed) | mswp-gym at | SHA-256 |"]
     lines.append("| --- | --- | --- | --- | --- |")
     for row in rows:

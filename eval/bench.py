@@ -146,14 +146,20 @@ def markdown(row: dict[str, Any]) -> str:
         "| --- | --- | --- | ---: | --- | --- | --- |",
     ]
     for c in row["cells"]:
-        first = c["first_click"]
-        cells = [c["board"], c["first_click_rule"], f"{first['cell']} ({first['share']:.0%})"]
-        cells += [f"{c['win_rate']['games']:,}", percent(c["win_rate"])]
-        for b, test in ((c[b], c[b]["mcnemar"]) for b in BASELINES):
-            pair = f"{test['a_only']} / {test['b_only']}, p {test['p_value']:.2g}"
-            cells.append(f"{percent(b['win_rate'])}; {pair}")
-        lines.append("| " + " | ".join(cells) + " |")
+        lines.append("| " + " | ".join([c["board"], c["first_click_rule"], *cell_texts(c)]) + " |")
     return "\n".join(lines)
+
+
+def cell_texts(cell: dict[str, Any]) -> list[str]:
+    """A row's cell as Markdown table cells: first click, N, win rate, and per baseline its win
+    rate with the games only the agent / only the baseline won and the exact McNemar p."""
+    first = cell["first_click"]
+    texts = [f"{first['cell']} ({first['share']:.0%})", f"{cell['win_rate']['games']:,}"]
+    texts.append(percent(cell["win_rate"]))
+    for b, test in ((cell[b], cell[b]["mcnemar"]) for b in BASELINES):
+        pair = f"{test['a_only']} / {test['b_only']}, p {test['p_value']:.2g}"
+        texts.append(f"{percent(b['win_rate'])}; {pair}")
+    return texts
 
 
 def plays(spec: AgentSpec, cell: str) -> bool:
