@@ -60,6 +60,10 @@ def test_replay__refuses_what_cannot_replay_exactly(
     moved = {**lineage, "config": {**lineage["config"], "init": "net:beginner"}}
     with pytest.raises(ValueError, match="'net:beginner' is not the recorded parent"):
         replay_settings({**moved, "parent_sha256": "0" * 64}, "out")
+    with pytest.raises(
+        ValueError, match=r"init .net:beginner. is not the recorded parent .* with --init"
+    ):
+        replay_settings(lineage, "out", init="net:beginner")  # --init FILE: a file of another run
     with pytest.raises(ValueError, match="no first evaluation"):
         replay_settings({**lineage, "first_evaluation": None}, "out")
     assert main(["net:beginner"]) == 2  # shipped before lineage recorded a first evaluation
