@@ -60,7 +60,8 @@ class SolverAgent(SeededAgent):
         depth: 0 = lowest risk; 1 = look-ahead (:mod:`agents.solver.blended`; default).
         endgame_layouts, endgame_nodes, endgame_cells: the endgame search runs with at most this
             many layouts left (0: never) and undecided cells, within this many nodes.
-        node_budget: States one sweep step may hold before the approximation.
+        node_budget: States one sweep step may hold before the approximation, in every analysis
+            the solver makes (the look-ahead's and the guess checks' included).
         opening_offset: First click ``(k, k)`` under the ``opening`` rule.
         extended: Also take the forced guess of an extended 50/50 chain, not only of a pair.
 

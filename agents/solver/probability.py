@@ -86,6 +86,8 @@ class Analysis:
         deduced_mines: The cells the local rules settled as mines (a subset of ``mines``).
         reduced: The constraints left after the local rules (settled cells removed).
         visible_mines: Flat indices of the visible mines (``EXPLODED``/``MINE``).
+        node_budget: The sweep's state budget this analysis ran under, which the analyses derived
+            from it (:func:`analyse_reveal`, :func:`analyse_assuming`) run under too.
     """
 
     position: Position
@@ -99,6 +101,7 @@ class Analysis:
     deduced_mines: frozenset[int]
     reduced: tuple[Constraint, ...]
     visible_mines: frozenset[int]
+    node_budget: int = DEFAULT_NODE_BUDGET
 
 
 def analyse(
@@ -190,7 +193,7 @@ def analyse_reveal(
         base.visible_mines,
         total_mines,
         cache,
-        DEFAULT_NODE_BUDGET,
+        base.node_budget,
         changed,
     )
 
@@ -222,7 +225,7 @@ def analyse_assuming(
         base.visible_mines,
         total_mines,
         cache,
-        DEFAULT_NODE_BUDGET,
+        base.node_budget,
         list(range(first, len(constraints))),
     )
 
@@ -283,6 +286,7 @@ def _solve(
         deduced_mines=deduced_mines,
         reduced=deduction.constraints,
         visible_mines=visible_mines,
+        node_budget=node_budget,
     )
 
 

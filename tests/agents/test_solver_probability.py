@@ -192,6 +192,36 @@ def test_analyse_reveal__equals_analysing_the_board_with_the_clue_written_in() -
     assert compared > 100
 
 
+def test_analyse_reveal_and_assuming__run_under_the_base_analysis_node_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the solver's look-ahead and guess checks derive analyses from the position's own: they must
+    # count under the budget the solver was given, not the default one
+    monkeypatch.setattr(probability, "_SEARCH_FIRST_CLUES", 0)
+    count_exact = probability._count_exact
+    budgets: list[int] = []
+
+    def recording(region, state_budget):  # type: ignore[no-untyped-def]
+        budgets.append(state_budget)
+        return count_exact(region, state_budget)
+
+    monkeypatch.setattr(probability, "_count_exact", recording)
+    rng = np.random.default_rng(5)
+    derived = 0
+    for _ in range(40):
+        board, total, layout = random_position(rng)
+        base = analyse(board, total, RegionCache(), node_budget=7)
+        assert base.node_budget == 7
+        counts = neighbour_counts(layout)
+        for r, c in np.argwhere((board == HIDDEN) & ~layout)[:2]:
+            cell = int(r) * board.shape[1] + int(c)
+            after = analyse_reveal(base, cell, int(counts[r, c]), total, RegionCache())
+            given = probability.analyse_assuming(base, (), (cell,), total, RegionCache())
+            assert after.node_budget == given.node_budget == 7
+            derived += 1
+    assert derived > 20 and budgets and set(budgets) == {7}
+
+
 def _read_or_error(read: object, board: np.ndarray, total: int) -> object:
     try:
         return read(board, total)  # type: ignore[operator]
