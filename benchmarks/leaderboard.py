@@ -1,9 +1,8 @@
 """``python benchmarks/leaderboard.py [--check]``: the README's results table and
 ``results/leaderboard.md``, generated from the protocol's rows in ``results/bench/*.json``.
 
-Every figure is a ``mswp-bench`` row on the ``test`` seeds, except where no such row exists yet:
-there the figure of the record (validation seeds, ``results/bench/record/validation.json``)
-stays, marked with a dagger. ``--check`` writes nothing and exits 1 when either file differs.
+Every figure is a ``mswp-bench`` row on the ``test`` seeds; a cell with no row stays blank.
+``--check`` writes nothing and exits 1 when either file differs.
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ from eval.bench import BASELINES, CELLS, PRESETS, cell_texts, percent
 
 ROOT = Path(__file__).resolve().parents[1]
 ROWS = ROOT / "results" / "bench"
-RECORD = ROWS / "record" / "validation.json"
 START, END = "<!-- leaderboard:start -->", "<!-- leaderboard:end -->"
 README_RULES = ("safe", "opening")
 
@@ -69,8 +67,7 @@ def load_figures(folder: Path = ROWS) -> dict[tuple[str, str], dict[str, Any]]:
 
 
 def readme_table(figures: dict[tuple[str, str], dict[str, Any]]) -> str:
-    """The README's results table (test figures; the record's, daggered, where none yet)."""
-    record = json.loads(RECORD.read_text())["cells"]
+    """The README's results table (test figures; blank where an agent has no row)."""
     heads = [f"{p.capitalize()} `{r}`" for p in PRESETS for r in README_RULES]
     lines = [
         "| agent | N | " + " | ".join(heads) + " | record |",
@@ -84,10 +81,6 @@ def readme_table(figures: dict[tuple[str, str], dict[str, Any]]) -> str:
                 if (agent, cell) in figures:
                     texts.append(percent(figures[agent, cell]))
                     sizes.append(f"{figures[agent, cell]['games']:,}")
-                elif cell in record.get(agent, {}):
-                    text, games = record[agent][cell]
-                    texts.append(f"{text} †")
-                    sizes.append(f"{games:,} †")
                 else:
                     texts.append("")
         n = " / ".join(dict.fromkeys(sizes))
