@@ -12,7 +12,7 @@ from positions import random_position
 from agents.solver import analyse, mine_probabilities, position, probability
 from agents.solver.deduce import deduce
 from agents.solver.enumerate import split_regions
-from agents.solver.probability import RegionCache, analyse_reveal
+from agents.solver.probability import RegionCache, analyse_assuming, analyse_reveal
 from mswp_gym.cells import neighbour_counts, neighbour_table
 from mswp_gym.constants import EXPLODED, FLAGGED, HIDDEN, MINE, NO_CLUE
 
@@ -116,27 +116,34 @@ def test_analyse__relaxation_never_claims_a_false_certainty(
     assert approximated > 0
 
 
-def test_analyse__the_relaxation_recounts_outside_the_failed_counts_handler(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # while the relaxed parts are counted, no exception may be active: its traceback's frames
-    # would keep the failed count's memory (a sweep's layers, gigabytes) alive at every level
+@pytest.fixture
+def sweep_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, type[BaseException] | None]]:
+    """Every region goes straight to the sweep; each sweep call is recorded as its state budget
+    and the exception active while it ran (None when none)."""
     monkeypatch.setattr(probability, "_SEARCH_FIRST_CLUES", 0)
     count_exact = probability._count_exact
-    active = []
+    calls: list[tuple[int, type[BaseException] | None]] = []
 
     def recording(region, state_budget):  # type: ignore[no-untyped-def]
-        active.append(sys.exc_info()[0])
+        calls.append((state_budget, sys.exc_info()[0]))
         return count_exact(region, state_budget)
 
     monkeypatch.setattr(probability, "_count_exact", recording)
+    return calls
+
+
+def test_analyse__the_relaxation_recounts_outside_the_failed_counts_handler(
+    sweep_calls: list[tuple[int, type[BaseException] | None]],
+) -> None:
+    # while the relaxed parts are counted, no exception may be active: its traceback's frames
+    # would keep the failed count's memory (a sweep's layers, gigabytes) alive at every level
     rng = np.random.default_rng(11)
     approximated = 0
     for _ in range(40):
         board, total, _ = random_position(rng)
         approximated += analyse(board, total, node_budget=3).approximate
-    assert approximated > 0 and len(active) > approximated
-    assert set(active) == {None}
+    assert approximated > 0 and len(sweep_calls) > approximated
+    assert {active for _, active in sweep_calls} == {None}
 
 
 def test_deduce__single_and_pairwise_rules() -> None:
@@ -193,19 +200,10 @@ def test_analyse_reveal__equals_analysing_the_board_with_the_clue_written_in() -
 
 
 def test_analyse_reveal_and_assuming__run_under_the_base_analysis_node_budget(
-    monkeypatch: pytest.MonkeyPatch,
+    sweep_calls: list[tuple[int, type[BaseException] | None]],
 ) -> None:
     # the solver's look-ahead and guess checks derive analyses from the position's own: they must
     # count under the budget the solver was given, not the default one
-    monkeypatch.setattr(probability, "_SEARCH_FIRST_CLUES", 0)
-    count_exact = probability._count_exact
-    budgets: list[int] = []
-
-    def recording(region, state_budget):  # type: ignore[no-untyped-def]
-        budgets.append(state_budget)
-        return count_exact(region, state_budget)
-
-    monkeypatch.setattr(probability, "_count_exact", recording)
     rng = np.random.default_rng(5)
     derived = 0
     for _ in range(40):
@@ -216,10 +214,10 @@ def test_analyse_reveal_and_assuming__run_under_the_base_analysis_node_budget(
         for r, c in np.argwhere((board == HIDDEN) & ~layout)[:2]:
             cell = int(r) * board.shape[1] + int(c)
             after = analyse_reveal(base, cell, int(counts[r, c]), total, RegionCache())
-            given = probability.analyse_assuming(base, (), (cell,), total, RegionCache())
+            given = analyse_assuming(base, (), (cell,), total, RegionCache())
             assert after.node_budget == given.node_budget == 7
             derived += 1
-    assert derived > 20 and budgets and set(budgets) == {7}
+    assert derived > 20 and sweep_calls and {budget for budget, _ in sweep_calls} == {7}
 
 
 def _read_or_error(read: object, board: np.ndarray, total: int) -> object:
